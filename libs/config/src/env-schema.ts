@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable Sightline reads, in one schema. Each entry carries its
+ * default and a description; README.md's configuration table is rendered from this
+ * schema (`npm run docs:config`), so the two never disagree.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const positiveInt = z.coerce.number().int().positive();
+
+const url = z.string().url();
+
+const csv = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const grpcAddress = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d+$/, 'expected host:port');
+
+export const ENV_SCHEMA = z.object({
+  // -- HTTP edge
+  PORT: port.default(8080).describe('HTTP port of the gateway.'),
+  HOST: z.string().default('0.0.0.0').describe('Interface the gateway listens on.'),
+  PUBLIC_URL: url.optional().describe('Public base URL of the service (script URLs, links in mail). Default: `http://localhost:<PORT>`.'),
+  WRITES_ENABLED: bool.default(true).describe('`false` switches off every write route (404 `write_disabled`); reads keep working.'),
+  BODY_LIMIT_BYTES: positiveInt.default(65_536).describe('Largest accepted request body on `/api/v1`; larger bodies get 413 `payload_too_large`.'),
+  TRUSTED_PROXIES: csv.default([]).describe('Comma-separated addresses/CIDRs of proxies whose `X-Forwarded-For` is believed. Empty: the socket address is the client.'),
+  // -- stores
+  SIGHTLINE_DATA_DIR: z.string().default('./.data').describe('Directory of the embedded stores (PGlite, chDB, bus journal, mail outbox).'),
+  DATABASE_URL: url.optional().describe('PostgreSQL URL. Unset: embedded PGlite in the data dir.'),
+  CLICKHOUSE_URL: url.optional().describe('ClickHouse HTTP URL (credentials in the URL). Unset: embedded chDB in the data dir.'),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('sightline').describe('ClickHouse database holding the events tables.'),
+  NATS_URL: z.string().optional().describe('NATS URL (JetStream enabled). Unset: the in-process bus, journaled in the data dir.'),
+  SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `<data dir>/mail/`.'),
+  MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),
+  // -- gRPC
+  GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
+  GRPC_PORT: port.default(50051).describe('gRPC port of a single service (`--target=<service>`).'),
+  IDENTITY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the identity service (gateway in `--target=gateway`).'),
+  SITES_GRPC_ADDR: grpcAddress.optional().describe('host:port of the sites service.'),
+  SETTINGS_GRPC_ADDR: grpcAddress.optional().describe('host:port of the settings service.'),
+  SCRIPT_BUILDER_GRPC_ADDR: grpcAddress.optional().describe('host:port of the script-builder service.'),
+  QUERY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the query service.'),
+  INGEST_GRPC_ADDR: grpcAddress.optional().describe('host:port of the ingest service.'),
+  GRPC_DEADLINE_MS: positiveInt.default(10_000).describe('Deadline of a gateway → service call.'),
+  // -- lifecycle and observability
+  SHUTDOWN_GRACE_MS: positiveInt.default(10_000).describe('On SIGTERM, how long in-flight requests may take before the process exits anyway.'),
+  HEALTH_PROBE_INTERVAL_MS: positiveInt.default(5_000).describe('How often a service re-checks its stores for its gRPC health status.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level (JSON logs on stdout).'),
+  OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none').describe('Trace exporter: `none` (off), `console`, or `otlp` (HTTP).'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('OTLP/HTTP endpoint for traces, e.g. `http://otel-collector:4318`.'),
+  OTEL_SERVICE_NAME: z.string().optional().describe('Service name on traces. Default: `sightline-<target>`.'),
+});
+
+export type Env = z.infer<typeof ENV_SCHEMA>;
