@@ -1,0 +1,10 @@
+export { startGrpcServer } from './grpc-server.js';
+export type { GrpcServerOptions, RunningGrpcServer, ServiceRegistration } from './grpc-server.js';
+export { createClient, callUnary } from './grpc-client.js';
+export type { CallOptionsLite } from './grpc-client.js';
+export { unary } from './unary-handler.js';
+export type { UnaryHandler } from './unary-handler.js';
+export type { CallContext } from './call-context.js';
+export { REQUEST_ID_METADATA_KEY } from './call-context.js';
+export { runProbes } from './store-probe.js';
+export type { StoreProbe, StoreProbeResult } from './store-probe.js';
