@@ -1,0 +1,140 @@
+import { Session } from 'chdb';
+import { mkdir } from 'node:fs/promises';
+import { acquireChdbDataDir } from './chdb-process-slot.js';
+import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, settingsAsConnectionArgs } from './clickhouse-settings.js';
+import type { EventStore, EventStoreParams } from './event-store.js';
+import { EventStoreError, toEventStoreError } from './event-store-error.js';
+import { assertDatabaseName, assertTableName } from './identifier.js';
+import { encodeJsonEachRow, parseJsonEachRow } from './json-each-row.js';
+import { normalizeParams } from './query-params.js';
+import { isMultiStatement } from './split-sql-statements.js';
+import { traced } from './tracing.js';
+
+export interface ChdbEventStoreOptions {
+  /** chDB data directory (created if missing), e.g. `<dataDir>/events`. */
+  path: string;
+  /** Database for unqualified table names; created if missing. Default `sightline`. */
+  database?: string;
+}
+
+/**
+ * EventStore on chDB: the ClickHouse engine inside this process.
+ *
+ * Every call goes through chDB's async API (work runs on the libuv pool, the
+ * event loop never waits on a query). Values are bound server-side with
+ * `{name:Type}` placeholders; rows are inserted as one JSONEachRow payload that
+ * the engine parses itself.
+ *
+ * Like a ClickHouse server (and unlike chDB itself) it refuses several
+ * statements in one call, so code written against chDB keeps working in
+ * production.
+ *
+ * chDB holds one data directory per process. Opening a second store on the SAME
+ * directory is allowed (each store has its own connection and its own current
+ * database); a DIFFERENT directory is refused until every store on the first one
+ * has closed (see chdb-process-slot.ts).
+ */
+export class ChdbEventStore implements EventStore {
+  readonly kind = 'chdb' as const;
+  readonly database: string;
+  readonly path: string;
+  #session: Session;
+  #release: () => Promise<void>;
+  #closed = false;
+
+  private constructor(session: Session, path: string, database: string, release: () => Promise<void>) {
+    this.#session = session;
+    this.path = path;
+    this.database = database;
+    this.#release = release;
+  }
+
+  static async open(options: ChdbEventStoreOptions): Promise<ChdbEventStore> {
+    const database = assertDatabaseName(options.database ?? 'sightline');
+    await mkdir(options.path, { recursive: true });
+    const release = await acquireChdbDataDir(options.path);
+    let session: Session | undefined;
+    try {
+      session = new Session(options.path, {
+        connectionArgs: settingsAsConnectionArgs(SHARED_CLICKHOUSE_SETTINGS),
+      });
+      // The name passed the identifier whitelist; DDL cannot bind identifiers everywhere.
+      await session.queryAsync(`CREATE DATABASE IF NOT EXISTS \`${database}\``);
+      // USE is per connection, and this connection is ours alone.
+      await session.queryAsync(`USE \`${database}\``);
+      return new ChdbEventStore(session, options.path, database, release);
+    } catch (error) {
+      session?.close();
+      await release();
+      throw toEventStoreError(error);
+    }
+  }
+
+  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]> {
+    return traced('query', this.#target(sql), async () => {
+      const text = await this.#run(sql, params, 'JSONEachRow');
+      return parseJsonEachRow<R>(text);
+    });
+  }
+
+  async command(sql: string, params?: EventStoreParams): Promise<void> {
+    await traced('command', this.#target(sql), async () => {
+      await this.#run(sql, params, 'TabSeparated');
+    });
+  }
+
+  async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    assertTableName(table);
+    const statement = `INSERT INTO ${table} FORMAT JSONEachRow`;
+    await traced('insert', this.#target(statement, { 'db.sql.table': table, 'db.operation.batch.size': rows.length }), async () => {
+      if (rows.length === 0) return;
+      this.#assertOpen();
+      try {
+        await this.#session.insert({
+          table,
+          values: encodeJsonEachRow(rows),
+          format: 'JSONEachRow',
+          settings: INSERT_SETTINGS,
+        });
+      } catch (error) {
+        throw toEventStoreError(error);
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.#run('SELECT 1', undefined, 'TabSeparated');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#session.close();
+    await this.#release();
+  }
+
+  async #run(sql: string, params: EventStoreParams | undefined, format: string): Promise<string> {
+    this.#assertOpen();
+    if (isMultiStatement(sql)) {
+      throw new EventStoreError('Syntax error (Multi-statements are not allowed)', { code: 62, type: 'SYNTAX_ERROR' });
+    }
+    try {
+      const bound = normalizeParams(params);
+      const result =
+        Object.keys(bound).length > 0
+          ? await this.#session.queryBindAsync(sql, bound, { format })
+          : await this.#session.queryAsync(sql, { format });
+      return result.text();
+    } catch (error) {
+      throw toEventStoreError(error);
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`ChdbEventStore at ${this.path} is closed`);
+  }
+
+  #target(statement: string, attributes?: Record<string, string | number>) {
+    return { adapter: this.kind, database: this.database, statement, attributes };
+  }
+}

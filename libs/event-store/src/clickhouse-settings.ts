@@ -1,0 +1,26 @@
+/**
+ * Settings both adapters pin so the same SQL behaves the same on chDB and on a
+ * ClickHouse server, whatever that server's defaults are:
+ *
+ * - 64-bit integers as JSON numbers (a server quotes them by default, chDB
+ *   does not) — the EventStore contract promises numbers.
+ * - best-effort DateTime parsing on input, so ISO-8601 strings (what
+ *   JSON.stringify makes of a Date) insert cleanly.
+ * - UTC as the session time zone, so a DateTime without an explicit zone reads
+ *   and prints the same whatever the server's `timezone` is.
+ */
+export const SHARED_CLICKHOUSE_SETTINGS = {
+  output_format_json_quote_64bit_integers: 0,
+  date_time_input_format: 'best_effort',
+  session_timezone: 'UTC',
+} as const;
+
+/** Per-insert: the contract says unknown JSON keys are an error (recent servers default to skipping them). */
+export const INSERT_SETTINGS = {
+  input_format_skip_unknown_fields: 0,
+} as const;
+
+/** The same settings as `clickhouse local` command-line arguments, for a chDB connection. */
+export function settingsAsConnectionArgs(settings: Record<string, string | number>): string[] {
+  return Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
+}

@@ -1,0 +1,23 @@
+/**
+ * The events store as services see it. Two adapters implement it with the SAME
+ * ClickHouse SQL: `ClickHouseEventStore` (@clickhouse/client, production) and
+ * `ChdbEventStore` (the ClickHouse engine in-process, single process and tests).
+ *
+ * Parameters use ClickHouse's server-side binding syntax `{name:Type}`; values go
+ * in `params`, never into the SQL text. Rows come back as plain objects
+ * (JSONEachRow); 64-bit integers come back as JS numbers on both adapters.
+ */
+export type EventStoreParams = Record<string, unknown>;
+
+export interface EventStore {
+  readonly kind: 'clickhouse' | 'chdb';
+  /** The database the tables live in (unqualified table names resolve to it). */
+  readonly database: string;
+  query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]>;
+  /** DDL and mutations; nothing is returned. */
+  command(sql: string, params?: EventStoreParams): Promise<void>;
+  /** Inserts rows as JSONEachRow into `table`; unknown keys are an error. */
+  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
