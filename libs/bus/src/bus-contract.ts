@@ -1,0 +1,348 @@
+/**
+ * The Bus contract, written once and run against every adapter (see
+ * nats-bus.test.ts and local-bus.test.ts). Each test makes its own stream with a
+ * unique name and subject prefix, so runs and tests never see each other's messages.
+ */
+import { uniqueName } from '@sightline/testkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Bus, DeliveredMessage, Subscription } from './bus.js';
+import { NoStreamForSubjectError, StreamNotFoundError } from './bus-errors.js';
+import type { BusLogger } from './bus-logger.js';
+
+export interface BusContractTarget {
+  /** Opens a bus; opening again after close() sees the same durable state (server, journal). */
+  open(options?: { logger?: BusLogger }): Promise<Bus>;
+  /** A second, independent connection for broadcast fan-out (the same bus when there is only one process). */
+  openPeer(bus: Bus): Promise<{ bus: Bus; close(): Promise<void> }>;
+  /** Deletes the streams the suite created. */
+  cleanup(streamNames: string[]): Promise<void>;
+  /** Whether progress survives close + open (false for a memory-only bus). */
+  persistent: boolean;
+}
+
+export interface BusContractOptions {
+  skip?: boolean;
+}
+
+/** Short ack waits keep the suite quick; long enough for a loaded CI machine. */
+const ACK_WAIT_MS = 600;
+
+export function describeBusContract(label: string, target: () => BusContractTarget, options: BusContractOptions = {}): void {
+  describe.skipIf(options.skip ?? false)(`Bus contract: ${label}`, () => {
+    const createdStreams: string[] = [];
+
+    afterAll(async () => {
+      if (!options.skip) await target().cleanup(createdStreams);
+    });
+
+    /** A new stream capturing `<prefix>.>`; returns its name and the prefix. */
+    async function freshStream(bus: Bus): Promise<{ stream: string; prefix: string }> {
+      const stream = uniqueName('BUS');
+      const prefix = uniqueName('t');
+      await bus.ensureStreams([{ name: stream, subjects: [`${prefix}.>`] }]);
+      createdStreams.push(stream);
+      return { stream, prefix };
+    }
+
+    async function withBus(fn: (bus: Bus) => Promise<void>, logger?: BusLogger): Promise<void> {
+      const bus = await target().open(logger ? { logger } : {});
+      try {
+        await fn(bus);
+      } finally {
+        await bus.close();
+      }
+    }
+
+    it('delivers a published message with subject, data and deliveryCount 1', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const got: DeliveredMessage<{ n: number }>[] = [];
+        await bus.consume<{ n: number }>({ stream, durable: 'reader', handler: async (m) => void got.push(m) });
+        await bus.publish(`${prefix}.a`, { n: 1 });
+        await waitFor(() => got.length === 1);
+        expect(got[0]).toMatchObject({ subject: `${prefix}.a`, data: { n: 1 }, deliveryCount: 1 });
+        expect(got[0]?.msgId).toBeUndefined();
+      }));
+
+    it('delivers first deliveries in publish order', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const seen: number[] = [];
+        await bus.consume<number>({ stream, durable: 'ordered', handler: async (m) => void seen.push(m.data) });
+        for (let i = 0; i < 30; i++) await bus.publish(`${prefix}.a`, i);
+        await waitFor(() => seen.length === 30);
+        expect(seen).toEqual([...Array(30).keys()]);
+      }));
+
+    it('only delivers messages matching filterSubject', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const seen: string[] = [];
+        await bus.consume({ stream, durable: 'filtered', filterSubject: `${prefix}.keep.*`, handler: async (m) => void seen.push(m.subject) });
+        await bus.publish(`${prefix}.drop`, 1);
+        await bus.publish(`${prefix}.keep.x`, 2);
+        await bus.publish(`${prefix}.keep.x.y`, 3);
+        await bus.publish(`${prefix}.keep.z`, 4);
+        await waitFor(() => seen.length === 2);
+        await sleep(200);
+        expect(seen).toEqual([`${prefix}.keep.x`, `${prefix}.keep.z`]);
+      }));
+
+    it('redelivers with deliveryCount 2 when the handler throws', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const counts: number[] = [];
+        await bus.consume<string>({
+          stream,
+          durable: 'flaky',
+          ackWaitMs: ACK_WAIT_MS * 5,
+          handler: async (m) => {
+            counts.push(m.deliveryCount);
+            if (m.deliveryCount === 1) throw new Error('transient');
+          },
+        });
+        await bus.publish(`${prefix}.a`, 'x');
+        await waitFor(() => counts.length === 2);
+        await sleep(200);
+        expect(counts).toEqual([1, 2]);
+      }));
+
+    it('redelivers after the delay given to nak()', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const at: Array<{ count: number; t: number }> = [];
+        await bus.consume({
+          stream,
+          durable: 'naker',
+          ackWaitMs: ACK_WAIT_MS * 5,
+          handler: async (m) => {
+            at.push({ count: m.deliveryCount, t: Date.now() });
+            if (m.deliveryCount === 1) await m.nak(400);
+          },
+        });
+        await bus.publish(`${prefix}.a`, 'x');
+        await waitFor(() => at.length === 2);
+        expect(at.map((a) => a.count)).toEqual([1, 2]);
+        expect((at[1]?.t ?? 0) - (at[0]?.t ?? 0)).toBeGreaterThanOrEqual(350);
+      }));
+
+    it('redelivers a message whose handler hangs past the ack wait', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const hang = deferred();
+        const at: Array<{ count: number; t: number }> = [];
+        await bus.consume({
+          stream,
+          durable: 'hung',
+          ackWaitMs: ACK_WAIT_MS,
+          handler: async (m) => {
+            at.push({ count: m.deliveryCount, t: Date.now() });
+            if (m.deliveryCount === 1) await hang.promise;
+          },
+        });
+        await bus.publish(`${prefix}.a`, 'x');
+        try {
+          await waitFor(() => at.length === 2);
+          expect(at.map((a) => a.count)).toEqual([1, 2]);
+          expect((at[1]?.t ?? 0) - (at[0]?.t ?? 0)).toBeGreaterThanOrEqual(ACK_WAIT_MS - 100);
+        } finally {
+          hang.resolve();
+        }
+      }));
+
+    it('stops redelivering after maxDeliver and logs the drop once', async () => {
+      const logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+      const logger: BusLogger = (level, message, fields) => void logs.push({ level, message, ...(fields ? { fields } : {}) });
+      await withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const counts: number[] = [];
+        await bus.consume({
+          stream,
+          durable: 'doomed',
+          ackWaitMs: ACK_WAIT_MS,
+          maxDeliver: 2,
+          handler: async (m) => {
+            counts.push(m.deliveryCount);
+            throw new Error('always fails');
+          },
+        });
+        await bus.publish(`${prefix}.a`, 'poison');
+        await waitFor(() => counts.length === 2);
+        await sleep(ACK_WAIT_MS * 2);
+        expect(counts).toEqual([1, 2]);
+        const drops = logs.filter((l) => l.message.includes('dropped'));
+        expect(drops).toHaveLength(1);
+        expect(drops[0]).toMatchObject({ level: 'warn', fields: { durable: 'doomed', deliveries: 2 } });
+      }, logger);
+    });
+
+    it('splits messages between consumers sharing a durable, without duplicates', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const byConsumer: Record<'a' | 'b', number[]> = { a: [], b: [] };
+        for (const who of ['a', 'b'] as const) {
+          await bus.consume<number>({
+            stream,
+            durable: 'shared',
+            handler: async (m) => {
+              byConsumer[who].push(m.data);
+              await sleep(5);
+            },
+          });
+        }
+        const total = 40;
+        for (let i = 0; i < total; i++) await bus.publish(`${prefix}.a`, i);
+        await waitFor(() => byConsumer.a.length + byConsumer.b.length >= total);
+        await sleep(300);
+        const all = [...byConsumer.a, ...byConsumer.b].sort((x, y) => x - y);
+        expect(all).toEqual([...Array(total).keys()]);
+        expect(byConsumer.a.length).toBeGreaterThan(0);
+        expect(byConsumer.b.length).toBeGreaterThan(0);
+      }));
+
+    it('gives every message to each of two different durables', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const seen: Record<string, number[]> = { first: [], second: [] };
+        for (const durable of ['first', 'second']) {
+          await bus.consume<number>({ stream, durable, handler: async (m) => void seen[durable]?.push(m.data) });
+        }
+        for (let i = 0; i < 10; i++) await bus.publish(`${prefix}.a`, i);
+        await waitFor(() => seen.first?.length === 10 && seen.second?.length === 10);
+        expect(seen.first).toEqual([...Array(10).keys()]);
+        expect(seen.second).toEqual([...Array(10).keys()]);
+      }));
+
+    it('drops a publish whose msgId was already seen', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const got: DeliveredMessage[] = [];
+        await bus.consume({ stream, durable: 'dedupe', handler: async (m) => void got.push(m) });
+        await bus.publish(`${prefix}.a`, 'first', { msgId: 'id-1' });
+        await bus.publish(`${prefix}.a`, 'again', { msgId: 'id-1' });
+        await bus.publish(`${prefix}.a`, 'other', { msgId: 'id-2' });
+        await waitFor(() => got.length === 2);
+        await sleep(200);
+        expect(got.map((m) => [m.data, m.msgId])).toEqual([
+          ['first', 'id-1'],
+          ['other', 'id-2'],
+        ]);
+      }));
+
+    it('rejects a publish to a subject no stream captures', () =>
+      withBus(async (bus) => {
+        await expect(bus.publish(`${uniqueName('nowhere')}.x`, 1)).rejects.toBeInstanceOf(NoStreamForSubjectError);
+      }));
+
+    it('rejects consume on a stream that does not exist', () =>
+      withBus(async (bus) => {
+        await expect(bus.consume({ stream: uniqueName('MISSING'), durable: 'd', handler: async () => {} })).rejects.toBeInstanceOf(
+          StreamNotFoundError,
+        );
+      }));
+
+    it('broadcasts to every matching subscriber, on every connection', () =>
+      withBus(async (bus) => {
+        const prefix = uniqueName('b');
+        const peer = await target().openPeer(bus);
+        try {
+          const got: string[] = [];
+          await bus.subscribe<{ key: string }>(`${prefix}.revoked`, (d) => void got.push(`exact:${d.key}`));
+          await bus.subscribe<{ key: string }>(`${prefix}.*`, (d, subject) => void got.push(`wild:${d.key}:${subject}`));
+          await peer.bus.subscribe<{ key: string }>(`${prefix}.>`, (d) => void got.push(`peer:${d.key}`));
+          await bus.subscribe(`${prefix}.other`, () => void got.push('wrong'));
+          await bus.broadcast(`${prefix}.revoked`, { key: 'k1' });
+          await waitFor(() => got.length >= 3);
+          await sleep(100);
+          expect(got.sort()).toEqual(['exact:k1', 'peer:k1', `wild:k1:${prefix}.revoked`]);
+        } finally {
+          await peer.close();
+        }
+      }));
+
+    it('stop() lets the running handler finish, then delivers nothing more', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const events: string[] = [];
+        const sub: Subscription = await bus.consume<number>({
+          stream,
+          durable: 'stoppable',
+          handler: async (m) => {
+            events.push(`start:${m.data}`);
+            await sleep(200);
+            events.push(`end:${m.data}`);
+          },
+        });
+        await bus.publish(`${prefix}.a`, 1);
+        await waitFor(() => events.includes('start:1'));
+        await sub.stop();
+        expect(events).toEqual(['start:1', 'end:1']);
+        await bus.publish(`${prefix}.a`, 2);
+        await sleep(500);
+        expect(events).toEqual(['start:1', 'end:1']);
+      }));
+
+    it.skipIf(!target().persistent)('keeps durable progress across close and reopen', async () => {
+      const first = await target().open();
+      let stream = '';
+      let prefix = '';
+      try {
+        ({ stream, prefix } = await freshStream(first));
+        const seen: number[] = [];
+        await first.consume<number>({
+          stream,
+          durable: 'resumer',
+          ackWaitMs: ACK_WAIT_MS * 5,
+          handler: async (m) => {
+            seen.push(m.data);
+            if (m.data === 3) throw new Error('not this one yet');
+          },
+        });
+        for (const n of [1, 2, 3]) await first.publish(`${prefix}.a`, n);
+        await waitFor(() => seen.includes(3));
+      } finally {
+        await first.close();
+      }
+
+      const second = await target().open();
+      try {
+        // Published while no consumer runs: held for the durable.
+        await second.publish(`${prefix}.a`, 4);
+        await second.publish(`${prefix}.a`, 5);
+        const got: Array<{ n: number; count: number }> = [];
+        await second.consume<number>({
+          stream,
+          durable: 'resumer',
+          ackWaitMs: ACK_WAIT_MS * 5,
+          handler: async (m) => void got.push({ n: m.data, count: m.deliveryCount }),
+        });
+        await waitFor(() => got.length >= 3);
+        await sleep(400);
+        expect(got.map((g) => g.n).sort()).toEqual([3, 4, 5]);
+        expect(got.find((g) => g.n === 3)?.count).toBeGreaterThanOrEqual(2);
+        expect(got.find((g) => g.n === 4)?.count).toBe(1);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition`; generous default so a loaded CI machine does not fail a correct bus. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,34 @@
+/**
+ * Errors both adapters raise in the same situations, so callers (and the contract
+ * tests) can tell them apart without knowing which adapter is underneath.
+ */
+
+/** `publish` to a subject no stream captures: the message was NOT stored. */
+export class NoStreamForSubjectError extends Error {
+  override readonly name = 'NoStreamForSubjectError';
+  constructor(
+    readonly subject: string,
+    options?: ErrorOptions,
+  ) {
+    super(`no stream captures subject "${subject}"; the message was not stored (call ensureStreams with a stream covering it)`, options);
+  }
+}
+
+/** `consume` on a stream that `ensureStreams` never created. */
+export class StreamNotFoundError extends Error {
+  override readonly name = 'StreamNotFoundError';
+  constructor(
+    readonly stream: string,
+    options?: ErrorOptions,
+  ) {
+    super(`stream "${stream}" does not exist (call ensureStreams first)`, options);
+  }
+}
+
+/** Any operation on a bus after `close()`. */
+export class BusClosedError extends Error {
+  override readonly name = 'BusClosedError';
+  constructor(kind: string) {
+    super(`${kind} bus is closed`);
+  }
+}

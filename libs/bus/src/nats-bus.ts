@@ -1,0 +1,425 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  PubHeaders,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type ConsumerConfig,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamInfo,
+} from '@nats-io/jetstream';
+import { RequestError, connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { Bus, ConsumeOptions, DeliveredMessage, PublishOptions, StreamConfig, Subscription } from './bus.js';
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_ACK_PENDING, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
+import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError } from './bus-errors.js';
+import { consoleBusLogger, type BusLogger } from './bus-logger.js';
+import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
+import { decodePayload, encodePayload } from './payload-codec.js';
+import { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';
+import { settleWithin } from './settle-within.js';
+
+
+export interface NatsBusOptions {
+  /** Reports messages given up after maxDeliver and crashing broadcast handlers. */
+  logger?: BusLogger;
+  /** Delay before redelivering a message whose handler threw. */
+  redeliveryBackoff?: RedeliveryBackoff;
+  /**
+   * Most unacked messages one durable has out at once, all its consumers together
+   * (JetStream `max_ack_pending`). This bounds in-flight handlers: every message the
+   * server hands out gets its handler started at once, so nothing waits in a client
+   * buffer while its ack wait runs down.
+   */
+  maxAckPending?: number;
+}
+
+export interface ConnectNatsBusOptions extends NatsBusOptions {
+  /** Connection name shown by the server (`nats server report connections`). */
+  name?: string;
+}
+
+export async function connectNatsBus(url: string, options: ConnectNatsBusOptions = {}): Promise<NatsBus> {
+  // Services live long: keep reconnecting instead of giving up after the default 10 tries.
+  const nc = await connect({ servers: url, name: options.name, maxReconnectAttempts: -1 });
+  return new NatsBus(nc, options);
+}
+
+/**
+ * Bus over NATS: `publish`/`consume` on JetStream, `broadcast`/`subscribe` on core NATS.
+ *
+ * Streams use limits retention: a message stays stored until it is older than the
+ * stream's `maxAgeMs`, whether or not a consumer exists yet. (Interest retention
+ * would discard a tracker event published before ingest's durable consumer was
+ * first created — an accepted event lost.) A durable created later starts from the
+ * oldest stored message.
+ */
+export class NatsBus implements Bus {
+  readonly kind = 'nats' as const;
+  private readonly js: JetStreamClient;
+  private managerPromise: Promise<JetStreamManager> | undefined;
+  private readonly logger: BusLogger;
+  private readonly backoff: RedeliveryBackoff;
+  private readonly maxAckPending: number;
+  private readonly active = new Set<Subscription>();
+  private closed = false;
+
+  constructor(
+    readonly connection: NatsConnection,
+    options: NatsBusOptions = {},
+  ) {
+    this.js = jetstream(connection);
+    this.logger = options.logger ?? consoleBusLogger;
+    this.backoff = options.redeliveryBackoff ?? defaultRedeliveryBackoff;
+    this.maxAckPending = options.maxAckPending ?? DEFAULT_MAX_ACK_PENDING;
+  }
+
+  async ensureStreams(streams: readonly StreamConfig[]): Promise<void> {
+    this.assertOpen();
+    const jsm = await this.manager();
+    for (const stream of streams) await this.ensureStream(jsm, stream);
+  }
+
+  async publish(subject: string, data: unknown, opts?: PublishOptions): Promise<void> {
+    this.assertOpen();
+    const payload = encodePayload(data);
+    try {
+      // The server answers only after the stream stored the message; with a msgID it
+      // answers "duplicate" instead of storing it again within the duplicate window.
+      await this.js.publish(subject, payload, opts?.msgId ? { msgID: opts.msgId } : undefined);
+    } catch (err) {
+      if (isNoResponders(err)) throw new NoStreamForSubjectError(subject, { cause: err });
+      throw err;
+    }
+  }
+
+  async consume<T = unknown>(opts: ConsumeOptions<T>): Promise<Subscription> {
+    this.assertOpen();
+    const ackWaitMs = opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    const maxDeliver = opts.maxDeliver ?? DEFAULT_MAX_DELIVER;
+    const config: Partial<ConsumerConfig> = {
+      durable_name: opts.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ackWaitMs),
+      max_deliver: maxDeliver,
+      max_ack_pending: this.maxAckPending,
+    };
+    if (opts.filterSubject) config.filter_subject = opts.filterSubject;
+
+    const jsm = await this.manager();
+    try {
+      // Creates the durable, or updates it when it exists (the latest consume() wins).
+      await jsm.consumers.add(opts.stream, config);
+    } catch (err) {
+      if (isApiError(err, JetStreamApiCodes.StreamNotFound)) throw new StreamNotFoundError(opts.stream, { cause: err });
+      if (!(err instanceof JetStreamApiError)) throw err;
+      // Newer servers refuse to change a durable through "create"; update it explicitly.
+      const { durable_name: _name, ack_policy: _ack, deliver_policy: _deliver, ...updatable } = config;
+      // If that fails too, the create error is the one that explains (e.g. a bad filter).
+      await jsm.consumers.update(opts.stream, opts.durable, updatable).catch(() => Promise.reject(err));
+    }
+
+    const consumer = await this.js.consumers.get(opts.stream, opts.durable);
+    // One pull asks for at most this many; the server never exceeds max_ack_pending.
+    const messages = await consumer.consume({ max_messages: Math.min(256, this.maxAckPending) });
+    const loop = new NatsConsumeLoop<T>(messages, {
+      ...opts,
+      ackWaitMs,
+      maxDeliver,
+      logger: this.logger,
+      backoff: this.backoff,
+    });
+    const subscription: Subscription = {
+      stop: async () => {
+        this.active.delete(subscription);
+        await loop.stop();
+      },
+    };
+    this.active.add(subscription);
+    return subscription;
+  }
+
+  async broadcast(subject: string, data: unknown): Promise<void> {
+    this.assertOpen();
+    this.connection.publish(subject, encodePayload(data));
+    // Core NATS publish is buffered; flushing makes "resolved" mean "the server has it".
+    await this.connection.flush();
+  }
+
+  async subscribe<T = unknown>(
+    subject: string,
+    handler: (data: T, subject: string) => void | Promise<void>,
+  ): Promise<Subscription> {
+    this.assertOpen();
+    const inFlight = new Set<Promise<void>>();
+    const sub = this.connection.subscribe(subject, {
+      callback: (err, m) => {
+        if (err) {
+          this.logger('error', 'broadcast subscription failed', { subject, error: String(err) });
+          return;
+        }
+        let data: T;
+        try {
+          data = decodePayload<T>(m.string());
+        } catch (decodeErr) {
+          this.logger('error', 'dropped undecodable broadcast', { subject: m.subject, error: String(decodeErr) });
+          return;
+        }
+        const run = Promise.resolve()
+          .then(() => handler(data, m.subject))
+          .catch((handlerErr: unknown) => {
+            // Broadcasts are fire-and-forget: there is nothing to redeliver, only report.
+            this.logger('error', 'broadcast handler failed', { subject: m.subject, error: String(handlerErr) });
+          })
+          .finally(() => inFlight.delete(run));
+        inFlight.add(run);
+      },
+    });
+    // Round trip so the server has registered the interest before we return: a
+    // broadcast sent right after subscribe() resolves is then guaranteed to arrive.
+    await this.connection.flush();
+    const subscription: Subscription = {
+      stop: async () => {
+        this.active.delete(subscription);
+        if (!this.connection.isClosed() && !sub.isClosed()) await sub.drain();
+        await Promise.allSettled(inFlight);
+      },
+    };
+    this.active.add(subscription);
+    return subscription;
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await this.connection.flush();
+    // Also proves JetStream answers, not just the core server.
+    await (await this.manager()).getAccountInfo();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Stop consumers first so finished handlers' acks go out before the drain.
+    await Promise.all([...this.active].map((s) => s.stop()));
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+
+  private manager(): Promise<JetStreamManager> {
+    // Not cached on failure: JetStream may come up later (ping keeps asking).
+    this.managerPromise ??= jetstreamManager(this.connection).catch((err: unknown) => {
+      this.managerPromise = undefined;
+      throw err;
+    });
+    return this.managerPromise;
+  }
+
+  private async ensureStream(jsm: JetStreamManager, stream: StreamConfig): Promise<void> {
+    const maxAge = stream.maxAgeMs ? nanos(stream.maxAgeMs) : 0;
+    // The server refuses a duplicate window longer than max_age.
+    const dedupeMs = stream.maxAgeMs ? Math.min(DEFAULT_DEDUPE_WINDOW_MS, stream.maxAgeMs) : DEFAULT_DEDUPE_WINDOW_MS;
+    const wanted = { subjects: stream.subjects, max_age: maxAge, duplicate_window: nanos(dedupeMs) };
+
+    let existing: StreamInfo | undefined;
+    try {
+      existing = await jsm.streams.info(stream.name);
+    } catch (err) {
+      if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+    }
+    if (!existing) {
+      try {
+        await jsm.streams.add({
+          name: stream.name,
+          ...wanted,
+          storage: StorageType.File,
+          retention: RetentionPolicy.Limits,
+        });
+        return;
+      } catch (err) {
+        // Another service created it between our info and add: fall through to update.
+        if (!(err instanceof JetStreamApiError)) throw err;
+        existing = await jsm.streams.info(stream.name);
+      }
+    }
+    if (existing.config.retention !== RetentionPolicy.Limits) {
+      // JetStream cannot change retention in place; keep serving rather than fail start-up.
+      this.logger('warn', 'stream exists with a different retention policy; leaving it as is', {
+        stream: stream.name,
+        retention: existing.config.retention,
+      });
+    }
+    await jsm.streams.update(stream.name, { ...existing.config, ...wanted });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new BusClosedError('nats');
+  }
+}
+
+interface ConsumeLoopOptions<T> extends ConsumeOptions<T> {
+  ackWaitMs: number;
+  maxDeliver: number;
+  logger: BusLogger;
+  backoff: RedeliveryBackoff;
+}
+
+/** Runs the handler for every message one pull consumer receives, until stopped. */
+class NatsConsumeLoop<T> {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loopDone: Promise<void>;
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
+
+  constructor(
+    private readonly messages: ConsumerMessages,
+    private readonly opts: ConsumeLoopOptions<T>,
+  ) {
+    this.loopDone = this.run();
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      try {
+        await this.messages.close();
+      } catch {
+        // connection already gone: the loop has ended or will with it
+      }
+      await this.loopDone;
+      await settleWithin(this.inFlight, this.opts.ackWaitMs);
+    })();
+    return this.stopped;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for await (const m of this.messages) {
+        if (this.stopping) {
+          // Received but not started: hand it back now instead of after the ack wait.
+          quietly(() => m.nak());
+          continue;
+        }
+        const run = this.handle(m).finally(() => this.inFlight.delete(run));
+        this.inFlight.add(run);
+      }
+    } catch (err) {
+      if (!this.stopping) {
+        this.opts.logger('error', 'consumer stopped receiving', {
+          stream: this.opts.stream,
+          durable: this.opts.durable,
+          error: String(err),
+        });
+      }
+    }
+  }
+
+  private async handle(m: JsMsg): Promise<void> {
+    const { ackWaitMs, maxDeliver, logger } = this.opts;
+    const deliveryCount = m.info.deliveryCount;
+    const isLastDelivery = maxDeliver > 0 && deliveryCount >= maxDeliver;
+    const startedAt = Date.now();
+    // After the ack wait the server has redelivered: a nak from this delivery is stale.
+    const leaseExpired = () => Date.now() - startedAt >= ackWaitMs;
+    let settled = false;
+
+    const giveUp = (reason: string) => {
+      // term, not nak: tells the server this consumer is done with the message for good.
+      quietly(() => m.term());
+      logger('warn', 'message dropped after its last delivery', {
+        stream: this.opts.stream,
+        durable: this.opts.durable,
+        subject: m.subject,
+        seq: m.seq,
+        deliveries: deliveryCount,
+        reason,
+      });
+    };
+    const nak = (delayMs: number | undefined, reason: string) => {
+      if (isLastDelivery) giveUp(reason);
+      else if (!leaseExpired()) quietly(() => m.nak(delayMs));
+    };
+
+    let data: T;
+    try {
+      data = decodePayload<T>(m.string());
+    } catch (err) {
+      // Redelivering cannot fix a payload that is not JSON.
+      settled = true;
+      giveUp(`payload is not JSON: ${String(err)}`);
+      return;
+    }
+
+    const msg: DeliveredMessage<T> = {
+      subject: m.subject,
+      data,
+      deliveryCount,
+      ack: async () => {
+        if (settled) return;
+        settled = true;
+        quietly(() => m.ack());
+      },
+      nak: async (delayMs?: number) => {
+        if (settled) return;
+        settled = true;
+        nak(delayMs, 'handler nak');
+      },
+    };
+    const msgId = m.headers?.get(PubHeaders.MsgIdHdr);
+    if (msgId) msg.msgId = msgId;
+
+    // The server says nothing when the last delivery times out, so watch for it here.
+    const lastDeliveryTimer = isLastDelivery
+      ? setTimeout(() => {
+          if (settled) return;
+          settled = true;
+          giveUp('ack wait expired');
+        }, ackWaitMs).unref()
+      : undefined;
+    try {
+      await this.opts.handler(msg);
+      if (!settled) {
+        settled = true;
+        // Acks are fire-and-forget: a lost ack only means a redelivery (at least once).
+        quietly(() => m.ack());
+      }
+    } catch (err) {
+      if (!settled) {
+        settled = true;
+        nak(this.opts.backoff(deliveryCount), `handler threw: ${String(err)}`);
+      }
+    } finally {
+      clearTimeout(lastDeliveryTimer);
+    }
+  }
+}
+
+/**
+ * Acks/naks/terms are fire-and-forget publishes; on a closed connection they throw.
+ * Nothing is lost by ignoring that: the server redelivers whatever was not acked.
+ */
+function quietly(send: () => void): void {
+  try {
+    send();
+  } catch {
+    // connection closed or closing
+  }
+}
+
+function isApiError(err: unknown, code: number): boolean {
+  return err instanceof JetStreamApiError && err.code === code;
+}
+
+/** JetStream reports "no stream for this subject" as no responders to the publish request. */
+function isNoResponders(err: unknown): boolean {
+  if (err instanceof RequestError && err.isNoResponders()) return true;
+  if (err instanceof Error && err.name === 'JetStreamNotEnabled') {
+    return err.cause instanceof RequestError ? err.cause.isNoResponders() : true;
+  }
+  return false;
+}
