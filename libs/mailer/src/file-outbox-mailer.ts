@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTransport } from 'nodemailer';
+import { toNodemailerMessage } from './nodemailer-message.js';
 import type { MailMessage, Mailer, SentMail } from './mailer.js';
 import { OutboxFileNamer, tempNameFor } from './outbox-file-name.js';
 import { SendGate } from './send-gate.js';
@@ -48,14 +49,7 @@ export class FileOutboxMailer implements Mailer {
 
   send(message: MailMessage): Promise<SentMail> {
     return this.gate.run(async () => {
-      const info = await this.composer.sendMail({
-        from: this.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        ...(message.html !== undefined ? { html: message.html } : {}),
-        xMailer: false,
-      });
+      const info = await this.composer.sendMail(toNodemailerMessage(this.from, message));
       // SMTP refuses a message without recipients; keep the outbox just as strict.
       if (info.envelope.to.length === 0) throw new Error('Message has no recipient');
       if (!Buffer.isBuffer(info.message)) throw new Error('nodemailer returned a stream despite buffer: true');

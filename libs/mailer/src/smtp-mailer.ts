@@ -1,4 +1,5 @@
 import { createTransport, type SMTPPoolOptions, type Transporter } from 'nodemailer';
+import { toNodemailerMessage } from './nodemailer-message.js';
 import type { MailMessage, Mailer, SentMail } from './mailer.js';
 import { SendGate } from './send-gate.js';
 import { describeSmtpEndpoint, parseSmtpUrl, type SmtpEndpoint } from './smtp-url.js';
@@ -59,13 +60,7 @@ export class SmtpMailer implements Mailer {
   send(message: MailMessage): Promise<SentMail> {
     return this.gate.run(async () => {
       const info = await this.transporter.sendMail({
-        from: this.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        ...(message.html !== undefined ? { html: message.html } : {}),
-        // Privacy: do not advertise the mail library and its version to every recipient.
-        xMailer: false,
+        ...toNodemailerMessage(this.from, message),
         signal: AbortSignal.timeout(this.sendMs),
       });
       return { messageId: info.messageId };
