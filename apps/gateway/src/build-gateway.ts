@@ -1,0 +1,66 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from '@sightline/telemetry';
+import { registerRequestId, newRequestId } from './request-id.js';
+import { registerErrorRenderer } from './render-error.js';
+import { RouteIndex } from './route-index.js';
+import { registerNotFound } from './not-found.js';
+import { registerWriteSwitch } from './write-switch.js';
+import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
+import { registerTracing } from './tracing-hooks.js';
+import { openApiDocumentRoute } from './routes/openapi-document.js';
+import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
+import type { ServiceClient } from './service-clients.js';
+
+export interface GatewayOptions {
+  log: Logger;
+  publicUrl: string;
+  version: string;
+  writesEnabled: boolean;
+  bodyLimitBytes: number;
+  trustedProxies: string[];
+  services: readonly ServiceClient[];
+  ownStores: HealthRouteOptions['ownStores'];
+  grpcDeadlineMs: number;
+  /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
+  extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
+}
+
+/**
+ * Builds the HTTP edge. Order matters: the hooks that every route must get
+ * (request id, tracing, write switch, route index for 405) are registered before
+ * any route, and the OpenAPI plugin before the routes it describes.
+ */
+export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger at run time; the cast only unifies the generic
+    loggerInstance: options.log as FastifyBaseLogger,
+    // one line per request is written by our onResponse hook, with the fields we choose
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: newRequestId,
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const docsUrl = `${options.publicUrl}${OPENAPI_PATH}`;
+  registerRequestId(app);
+  registerTracing(app);
+  registerErrorRenderer(app);
+  const routes = RouteIndex.attach(app);
+  registerWriteSwitch(app, options.writesEnabled);
+  registerNotFound(app, routes, docsUrl);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version });
+  await app.register(openApiDocumentRoute);
+  await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
+  for (const extra of options.extraRoutes ?? []) await app.register(extra);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Every response carries the service's own X-Request-ID. A caller-supplied one is
+ * never echoed (it could collide or be forged) but is logged beside ours, so a
+ * client's trace can still be joined to the server's.
+ */
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+const MAX_CLIENT_ID_LENGTH = 128;
+
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const supplied = request.headers['x-request-id'];
+    if (typeof supplied === 'string' && supplied.length > 0) {
+      request.log.info({ client_request_id: supplied.slice(0, MAX_CLIENT_ID_LENGTH) }, 'caller supplied a request id');
+    }
+  });
+}

@@ -1,0 +1,47 @@
+import { health, commonV1 } from '@sightline/proto';
+import { callUnary, createClient } from '@sightline/grpc-kit';
+import type { ServiceName } from '@sightline/runtime';
+
+/** The gateway's gRPC channels, one per service; a service's clients share its channel. */
+export interface ServiceClient {
+  name: ServiceName;
+  address: string;
+  health: health.HealthClient;
+  info: commonV1.ServiceInfoServiceClient;
+}
+
+export type ServiceAddresses = Record<ServiceName, string>;
+
+export function connectServices(addresses: ServiceAddresses): ServiceClient[] {
+  return (Object.entries(addresses) as [ServiceName, string][]).map(([name, address]) => {
+    const healthClient = createClient(health.HealthClient, address);
+    // the second client reuses the first's channel instead of opening another connection
+    const info = new commonV1.ServiceInfoServiceClient(address, null as never, { channelOverride: healthClient.getChannel() });
+    return { name, address, health: healthClient, info };
+  });
+}
+
+export function closeServices(clients: readonly ServiceClient[]): void {
+  for (const client of clients) client.health.close();
+}
+
+export interface ServiceReadiness {
+  serving: boolean;
+  status: string;
+  stores: commonV1.StoreStatus[];
+  detail?: string;
+}
+
+/** Health check + ServiceInfo of one service, bounded by `deadlineMs`. */
+export async function checkService(client: ServiceClient, requestId: string, deadlineMs: number): Promise<ServiceReadiness> {
+  try {
+    const [check, info] = await Promise.all([
+      callUnary(client.health, client.health.check, 'Health/Check', { service: '' }, { requestId, deadlineMs }),
+      callUnary(client.info, client.info.getInfo, 'ServiceInfo/GetInfo', {}, { requestId, deadlineMs }),
+    ]);
+    const status = health.healthCheckResponse_ServingStatusToJSON(check.status);
+    return { serving: status === 'SERVING' && info.stores.every((s) => s.reachable), status, stores: info.stores };
+  } catch (error) {
+    return { serving: false, status: 'UNREACHABLE', stores: [], detail: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,85 @@
+import { ConfigError, loadConfig } from '@sightline/config';
+import { createLogger, startTracing } from '@sightline/telemetry';
+import { parseTarget, TARGETS } from './parse-target.js';
+import { startSightline } from './start-sightline.js';
+
+/**
+ * `npm start` → every service in one process on embedded stores.
+ * `npm start -- --target=<service>` → one service, as Kubernetes runs it.
+ */
+async function main(): Promise<void> {
+  const started = performance.now();
+  let target;
+  try {
+    target = parseTarget(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  if ((target as string) === 'help') {
+    console.log(`usage: npm start -- [--target=${TARGETS.join('|')}]\nConfiguration is read from the environment; see README.md.`);
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = createLogger({ level: config.LOG_LEVEL, service: target === 'all' ? undefined : target });
+  const tracing = startTracing({
+    exporter: config.OTEL_TRACES_EXPORTER,
+    serviceName: config.OTEL_SERVICE_NAME ?? `sightline-${target}`,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+
+  let running;
+  try {
+    running = await startSightline({ config, log, target });
+  } catch (error) {
+    log.fatal({ err: error }, 'could not start');
+    await tracing.shutdown();
+    process.exit(1);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (running.url) {
+    log.info({ url: running.url, target, data_dir: target === 'all' ? config.dataDir : undefined, seconds }, 'Sightline is ready');
+    console.log(`\nSightline is running at ${running.url}  (target=${target}, data in ${config.dataDir}, started in ${seconds}s)\n`);
+  } else {
+    log.info({ grpc: running.grpcAddress, target, seconds }, 'service is ready');
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining in-flight requests');
+    // a hung drain must not keep a pod from terminating
+    const hardStop = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS + 5_000);
+    hardStop.unref();
+    void running
+      .stop()
+      .then(() => tracing.shutdown())
+      .then(
+        () => {
+          log.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          log.error({ err: error }, 'error while stopping');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+void main();

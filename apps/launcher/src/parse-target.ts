@@ -1,0 +1,18 @@
+import { SERVICE_NAMES, isServiceName, type ServiceName } from '@sightline/runtime';
+
+export type Target = 'all' | 'gateway' | ServiceName;
+
+export const TARGETS: readonly Target[] = ['all', 'gateway', ...SERVICE_NAMES];
+
+/** `--target=<name>` (or `--target <name>`); default `all`, like Loki/Mimir's single binary. */
+export function parseTarget(argv: readonly string[]): Target {
+  let value = 'all';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg.startsWith('--target=')) value = arg.slice('--target='.length);
+    else if (arg === '--target' && argv[i + 1]) value = argv[++i]!;
+    else if (arg === '--help' || arg === '-h') value = 'help';
+  }
+  if (value === 'all' || value === 'gateway' || isServiceName(value)) return value;
+  throw new Error(`unknown target "${value}"; expected one of: ${TARGETS.join(', ')}`);
+}

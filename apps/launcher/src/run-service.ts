@@ -1,0 +1,52 @@
+import type { Config } from '@sightline/config';
+import { runMigrations } from '@sightline/db';
+import { runEventMigrations } from '@sightline/event-store';
+import { startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
+import type { ServiceModule } from '@sightline/runtime';
+import type { Logger } from '@sightline/telemetry';
+import { probesFor, type Stores } from './stores.js';
+import { VERSION } from './version.js';
+
+export interface RunningService {
+  name: string;
+  server: RunningGrpcServer;
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Migrates a service's stores, starts it, and serves it over gRPC with health and ServiceInfo. */
+export async function runService(
+  module: ServiceModule,
+  stores: Stores,
+  options: { config: Config; log: Logger; host: string; port: number },
+): Promise<RunningService> {
+  // a process running one service already names it on every line
+  const log = options.log.bindings().service ? options.log : options.log.child({ service: module.name });
+  // a declared migrations folder that is missing is a packaging error: the runner refuses it
+  if (module.needs.db && module.dbSchema && module.dbMigrationsDir && stores.db) {
+    const { applied } = await runMigrations(stores.db, { schema: module.dbSchema, dir: module.dbMigrationsDir });
+    if (applied.length > 0) log.info({ applied }, 'database migrations applied');
+  }
+  if (module.needs.events && module.eventMigrationsDir && stores.events) {
+    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir });
+    if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
+  }
+  const instance = await module.start({ config: options.config, log, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer });
+  const server = await startGrpcServer({
+    name: module.name,
+    version: VERSION,
+    host: options.host,
+    port: options.port,
+    services: instance.services,
+    probes: probesFor(stores, module.needs),
+    probeIntervalMs: options.config.HEALTH_PROBE_INTERVAL_MS,
+    log,
+  });
+  return {
+    name: module.name,
+    server,
+    stop: async (graceMs) => {
+      await server.stop(graceMs);
+      await instance.stop();
+    },
+  };
+}

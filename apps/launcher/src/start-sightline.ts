@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '@sightline/config';
+import { buildGateway, closeServices, connectServices, type ServiceAddresses } from '@sightline/gateway';
+import { SERVICE_NAMES, type ServiceName, type StoreNeeds } from '@sightline/runtime';
+import type { Logger } from '@sightline/telemetry';
+import type { Target } from './parse-target.js';
+import { SERVICE_MODULES } from './service-modules.js';
+import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
+import { runService, type RunningService } from './run-service.js';
+import { VERSION } from './version.js';
+import { withConcretePort } from './resolve-port.js';
+
+export interface RunningSightline {
+  target: Target;
+  /** http://localhost:<port> when a gateway runs */
+  url?: string;
+  /** host:port of the gRPC server when one service runs alone */
+  grpcAddress?: string;
+  services: RunningService[];
+  gateway?: FastifyInstance;
+  /** Graceful stop: gateway first (no new work), then services drain, then stores close. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  log: Logger;
+  target: Target;
+  /** test hook: extra gateway routes */
+  extraRoutes?: Parameters<typeof buildGateway>[0]['extraRoutes'];
+}
+
+const GATEWAY_NEEDS: StoreNeeds = { bus: true };
+
+function unionNeeds(list: StoreNeeds[]): StoreNeeds {
+  return list.reduce<StoreNeeds>((all, n) => ({ db: all.db || n.db, events: all.events || n.events, bus: all.bus || n.bus, mail: all.mail || n.mail }), {});
+}
+
+const ADDRESS_VARIABLES: Record<ServiceName, keyof Config> = {
+  identity: 'IDENTITY_GRPC_ADDR',
+  sites: 'SITES_GRPC_ADDR',
+  settings: 'SETTINGS_GRPC_ADDR',
+  'script-builder': 'SCRIPT_BUILDER_GRPC_ADDR',
+  query: 'QUERY_GRPC_ADDR',
+  ingest: 'INGEST_GRPC_ADDR',
+};
+
+function configuredAddresses(config: Config): ServiceAddresses {
+  const missing = SERVICE_NAMES.filter((name) => !config[ADDRESS_VARIABLES[name]]);
+  if (missing.length > 0) {
+    throw new Error(`--target=gateway needs the address of every service: set ${missing.map((n) => ADDRESS_VARIABLES[n]).join(', ')}`);
+  }
+  return Object.fromEntries(SERVICE_NAMES.map((name) => [name, config[ADDRESS_VARIABLES[name]] as string])) as ServiceAddresses;
+}
+
+/**
+ * Starts a target. `all`: every service on loopback gRPC plus the gateway, sharing
+ * one set of stores (embedded by default). `gateway`: the edge alone, dialling the
+ * configured service addresses. `<service>`: one service alone on GRPC_HOST:GRPC_PORT.
+ */
+export async function startSightline({ config: given, log, target, extraRoutes }: StartOptions): Promise<RunningSightline> {
+  const withGateway = target === 'all' || target === 'gateway';
+  const config = withGateway ? await withConcretePort(given) : given;
+  const serviceNames: ServiceName[] = target === 'all' ? [...SERVICE_NAMES] : target === 'gateway' ? [] : [target];
+  const needs = unionNeeds([...serviceNames.map((name) => SERVICE_MODULES[name].needs), ...(withGateway ? [GATEWAY_NEEDS] : [])]);
+  if (target !== 'all') assertExternalStores(config, needs, target);
+  const addresses = target === 'gateway' ? configuredAddresses(config) : undefined;
+
+  const stores: Stores = await openStores(config, needs);
+  const services: RunningService[] = [];
+  let gateway: FastifyInstance | undefined;
+  let clients: ReturnType<typeof connectServices> = [];
+
+  const stop = async (): Promise<void> => {
+    const graceMs = config.SHUTDOWN_GRACE_MS;
+    if (gateway) await gateway.close();
+    closeServices(clients);
+    await Promise.all(services.map((service) => service.stop(graceMs)));
+    await closeStores(stores);
+  };
+
+  try {
+    for (const name of serviceNames) {
+      const alone = target !== 'all';
+      services.push(
+        await runService(SERVICE_MODULES[name], stores, {
+          config,
+          log,
+          host: alone ? config.GRPC_HOST : '127.0.0.1',
+          port: alone ? config.GRPC_PORT : 0,
+        }),
+      );
+    }
+    if (!withGateway) {
+      return { target, services, grpcAddress: services[0]?.server.address, stop };
+    }
+    clients = connectServices(addresses ?? (Object.fromEntries(services.map((s) => [s.name, s.server.address])) as ServiceAddresses));
+    gateway = await buildGateway({
+      log: log.bindings().service ? log : log.child({ service: 'gateway' }),
+      publicUrl: config.publicUrl,
+      version: VERSION,
+      writesEnabled: config.WRITES_ENABLED,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      trustedProxies: config.TRUSTED_PROXIES,
+      services: clients,
+      ownStores: stores.bus ? [{ role: 'bus', kind: stores.bus.kind, check: () => stores.bus!.ping() }] : [],
+      grpcDeadlineMs: config.GRPC_DEADLINE_MS,
+      extraRoutes,
+    });
+    await gateway.listen({ host: config.HOST, port: config.PORT });
+    const address = gateway.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    return { target, services, gateway, url: `http://localhost:${port}`, stop };
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+}

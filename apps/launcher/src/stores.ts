@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '@sightline/config';
+import { openDb, type Db } from '@sightline/db';
+import { openEventStore, type EventStore } from '@sightline/event-store';
+import { openBus, SIGHTLINE_STREAMS, type Bus } from '@sightline/bus';
+import { openMailer, type Mailer } from '@sightline/mailer';
+import type { StoreNeeds } from '@sightline/runtime';
+import type { StoreProbe } from '@sightline/grpc-kit';
+
+export interface Stores {
+  db?: Db;
+  events?: EventStore;
+  bus?: Bus;
+  mailer?: Mailer;
+}
+
+/**
+ * Embedded stores live inside one process, so a service running alone
+ * (`--target=<service>`, one pod each) must be given the shared servers instead.
+ */
+export function assertExternalStores(config: Config, needs: StoreNeeds, target: string): void {
+  const missing: string[] = [];
+  if (needs.db && !config.DATABASE_URL) missing.push('DATABASE_URL');
+  if (needs.events && !config.CLICKHOUSE_URL) missing.push('CLICKHOUSE_URL');
+  if (needs.bus && !config.NATS_URL) missing.push('NATS_URL');
+  if (missing.length > 0) {
+    throw new Error(`--target=${target} runs one service on shared stores: set ${missing.join(', ')} (embedded stores only work with --target=all)`);
+  }
+}
+
+/** Opens exactly the stores asked for: external when a URL is configured, embedded in the data dir otherwise. */
+export async function openStores(config: Config, needs: StoreNeeds): Promise<Stores> {
+  if (!config.DATABASE_URL || !config.CLICKHOUSE_URL || !config.NATS_URL || !config.SMTP_URL) {
+    await mkdir(config.dataDir, { recursive: true });
+  }
+  const stores: Stores = {};
+  try {
+    if (needs.db) stores.db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+    if (needs.events) {
+      stores.events = await openEventStore({ clickhouseUrl: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE, dataDir: config.dataDir });
+    }
+    if (needs.bus) {
+      stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus') });
+      await stores.bus.ensureStreams(SIGHTLINE_STREAMS);
+    }
+    if (needs.mail) stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, from: config.MAIL_FROM });
+  } catch (error) {
+    await closeStores(stores);
+    throw error;
+  }
+  return stores;
+}
+
+export async function closeStores(stores: Stores): Promise<void> {
+  await Promise.allSettled([stores.db?.close(), stores.events?.close(), stores.bus?.close(), stores.mailer?.close()]);
+}
+
+/** The readiness probes for the stores a service uses. */
+export function probesFor(stores: Stores, needs: StoreNeeds): StoreProbe[] {
+  const probes: StoreProbe[] = [];
+  if (needs.db && stores.db) probes.push({ role: 'db', kind: stores.db.kind, check: () => stores.db!.ping() });
+  if (needs.events && stores.events) probes.push({ role: 'events', kind: stores.events.kind, check: () => stores.events!.ping() });
+  if (needs.bus && stores.bus) probes.push({ role: 'bus', kind: stores.bus.kind, check: () => stores.bus!.ping() });
+  if (needs.mail && stores.mailer) probes.push({ role: 'mail', kind: stores.mailer.kind, check: () => stores.mailer!.verify() });
+  return probes;
+}

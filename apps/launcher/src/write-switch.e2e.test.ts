@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@sightline/config';
+import { createLogger } from '@sightline/telemetry';
+import { makeTempDir } from '@sightline/testkit';
+import { startSightline, type RunningSightline } from './start-sightline.js';
+import { edgeTestRoutes } from './test-support/edge-test-routes.js';
+
+describe('gateway edge, writes disabled (WRITES_ENABLED=false)', () => {
+  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let sightline: RunningSightline;
+  let base: string;
+
+  beforeAll(async () => {
+    dataDir = await makeTempDir();
+    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', WRITES_ENABLED: 'false' });
+    sightline = await startSightline({ config, log: createLogger({ level: 'silent', service: 't' }), target: 'all', extraRoutes: [edgeTestRoutes] });
+    base = sightline.url!;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sightline?.stop();
+    await dataDir?.remove();
+  });
+
+  it('answers every write route 404 write_disabled, before reading the body', async () => {
+    for (const body of [JSON.stringify({ name: 'a' }), '{not json']) {
+      const response = await fetch(`${base}/api/v1/_test/things`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(404);
+      const answer = (await response.json()) as Record<string, string>;
+      expect(answer).toMatchObject({ code: 'write_disabled', request_id: response.headers.get('x-request-id') });
+    }
+  });
+
+  it('keeps reads working, including reads sent as POST', async () => {
+    const search = await fetch(`${base}/api/v1/_test/search`, { method: 'POST', body: JSON.stringify({ q: 'x' }), headers: { 'content-type': 'application/json' } });
+    expect(search.status).toBe(200);
+    expect((await fetch(`${base}/api/v1/openapi.yaml`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});

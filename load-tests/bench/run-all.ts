@@ -1,0 +1,13 @@
+// `npm run bench`: prints performance figures. Never asserts: numbers on a shared
+// 2-core machine vary; they go into issue notes and are compared by people.
+import { benchStartup } from './startup.js';
+
+const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [['launcher and edge', benchStartup]];
+
+const only = process.argv[2];
+for (const [name, run] of benches) {
+  if (only && !name.includes(only)) continue;
+  console.log(`\n## ${name}`);
+  const figures = await run();
+  for (const [label, value] of Object.entries(figures)) console.log(`  ${label.padEnd(55)} ${value}`);
+}
