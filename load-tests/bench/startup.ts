@@ -25,12 +25,14 @@ export async function benchStartup(): Promise<Record<string, string | number>> {
     const rssLoaded = rssMiB(cold.child.pid!);
     await cold.stop('SIGTERM');
     const warm = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path } });
+    const rssWarm = rssMiB(warm.child.pid!);
     await warm.stop('SIGTERM');
     return {
       'cold start to ready (ms)': cold.startupMs,
       'warm restart to ready (ms)': warm.startupMs,
       'RSS idle after start (MiB)': rssIdle,
       'RSS after load (MiB)': rssLoaded,
+      'RSS after warm restart (MiB; no initdb)': rssWarm,
       'GET /healthz req/s (20 conns)': healthz.rps,
       'GET /healthz p50/p99 (ms)': `${healthz.p50}/${healthz.p99}`,
       'GET /readyz req/s (6 gRPC hops + store probes each)': readyz.rps,
