@@ -10,13 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1; // a file that could not load
+      let failedInModule = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
+        else if (state === 'failed') failedInModule += 1;
         else skipped += 1;
       }
+      // a file that failed without a failed test (it could not load, or a beforeAll
+      // threw and its tests were never run) is one failure, never "skipped"
+      failed += failedInModule === 0 && module.state() === 'failed' ? 1 : failedInModule;
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
