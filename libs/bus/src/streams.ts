@@ -46,5 +46,6 @@ export interface SubjectPayloads {
   [SUBJECTS.eventsCollected]: unknown;
   [SUBJECTS.siteDeleted]: unknown;
   [SUBJECTS.settingsChanged]: unknown;
-  [SUBJECTS.keysRevoked]: unknown;
+  /** published by identity on revoke and rotate; gateways drop the key from their cache */
+  [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
 }

@@ -42,6 +42,17 @@ export const ENV_SCHEMA = z.object({
   NATS_URL: z.string().optional().describe('NATS URL (JetStream enabled). Unset: the in-process bus, journaled in the data dir.'),
   SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `<data dir>/mail/`.'),
   MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),
+  // -- identity, keys and plans
+  SECRET_KEY: z.string().min(32, 'at least 32 characters').optional().describe('Server secret (≥ 32 chars) keying the hashes of one-time codes. Required when identity runs alone; `npm start` generates one in `<data dir>/secret-key`.'),
+  TERMS_VERSION: z.string().min(1).max(50).default('2026-11-01').describe('Version of the terms of service recorded with each acceptance.'),
+  KEYS_PER_ACCOUNT: positiveInt.default(10).describe('Cap of active (unrevoked, unexpired) API keys per account; beyond it 400 `key_limit_reached`.'),
+  TRIAL_DAYS: positiveInt.default(30).describe('Length of the trial that starts with an account’s first non-hobby site.'),
+  PLAN_GRACE_DAYS: z.coerce.number().int().min(0).default(14).describe('Days tracking goes on after a trial ends without a subscription; then the account’s sites lapse.'),
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000).describe('How long a gateway trusts a verified key before asking identity again (revocations are pushed at once regardless).'),
+  BUDGET_WRITE_PER_HOUR: positiveInt.default(1_000).describe('Hourly budget of write requests per account.'),
+  BUDGET_ACCOUNT_PER_HOUR: positiveInt.default(20_000).describe('Hourly budget of authenticated requests per account, all keys together.'),
+  BUDGET_KEY_PER_HOUR: positiveInt.default(10_000).describe('Hourly budget of authenticated requests per API key.'),
+  USAGE_SYNC_INTERVAL_MS: positiveInt.default(1_000).describe('How often a gateway shares its budget counts with the other replicas (through identity).'),
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
   GRPC_PORT: port.default(50051).describe('gRPC port of a single service (`--target=<service>`).'),

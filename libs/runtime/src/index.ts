@@ -1,2 +1,2 @@
-export { SERVICE_NAMES, isServiceName } from './service-module.js';
-export type { ServiceName, ServiceModule, ServiceDeps, ServiceInstance, StoreNeeds } from './service-module.js';
+export { SERVICE_NAMES, isServiceName, systemClock } from './service-module.js';
+export type { Clock, ServiceName, ServiceModule, ServiceDeps, ServiceInstance, StoreNeeds } from './service-module.js';

@@ -21,9 +21,15 @@ export interface StoreNeeds {
   mail?: boolean;
 }
 
+/** The current time. Injected so tests can move it (trials, expiries, windows). */
+export type Clock = () => Date;
+
+export const systemClock: Clock = () => new Date();
+
 export interface ServiceDeps {
   config: Config;
   log: Logger;
+  clock: Clock;
   db?: Db;
   events?: EventStore;
   bus?: Bus;
