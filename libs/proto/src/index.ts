@@ -1,3 +1,4 @@
 // Public face of the generated gRPC contracts. Regenerate with `npm run proto:gen`.
 export * as health from './gen/grpc/health/v1/health.js';
 export * as commonV1 from './gen/sightline/common/v1/service_info.js';
+export * as identityV1 from './gen/sightline/identity/v1/identity.js';
