@@ -1,16 +1,16 @@
 import type { ServiceModule } from '@sightline/runtime';
+import { IDENTITY_MIGRATIONS_DIR, IDENTITY_SCHEMA } from './migrations-dir.js';
+import { startIdentity } from './start-identity.js';
 
 /**
- * The identity service. Owns accounts, one-time codes, terms acceptances, API keys and plan state.
- * Its gRPC contract grows in proto/sightline/identity/v1 as its features land;
- * until then it serves health and ServiceInfo, with readiness tied to its stores.
+ * The identity service: accounts, one-time codes, terms acceptances, API keys,
+ * plans and the shared usage counters (proto/sightline/identity/v1). Refuses to
+ * start without SECRET_KEY.
  */
 export const identityModule: ServiceModule = {
   name: 'identity',
   needs: { db: true, bus: true, mail: true },
-  dbSchema: 'identity',
-  dbMigrationsDir: new URL('../migrations', import.meta.url).pathname,
-  async start() {
-    return { services: [], stop: async () => {} };
-  },
+  dbSchema: IDENTITY_SCHEMA,
+  dbMigrationsDir: IDENTITY_MIGRATIONS_DIR,
+  start: (deps) => startIdentity(deps),
 };

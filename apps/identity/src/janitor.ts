@@ -1,0 +1,46 @@
+import type { Db } from '@sightline/db';
+import type { Clock } from '@sightline/runtime';
+import type { Logger } from '@sightline/telemetry';
+import { addMs } from './time.js';
+import { USAGE_RETENTION_MS } from './usage/report-usage.js';
+
+const OTP_RETENTION_MS = 86_400_000;
+export const DEFAULT_JANITOR_INTERVAL_MS = 5 * 60_000;
+
+export interface SweepResult {
+  usageWindows: number;
+  otpCodes: number;
+}
+
+/**
+ * Deletes what nobody needs any more: usage windows that started over 2 hours ago
+ * (limits and budgets read the current window, reports may still name the previous one) and one-time codes created over
+ * a day ago (expired after 10 minutes; kept a day for support questions). Terms
+ * acceptances and keys are records and stay.
+ */
+export async function sweep(db: Db, now: Date): Promise<SweepResult> {
+  const usage = await db.query('DELETE FROM identity.usage_counters WHERE window_start < $1', [addMs(now, -USAGE_RETENTION_MS)]);
+  const codes = await db.query('DELETE FROM identity.otp_codes WHERE created_at < $1', [addMs(now, -OTP_RETENTION_MS)]);
+  return { usageWindows: usage.rowCount, otpCodes: codes.rowCount };
+}
+
+/** Runs `sweep` every `intervalMs` in the background; the timer never keeps the process alive. */
+export function startJanitor(db: Db, clock: Clock, log: Logger, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return; // a slow sweep is not stacked
+    running = sweep(db, clock())
+      .then((result) => {
+        if (result.usageWindows + result.otpCodes > 0) log.debug({ ...result }, 'janitor swept');
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'janitor sweep failed'))
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
