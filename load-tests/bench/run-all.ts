@@ -1,8 +1,12 @@
 // `npm run bench`: prints performance figures. Never asserts: numbers on a shared
 // 2-core machine vary; they go into issue notes and are compared by people.
 import { benchStartup } from './startup.js';
+import { benchAuth } from './auth.js';
 
-const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [['launcher and edge', benchStartup]];
+const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
+  ['launcher and edge', benchStartup],
+  ['authentication', benchAuth],
+];
 
 const only = process.argv[2];
 for (const [name, run] of benches) {

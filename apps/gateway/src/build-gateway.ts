@@ -10,7 +10,14 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import type { ServiceClient } from './service-clients.js';
+import { identityClientOf, type ServiceClient } from './service-clients.js';
+import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { KeyCache } from './auth/key-cache.js';
+import { registerAuthentication } from './auth/authenticate.js';
+import { UsageMeter, type BudgetLimits } from './budgets/usage-meter.js';
+import { registrationRoutes } from './routes/registration.js';
+import { keyRoutes } from './routes/keys.js';
+import { billingRoutes } from './routes/billing.js';
 
 export interface GatewayOptions {
   log: Logger;
@@ -22,6 +29,11 @@ export interface GatewayOptions {
   services: readonly ServiceClient[];
   ownStores: HealthRouteOptions['ownStores'];
   grpcDeadlineMs: number;
+  /** carries key revocations to this replica's cache */
+  bus: Bus;
+  keyCacheTtlMs: number;
+  budgets: BudgetLimits;
+  usageSyncIntervalMs: number;
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -52,6 +64,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   registerErrorRenderer(app);
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);
+  const identity = identityClientOf(options.services);
+  const keyCache = new KeyCache(options.keyCacheTtlMs);
+  const meter = new UsageMeter(identity, options.budgets, options.log);
+  registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
+  // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
+  const revocations = await options.bus.subscribe<SubjectPayloads[typeof SUBJECTS.keysRevoked]>(SUBJECTS.keysRevoked, (revoked) => keyCache.forgetKey(revoked.key_id));
+  meter.start(options.usageSyncIntervalMs);
+  app.addHook('onClose', async () => {
+    await revocations.stop();
+    await meter.stop();
+  });
   registerNotFound(app, routes, docsUrl);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
@@ -60,6 +83,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version });
   await app.register(openApiDocumentRoute);
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
+  const deadlineMs = options.grpcDeadlineMs;
+  await app.register(registrationRoutes, { identity, deadlineMs });
+  await app.register(keyRoutes, { identity, deadlineMs });
+  await app.register(billingRoutes, { identity, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

@@ -1,4 +1,4 @@
-import { health, commonV1 } from '@sightline/proto';
+import { health, commonV1, identityV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
 
@@ -19,6 +19,17 @@ export function connectServices(addresses: ServiceAddresses): ServiceClient[] {
     const info = new commonV1.ServiceInfoServiceClient(address, null as never, { channelOverride: healthClient.getChannel() });
     return { name, address, health: healthClient, info };
   });
+}
+
+/** A typed client of one service, sharing that service's channel. */
+function onChannelOf<C>(clients: readonly ServiceClient[], name: ServiceName, Ctor: new (address: string, creds: never, options: object) => C): C {
+  const client = clients.find((c) => c.name === name);
+  if (!client) throw new Error(`no channel to the ${name} service`);
+  return new Ctor(client.address, null as never, { channelOverride: client.health.getChannel() });
+}
+
+export function identityClientOf(clients: readonly ServiceClient[]): identityV1.IdentityServiceClient {
+  return onChannelOf(clients, 'identity', identityV1.IdentityServiceClient as never);
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

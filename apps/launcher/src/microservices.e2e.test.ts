@@ -2,7 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
-import { backendGate, makeTempDir, startLauncherProcess, uniqueName, type LauncherProcess } from '@sightline/testkit';
+import { backendGate, createTestDatabase, makeTempDir, startLauncherProcess, type LauncherProcess, type TestDatabase } from '@sightline/testkit';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -50,26 +50,22 @@ async function startService(name: ServiceName, port: number, env: Record<string,
 }
 
 describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one process per service', () => {
-  const database = uniqueName('sightline_e2e').toLowerCase();
+  let database: TestDatabase;
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   let clickhouse: ChdbHttpServer;
   let gateway: LauncherProcess;
   const services = new Map<ServiceName, ReturnType<typeof spawn>>();
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: pgGate.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
+    database = await createTestDatabase(pgGate.url, 'sightline_e2e');
     dataDir = await makeTempDir();
     clickhouse = await startChdbHttpServer({ dataDir: path.join(dataDir.path, 'clickhouse') });
-    const databaseUrl = new URL(pgGate.url);
-    databaseUrl.pathname = `/${database}`;
     const env = {
-      DATABASE_URL: databaseUrl.toString(),
+      DATABASE_URL: database.url,
       NATS_URL: natsGate.url,
       CLICKHOUSE_URL: clickhouse.url,
       SIGHTLINE_DATA_DIR: dataDir.path,
+      SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
     const addresses: Record<string, string> = {};
     await Promise.all(
@@ -87,10 +83,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
     for (const child of services.values()) child.kill('SIGTERM');
     await clickhouse?.close();
     await dataDir?.remove();
-    const admin = new pg.Client({ connectionString: pgGate.url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   }, 60_000);
 
   it('is ready, every service on the shared stores', async () => {
@@ -104,7 +97,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
   });
 
   it('created each service’s own schema in the shared database', async () => {
-    const client = new pg.Client({ connectionString: (() => { const u = new URL(pgGate.url); u.pathname = `/${database}`; return u.toString(); })() });
+    const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const { rows } = await client.query<{ schema_name: string }>(
       "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN ('identity','sites','settings') ORDER BY 1",

@@ -2,7 +2,7 @@ import type { Config } from '@sightline/config';
 import { runMigrations } from '@sightline/db';
 import { runEventMigrations } from '@sightline/event-store';
 import { startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
-import type { ServiceModule } from '@sightline/runtime';
+import type { Clock, ServiceModule } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
@@ -17,7 +17,7 @@ export interface RunningService {
 export async function runService(
   module: ServiceModule,
   stores: Stores,
-  options: { config: Config; log: Logger; host: string; port: number },
+  options: { config: Config; log: Logger; clock: Clock; host: string; port: number },
 ): Promise<RunningService> {
   // a process running one service already names it on every line
   const log = options.log.bindings().service ? options.log : options.log.child({ service: module.name });
@@ -30,7 +30,7 @@ export async function runService(
     const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir });
     if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
   }
-  const instance = await module.start({ config: options.config, log, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer });
+  const instance = await module.start({ config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer });
   const server = await startGrpcServer({
     name: module.name,
     version: VERSION,

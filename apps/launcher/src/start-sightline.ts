@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@sightline/config';
 import { buildGateway, closeServices, connectServices, type ServiceAddresses } from '@sightline/gateway';
-import { SERVICE_NAMES, type ServiceName, type StoreNeeds } from '@sightline/runtime';
+import { SERVICE_NAMES, systemClock, type Clock, type ServiceName, type StoreNeeds } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import type { Target } from './parse-target.js';
 import { SERVICE_MODULES } from './service-modules.js';
@@ -9,6 +9,7 @@ import { assertExternalStores, closeStores, openStores, type Stores } from './st
 import { runService, type RunningService } from './run-service.js';
 import { VERSION } from './version.js';
 import { withConcretePort } from './resolve-port.js';
+import { withSecretKey } from './secret-key.js';
 
 export interface RunningSightline {
   target: Target;
@@ -26,6 +27,8 @@ export interface StartOptions {
   config: Config;
   log: Logger;
   target: Target;
+  /** the current time; tests pass a movable one */
+  clock?: Clock;
   /** test hook: extra gateway routes */
   extraRoutes?: Parameters<typeof buildGateway>[0]['extraRoutes'];
 }
@@ -58,12 +61,13 @@ function configuredAddresses(config: Config): ServiceAddresses {
  * one set of stores (embedded by default). `gateway`: the edge alone, dialling the
  * configured service addresses. `<service>`: one service alone on GRPC_HOST:GRPC_PORT.
  */
-export async function startSightline({ config: given, log, target, extraRoutes }: StartOptions): Promise<RunningSightline> {
+export async function startSightline({ config: given, log, target, extraRoutes, clock = systemClock }: StartOptions): Promise<RunningSightline> {
   const withGateway = target === 'all' || target === 'gateway';
-  const config = withGateway ? await withConcretePort(given) : given;
   const serviceNames: ServiceName[] = target === 'all' ? [...SERVICE_NAMES] : target === 'gateway' ? [] : [target];
   const needs = unionNeeds([...serviceNames.map((name) => SERVICE_MODULES[name].needs), ...(withGateway ? [GATEWAY_NEEDS] : [])]);
-  if (target !== 'all') assertExternalStores(config, needs, target);
+  if (target !== 'all') assertExternalStores(given, needs, target);
+  const withPort = withGateway ? await withConcretePort(given) : given;
+  const config = serviceNames.includes('identity') ? await withSecretKey(withPort, target) : withPort;
   const addresses = target === 'gateway' ? configuredAddresses(config) : undefined;
 
   const stores: Stores = await openStores(config, needs);
@@ -86,6 +90,7 @@ export async function startSightline({ config: given, log, target, extraRoutes }
         await runService(SERVICE_MODULES[name], stores, {
           config,
           log,
+          clock,
           host: alone ? config.GRPC_HOST : '127.0.0.1',
           port: alone ? config.GRPC_PORT : 0,
         }),
@@ -105,6 +110,10 @@ export async function startSightline({ config: given, log, target, extraRoutes }
       services: clients,
       ownStores: stores.bus ? [{ role: 'bus', kind: stores.bus.kind, check: () => stores.bus!.ping() }] : [],
       grpcDeadlineMs: config.GRPC_DEADLINE_MS,
+      bus: stores.bus!,
+      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+      budgets: { write: config.BUDGET_WRITE_PER_HOUR, account: config.BUDGET_ACCOUNT_PER_HOUR, key: config.BUDGET_KEY_PER_HOUR },
+      usageSyncIntervalMs: config.USAGE_SYNC_INTERVAL_MS,
       extraRoutes,
     });
     await gateway.listen({ host: config.HOST, port: config.PORT });

@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { makeTempDir, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
+
+const NO_BUDGETS = { BUDGET_KEY_PER_HOUR: '1000000000', BUDGET_ACCOUNT_PER_HOUR: '1000000000', BUDGET_WRITE_PER_HOUR: '1000000000' };
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Registers through the API, reading the code from the file outbox like a developer would. */
+async function registerViaOutbox(server: LauncherProcess, dataDir: string): Promise<{ token: string; ms: number }> {
+  const email = `bench.${Date.now()}@mail.sightline-bench.net`;
+  const started = performance.now();
+  await post(`${server.url}/api/v1/auth/send-otp`, { email });
+  const mailDir = path.join(dataDir, 'mail');
+  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort();
+  const code = /\b(\d{6})\b/.exec(await readFile(path.join(mailDir, files.at(-1)!), 'utf8'))![1];
+  const answer = await post(`${server.url}/api/v1/auth/verify-otp`, { email, code, accept_terms: true, key_name: 'bench' });
+  return { token: answer.token as string, ms: Math.round(performance.now() - started) };
+}
+
+async function measure(url: string, token: string) {
+  const result = await autocannon({ url, connections: 10, duration: 5, headers: { authorization: `Bearer ${token}` } });
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** Authenticated requests with the key cache warm, then with it off (every request verified by identity). */
+export async function benchAuth(): Promise<Record<string, string | number>> {
+  const figures: Record<string, string | number> = {};
+  for (const [label, ttl] of [['warm key cache', '5000'], ['no key cache (VerifyKey every request)', '0']] as const) {
+    const dir = await makeTempDir('sightline-bench-auth-');
+    const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, KEY_CACHE_TTL_MS: ttl, ...NO_BUDGETS } });
+    try {
+      const { token, ms } = await registerViaOutbox(server, dir.path);
+      if (ttl !== '0') figures['send-otp + verify-otp round trip (ms)'] = ms;
+      // /keys/current is answered from the verified key alone: it measures authentication
+      const current = await measure(`${server.url}/api/v1/keys/current`, token);
+      figures[`GET /keys/current, ${label}: req/s`] = current.rps;
+      figures[`GET /keys/current, ${label}: p50/p99 (ms)`] = `${current.p50}/${current.p99}`;
+      // /keys adds one gRPC ListKeys call and its query
+      const list = await measure(`${server.url}/api/v1/keys`, token);
+      figures[`GET /keys, ${label}: req/s`] = list.rps;
+      figures[`GET /keys, ${label}: p50/p99 (ms)`] = `${list.p50}/${list.p99}`;
+      if (current.non2xx + list.non2xx) figures[`${label}: non-2xx`] = current.non2xx + list.non2xx;
+    } finally {
+      await server.stop('SIGTERM');
+      await dir.remove();
+    }
+  }
+  return figures;
+}
