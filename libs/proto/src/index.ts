@@ -2,3 +2,4 @@
 export * as health from './gen/grpc/health/v1/health.js';
 export * as commonV1 from './gen/sightline/common/v1/service_info.js';
 export * as identityV1 from './gen/sightline/identity/v1/identity.js';
+export * as sitesV1 from './gen/sightline/sites/v1/sites.js';

@@ -171,6 +171,32 @@ export interface PlanState {
   trackingActive: boolean;
 }
 
+export interface FindAccountRequest {
+  email: string;
+}
+
+export interface FindAccountResponse {
+  /** 0 when no account has this address */
+  accountId: number;
+  /** the address as stored (normalized) */
+  email: string;
+}
+
+export interface DescribeAccountsRequest {
+  /** at most 500 */
+  accountIds: number[];
+}
+
+export interface AccountSummary {
+  accountId: number;
+  email: string;
+}
+
+export interface DescribeAccountsResponse {
+  /** in no particular order; unknown ids are left out */
+  accounts: AccountSummary[];
+}
+
 export interface UsageCount {
   /** e.g. "key:<key id>", "account:<account id>", "write:<account id>" */
   bucket: string;
@@ -2344,6 +2370,409 @@ export const PlanState: MessageFns<PlanState> = {
   },
 };
 
+function createBaseFindAccountRequest(): FindAccountRequest {
+  return { email: "" };
+}
+
+export const FindAccountRequest: MessageFns<FindAccountRequest> = {
+  encode(message: FindAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindAccountRequest {
+    return { email: isSet(object.email) ? globalThis.String(object.email) : "" };
+  },
+
+  toJSON(message: FindAccountRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindAccountRequest>, I>>(base?: I): FindAccountRequest {
+    return FindAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindAccountRequest>, I>>(object: I): FindAccountRequest {
+    const message = createBaseFindAccountRequest();
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseFindAccountResponse(): FindAccountResponse {
+  return { accountId: 0, email: "" };
+}
+
+export const FindAccountResponse: MessageFns<FindAccountResponse> = {
+  encode(message: FindAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindAccountResponse {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: FindAccountResponse): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindAccountResponse>, I>>(base?: I): FindAccountResponse {
+    return FindAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindAccountResponse>, I>>(object: I): FindAccountResponse {
+    const message = createBaseFindAccountResponse();
+    message.accountId = object.accountId ?? 0;
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseDescribeAccountsRequest(): DescribeAccountsRequest {
+  return { accountIds: [] };
+}
+
+export const DescribeAccountsRequest: MessageFns<DescribeAccountsRequest> = {
+  encode(message: DescribeAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.accountIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeAccountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeAccountsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.accountIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.accountIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeAccountsRequest {
+    return {
+      accountIds: globalThis.Array.isArray(object?.accountIds)
+        ? object.accountIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.account_ids)
+        ? object.account_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DescribeAccountsRequest): unknown {
+    const obj: any = {};
+    if (message.accountIds?.length) {
+      obj.accountIds = message.accountIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeAccountsRequest>, I>>(base?: I): DescribeAccountsRequest {
+    return DescribeAccountsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeAccountsRequest>, I>>(object: I): DescribeAccountsRequest {
+    const message = createBaseDescribeAccountsRequest();
+    message.accountIds = object.accountIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAccountSummary(): AccountSummary {
+  return { accountId: 0, email: "" };
+}
+
+export const AccountSummary: MessageFns<AccountSummary> = {
+  encode(message: AccountSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountSummary {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: AccountSummary): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountSummary>, I>>(base?: I): AccountSummary {
+    return AccountSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountSummary>, I>>(object: I): AccountSummary {
+    const message = createBaseAccountSummary();
+    message.accountId = object.accountId ?? 0;
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseDescribeAccountsResponse(): DescribeAccountsResponse {
+  return { accounts: [] };
+}
+
+export const DescribeAccountsResponse: MessageFns<DescribeAccountsResponse> = {
+  encode(message: DescribeAccountsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeAccountsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeAccountsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeAccountsResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountSummary.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DescribeAccountsResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DescribeAccountsResponse>, I>>(base?: I): DescribeAccountsResponse {
+    return DescribeAccountsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DescribeAccountsResponse>, I>>(object: I): DescribeAccountsResponse {
+    const message = createBaseDescribeAccountsResponse();
+    message.accounts = object.accounts?.map((e) => AccountSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseUsageCount(): UsageCount {
   return { bucket: "", count: 0 };
 }
@@ -2715,6 +3144,28 @@ export const IdentityServiceService = {
     responseSerialize: (value: PlanState): Buffer => Buffer.from(PlanState.encode(value).finish()),
     responseDeserialize: (value: Buffer): PlanState => PlanState.decode(value),
   },
+  /** The account registered with an address, for adding it as a site member. */
+  findAccount: {
+    path: "/sightline.identity.v1.IdentityService/FindAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindAccountRequest): Buffer => Buffer.from(FindAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindAccountRequest => FindAccountRequest.decode(value),
+    responseSerialize: (value: FindAccountResponse): Buffer => Buffer.from(FindAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindAccountResponse => FindAccountResponse.decode(value),
+  },
+  /** The addresses of accounts, for member lists (identity alone stores addresses). */
+  describeAccounts: {
+    path: "/sightline.identity.v1.IdentityService/DescribeAccounts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DescribeAccountsRequest): Buffer =>
+      Buffer.from(DescribeAccountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DescribeAccountsRequest => DescribeAccountsRequest.decode(value),
+    responseSerialize: (value: DescribeAccountsResponse): Buffer =>
+      Buffer.from(DescribeAccountsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DescribeAccountsResponse => DescribeAccountsResponse.decode(value),
+  },
   /**
    * Hourly budgets shared by every gateway replica: a replica adds what it counted
    * since its last report and learns the totals across all replicas.
@@ -2749,6 +3200,10 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * account creates its first non-hobby site.
    */
   startTrial: handleUnaryCall<StartTrialRequest, PlanState>;
+  /** The account registered with an address, for adding it as a site member. */
+  findAccount: handleUnaryCall<FindAccountRequest, FindAccountResponse>;
+  /** The addresses of accounts, for member lists (identity alone stores addresses). */
+  describeAccounts: handleUnaryCall<DescribeAccountsRequest, DescribeAccountsResponse>;
   /**
    * Hourly budgets shared by every gateway replica: a replica adds what it counted
    * since its last report and learns the totals across all replicas.
@@ -2914,6 +3369,38 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PlanState) => void,
+  ): ClientUnaryCall;
+  /** The account registered with an address, for adding it as a site member. */
+  findAccount(
+    request: FindAccountRequest,
+    callback: (error: ServiceError | null, response: FindAccountResponse) => void,
+  ): ClientUnaryCall;
+  findAccount(
+    request: FindAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindAccountResponse) => void,
+  ): ClientUnaryCall;
+  findAccount(
+    request: FindAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** The addresses of accounts, for member lists (identity alone stores addresses). */
+  describeAccounts(
+    request: DescribeAccountsRequest,
+    callback: (error: ServiceError | null, response: DescribeAccountsResponse) => void,
+  ): ClientUnaryCall;
+  describeAccounts(
+    request: DescribeAccountsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DescribeAccountsResponse) => void,
+  ): ClientUnaryCall;
+  describeAccounts(
+    request: DescribeAccountsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DescribeAccountsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Hourly budgets shared by every gateway replica: a replica adds what it counted
