@@ -7,6 +7,7 @@ import { sendOtp } from './otp/send-otp.js';
 import { verifyOtp } from './otp/verify-otp.js';
 import { getPlan, setSubscription, startTrial } from './plans/plans.js';
 import { reportUsage } from './usage/report-usage.js';
+import { describeAccounts, findAccount } from './accounts/account-lookup.js';
 
 /** The IdentityService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
 export function identityServiceImplementation(ctx: IdentityContext): identityV1.IdentityServiceServer {
@@ -22,6 +23,8 @@ export function identityServiceImplementation(ctx: IdentityContext): identityV1.
     setSubscription: unary('Identity/SetSubscription', log, (request: identityV1.SetSubscriptionRequest) => setSubscription(ctx, request)),
     getPlan: unary('Identity/GetPlan', log, (request: identityV1.GetPlanRequest) => getPlan(ctx, request)),
     startTrial: unary('Identity/StartTrial', log, (request: identityV1.StartTrialRequest) => startTrial(ctx, request)),
+    findAccount: unary('Identity/FindAccount', log, (request: identityV1.FindAccountRequest) => findAccount(ctx, request)),
+    describeAccounts: unary('Identity/DescribeAccounts', log, (request: identityV1.DescribeAccountsRequest) => describeAccounts(ctx, request)),
     reportUsage: unary('Identity/ReportUsage', log, (request: identityV1.ReportUsageRequest) => reportUsage(ctx, request)),
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '@sightline/db';
-import type { Clock } from '@sightline/runtime';
+import { startPeriodicTask, type Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import { addMs } from './time.js';
 import { USAGE_RETENTION_MS } from './usage/report-usage.js';
@@ -24,23 +24,10 @@ export async function sweep(db: Db, now: Date): Promise<SweepResult> {
   return { usageWindows: usage.rowCount, otpCodes: codes.rowCount };
 }
 
-/** Runs `sweep` every `intervalMs` in the background; the timer never keeps the process alive. */
+/** Sweeps every `intervalMs` in the background. */
 export function startJanitor(db: Db, clock: Clock, log: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return; // a slow sweep is not stacked
-    running = sweep(db, clock())
-      .then((result) => {
-        if (result.usageWindows + result.otpCodes > 0) log.debug({ ...result }, 'janitor swept');
-      })
-      .catch((error: unknown) => log.warn({ err: error }, 'janitor sweep failed'))
-      .finally(() => (running = undefined));
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask('janitor', intervalMs, async () => {
+    const result = await sweep(db, clock());
+    if (result.usageWindows + result.otpCodes > 0) log.debug({ ...result }, 'janitor swept');
+  }, log);
 }

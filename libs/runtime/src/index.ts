@@ -1,2 +1,4 @@
 export { SERVICE_NAMES, isServiceName, systemClock } from './service-module.js';
 export type { Clock, ServiceName, ServiceModule, ServiceDeps, ServiceInstance, StoreNeeds } from './service-module.js';
+export { startPeriodicTask } from './periodic-task.js';
+export { randomBase62, BASE62_ALPHABET } from './random-base62.js';

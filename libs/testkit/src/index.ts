@@ -5,3 +5,6 @@ export { startLauncherProcess, runLauncherToExit } from './launcher-process.js';
 export type { LauncherProcess } from './launcher-process.js';
 export { createTestDatabase } from './test-database.js';
 export type { TestDatabase } from './test-database.js';
+export { movableClock, MINUTE, HOUR, DAY } from './movable-clock.js';
+export type { MovableClock } from './movable-clock.js';
+export { expectApiError } from './expect-api-error.js';

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { BASE62_ALPHABET as ALPHABET } from '@sightline/runtime';
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export { randomBase62 } from '@sightline/runtime';
 const BASE = BigInt(ALPHABET.length);
 
 /** `value` in base62, left-padded with '0' to `width` characters (fixed-width tokens). */
@@ -21,14 +21,4 @@ export function bytesToBase62(bytes: Uint8Array): string {
   return encodeBase62(BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`), width);
 }
 
-/** `length` random base62 characters (unbiased: rejection of bytes ≥ 248). */
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
-  }
-  return out;
-}
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileOutboxMailer } from '@sightline/mailer';
 import type { identityV1 } from '@sightline/proto';
 import { makeTempDir } from '@sightline/testkit';
-import { expectApiError } from '../test-support/expect-api-error.js';
+import { expectApiError } from '@sightline/testkit';
 import { freshClient, freshEmail, startIdentityHarness, type IdentityHarness } from '../test-support/identity-harness.js';
 import { pgliteTestDb, type TestDb } from '../test-support/test-databases.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintOperatorKey, operatorKeyInput } from '../admin/mint-operator-key.js';
-import { expectApiError } from '../test-support/expect-api-error.js';
+import { expectApiError } from '@sightline/testkit';
 import { register, startIdentityHarness, type IdentityHarness } from '../test-support/identity-harness.js';
-import { DAY } from '../test-support/movable-clock.js';
+import { DAY } from '@sightline/testkit';
 import { pgliteTestDb, type TestDb } from '../test-support/test-databases.js';
 
 let testDb: TestDb;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { identityV1 } from '@sightline/proto';
 import { UNAUTHORIZED_MESSAGE } from '../keys/acting-key.js';
 import { hashToken } from '../keys/key-token.js';
-import { expectApiError } from './expect-api-error.js';
+import { expectApiError } from '@sightline/testkit';
 import { freshClient, freshEmail, register, startIdentityHarness, TERMS_VERSION, type IdentityHarness } from './identity-harness.js';
-import { DAY, MINUTE } from './movable-clock.js';
+import { DAY, MINUTE } from '@sightline/testkit';
 import type { TestDb } from './test-databases.js';
 
 /**
@@ -247,6 +247,20 @@ export function identityCoreSuite(name: string, openDb: () => Promise<TestDb | u
         expect(lost.map((r) => (r.reason as { code: string }).code)).toEqual(Array(9).fill('otp_invalid'));
         const keys = await h.db.query('SELECT k.id FROM identity.api_keys k JOIN identity.accounts a ON a.id = k.account_id WHERE a.email = $1', [email]);
         expect(keys.rowCount).toBe(1);
+      });
+    });
+
+    describe('FindAccount and DescribeAccounts', () => {
+      it('finds an account by its address, normalized, and describes accounts by id', async ({ skip: skipTest }) => {
+        if (skip()) skipTest();
+        const owner = await register(h);
+        const found = await h.rpc.findAccount({ email: `  ${owner.email.toUpperCase()} ` });
+        expect(found).toEqual({ accountId: owner.answer.accountId, email: owner.email });
+        expect((await h.rpc.findAccount({ email: freshEmail('nobody') })).accountId).toBe(0);
+        await expectApiError(h.rpc.findAccount({ email: 'x@mail.ru' }), 'domain_not_allowed');
+        const described = await h.rpc.describeAccounts({ accountIds: [owner.answer.accountId, 987_654_321] });
+        expect(described.accounts).toEqual([{ accountId: owner.answer.accountId, email: owner.email }]);
+        await expectApiError(h.rpc.describeAccounts({ accountIds: Array.from({ length: 501 }, (_, i) => i + 1) }), 'invalid_request');
       });
     });
 

@@ -12,7 +12,7 @@ import type { ServiceInstance } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
 import { startIdentity } from '../start-identity.js';
-import { movableClock, type MovableClock } from './movable-clock.js';
+import { movableClock, type MovableClock } from '@sightline/testkit';
 
 export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef-0123456789';
 export const TERMS_VERSION = '2026-11-01';
@@ -62,6 +62,8 @@ function rpcClient(client: identityV1.IdentityServiceClient) {
     getPlan: (r: identityV1.GetPlanRequest) => callUnary(client, client.getPlan, 'Identity/GetPlan', r, options()),
     startTrial: (r: identityV1.StartTrialRequest) => callUnary(client, client.startTrial, 'Identity/StartTrial', r, options()),
     reportUsage: (r: identityV1.ReportUsageRequest) => callUnary(client, client.reportUsage, 'Identity/ReportUsage', r, options()),
+    findAccount: (r: identityV1.FindAccountRequest) => callUnary(client, client.findAccount, 'Identity/FindAccount', r, options()),
+    describeAccounts: (r: identityV1.DescribeAccountsRequest) => callUnary(client, client.describeAccounts, 'Identity/DescribeAccounts', r, options()),
   };
 }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../janitor.js';
-import { expectApiError } from '../test-support/expect-api-error.js';
+import { expectApiError } from '@sightline/testkit';
 import { freshClient, freshEmail, startIdentityHarness, type IdentityHarness } from '../test-support/identity-harness.js';
-import { HOUR } from '../test-support/movable-clock.js';
+import { HOUR } from '@sightline/testkit';
 import { pgliteTestDb, type TestDb } from '../test-support/test-databases.js';
 
 let testDb: TestDb;
