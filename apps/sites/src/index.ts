@@ -1,16 +1,16 @@
 import type { ServiceModule } from '@sightline/runtime';
+import { SITES_MIGRATIONS_DIR, SITES_SCHEMA } from './migrations-dir.js';
+import { startSites } from './start-sites.js';
 
 /**
- * The sites service. Owns sites, memberships, goals, funnels, idempotency records, the audit trail and import jobs.
- * Its gRPC contract grows in proto/sightline/sites/v1 as its features land;
- * until then it serves health and ServiceInfo, with readiness tied to its stores.
+ * The sites service: sites, memberships and roles, goals, funnels, idempotency
+ * records, the audit trail, and the outbox that announces deletions on the bus
+ * (proto/sightline/sites/v1).
  */
 export const sitesModule: ServiceModule = {
   name: 'sites',
   needs: { db: true, bus: true },
-  dbSchema: 'sites',
-  dbMigrationsDir: new URL('../migrations', import.meta.url).pathname,
-  async start() {
-    return { services: [], stop: async () => {} };
-  },
+  dbSchema: SITES_SCHEMA,
+  dbMigrationsDir: SITES_MIGRATIONS_DIR,
+  start: (deps) => startSites(deps),
 };

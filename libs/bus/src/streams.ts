@@ -44,7 +44,8 @@ export const SIGHTLINE_STREAMS: StreamConfig[] = [
  */
 export interface SubjectPayloads {
   [SUBJECTS.eventsCollected]: unknown;
-  [SUBJECTS.siteDeleted]: unknown;
+  /** published by sites (through its outbox) when a site is deleted; per-site data owners drop theirs */
+  [SUBJECTS.siteDeleted]: { site_id: number; account_id: number; tracking_key: string; deleted_at: string };
   [SUBJECTS.settingsChanged]: unknown;
   /** published by identity on revoke and rotate; gateways drop the key from their cache */
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };

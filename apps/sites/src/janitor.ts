@@ -1,0 +1,32 @@
+import type { Db } from '@sightline/db';
+import { startPeriodicTask, type Clock } from '@sightline/runtime';
+import type { Logger } from '@sightline/telemetry';
+import { addMs, DAY_MS } from './time.js';
+
+export const DEFAULT_JANITOR_INTERVAL_MS = 5 * 60_000;
+/** Published outbox rows are kept a week for support questions, then deleted. */
+export const OUTBOX_RETENTION_MS = 7 * DAY_MS;
+
+export interface SweepResult {
+  idempotencyRecords: number;
+  outboxRows: number;
+}
+
+/**
+ * Deletes idempotency records past their 24 hours (a repeat then runs as a new
+ * request) and outbox rows published over a week ago. Unpublished rows are never
+ * deleted. Sites, members, goals, funnels and the audit trail are records and stay.
+ */
+export async function sweep(db: Db, now: Date): Promise<SweepResult> {
+  const records = await db.query('DELETE FROM sites.idempotency_records WHERE expires_at <= $1', [now]);
+  const outbox = await db.query('DELETE FROM sites.outbox WHERE published_at IS NOT NULL AND published_at < $1', [addMs(now, -OUTBOX_RETENTION_MS)]);
+  return { idempotencyRecords: records.rowCount, outboxRows: outbox.rowCount };
+}
+
+/** Sweeps every `intervalMs` in the background. */
+export function startJanitor(db: Db, clock: Clock, log: Logger, intervalMs: number): { stop(): Promise<void> } {
+  return startPeriodicTask('janitor', intervalMs, async () => {
+    const result = await sweep(db, clock());
+    if (result.idempotencyRecords + result.outboxRows > 0) log.debug({ ...result }, 'janitor swept');
+  }, log);
+}

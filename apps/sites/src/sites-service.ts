@@ -1,0 +1,34 @@
+import { unary } from '@sightline/grpc-kit';
+import type { sitesV1 } from '@sightline/proto';
+import { listAudit } from './audit/list-audit.js';
+import { createFunnel, deleteFunnel, getFunnel, listFunnels } from './funnels/funnels.js';
+import { createGoal, deleteGoal, listGoals } from './goals/goals.js';
+import { addMember, listMembers, removeMember } from './members/members.js';
+import { createSite } from './sites/create-site.js';
+import { deleteSite } from './sites/delete-site.js';
+import { getSite, listSites } from './sites/read-sites.js';
+import { updateSite } from './sites/update-site.js';
+import type { SitesContext } from './sites-context.js';
+
+/** The SitesService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
+export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServiceServer {
+  const { log } = ctx;
+  return {
+    createSite: unary('Sites/CreateSite', log, (r: sitesV1.CreateSiteRequest, call) => createSite(ctx, r, call)),
+    listSites: unary('Sites/ListSites', log, (r: sitesV1.ListSitesRequest) => listSites(ctx, r)),
+    getSite: unary('Sites/GetSite', log, (r: sitesV1.GetSiteRequest) => getSite(ctx, r)),
+    updateSite: unary('Sites/UpdateSite', log, (r: sitesV1.UpdateSiteRequest, call) => updateSite(ctx, r, call)),
+    deleteSite: unary('Sites/DeleteSite', log, (r: sitesV1.DeleteSiteRequest, call) => deleteSite(ctx, r, call)),
+    listMembers: unary('Sites/ListMembers', log, (r: sitesV1.ListMembersRequest) => listMembers(ctx, r)),
+    addMember: unary('Sites/AddMember', log, (r: sitesV1.AddMemberRequest, call) => addMember(ctx, r, call)),
+    removeMember: unary('Sites/RemoveMember', log, (r: sitesV1.RemoveMemberRequest, call) => removeMember(ctx, r, call)),
+    listGoals: unary('Sites/ListGoals', log, (r: sitesV1.ListGoalsRequest) => listGoals(ctx, r)),
+    createGoal: unary('Sites/CreateGoal', log, (r: sitesV1.CreateGoalRequest, call) => createGoal(ctx, r, call)),
+    deleteGoal: unary('Sites/DeleteGoal', log, (r: sitesV1.DeleteGoalRequest, call) => deleteGoal(ctx, r, call)),
+    listFunnels: unary('Sites/ListFunnels', log, (r: sitesV1.ListFunnelsRequest) => listFunnels(ctx, r)),
+    createFunnel: unary('Sites/CreateFunnel', log, (r: sitesV1.CreateFunnelRequest, call) => createFunnel(ctx, r, call)),
+    getFunnel: unary('Sites/GetFunnel', log, (r: sitesV1.GetFunnelRequest) => getFunnel(ctx, r)),
+    deleteFunnel: unary('Sites/DeleteFunnel', log, (r: sitesV1.DeleteFunnelRequest, call) => deleteFunnel(ctx, r, call)),
+    listAudit: unary('Sites/ListAudit', log, (r: sitesV1.ListAuditRequest) => listAudit(ctx, r)),
+  };
+}

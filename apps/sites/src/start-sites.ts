@@ -1,0 +1,36 @@
+import { sitesV1 } from '@sightline/proto';
+import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import { DEFAULT_JANITOR_INTERVAL_MS, startJanitor } from './janitor.js';
+import { DEFAULT_RELAY_INTERVAL_MS, startOutboxRelay, type OutboxRelay } from './outbox/relay.js';
+import { sitesSettings, type SitesContext } from './sites-context.js';
+import { sitesServiceImplementation } from './sites-service.js';
+
+export interface SitesOptions {
+  /** how often the outbox relay looks for unpublished rows besides being kicked (tests shorten it) */
+  relayIntervalMs?: number;
+  /** how often expired idempotency records and old outbox rows are deleted */
+  janitorIntervalMs?: number;
+}
+
+export interface SitesInstance extends ServiceInstance {
+  /** the outbox relay (tests flush it) */
+  relay: OutboxRelay;
+}
+
+/** Checks the deps, then serves SitesService and runs the outbox relay and the janitor until `stop()`. */
+export async function startSites(deps: ServiceDeps, options: SitesOptions = {}): Promise<SitesInstance> {
+  const { db, bus } = deps;
+  if (!db || !bus) throw new Error('sites needs its db and bus');
+  const settings = sitesSettings(deps.config);
+  const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
+  const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);
+  const ctx: SitesContext = { db, bus, clock: deps.clock, log: deps.log, settings, kickOutbox: () => relay.kick() };
+  return {
+    services: [{ definition: sitesV1.SitesServiceService, implementation: sitesServiceImplementation(ctx) }],
+    relay,
+    stop: async () => {
+      await relay.stop();
+      await janitor.stop();
+    },
+  };
+}
