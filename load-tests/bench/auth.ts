@@ -3,7 +3,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { makeTempDir, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
 
-const NO_BUDGETS = { BUDGET_KEY_PER_HOUR: '1000000000', BUDGET_ACCOUNT_PER_HOUR: '1000000000', BUDGET_WRITE_PER_HOUR: '1000000000' };
+export const NO_BUDGETS = { BUDGET_KEY_PER_HOUR: '1000000000', BUDGET_ACCOUNT_PER_HOUR: '1000000000', BUDGET_WRITE_PER_HOUR: '1000000000' };
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -11,7 +11,7 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
 }
 
 /** Registers through the API, reading the code from the file outbox like a developer would. */
-async function registerViaOutbox(server: LauncherProcess, dataDir: string): Promise<{ token: string; ms: number }> {
+export async function registerViaOutbox(server: LauncherProcess, dataDir: string): Promise<{ token: string; ms: number }> {
   const email = `bench.${Date.now()}@mail.sightline-bench.net`;
   const started = performance.now();
   await post(`${server.url}/api/v1/auth/send-otp`, { email });

@@ -2,10 +2,12 @@
 // 2-core machine vary; they go into issue notes and are compared by people.
 import { benchStartup } from './startup.js';
 import { benchAuth } from './auth.js';
+import { benchSites } from './sites.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
   ['authentication', benchAuth],
+  ['sites', benchSites],
 ];
 
 const only = process.argv[2];

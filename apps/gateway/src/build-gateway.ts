@@ -10,7 +10,7 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import { identityClientOf, type ServiceClient } from './service-clients.js';
+import { identityClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -18,6 +18,10 @@ import { UsageMeter, type BudgetLimits } from './budgets/usage-meter.js';
 import { registrationRoutes } from './routes/registration.js';
 import { keyRoutes } from './routes/keys.js';
 import { billingRoutes } from './routes/billing.js';
+import { siteRoutes } from './routes/sites.js';
+import { memberRoutes } from './routes/site-members.js';
+import { goalRoutes } from './routes/site-goals.js';
+import { auditRoutes } from './routes/site-audit.js';
 
 export interface GatewayOptions {
   log: Logger;
@@ -85,8 +89,13 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });
-  await app.register(keyRoutes, { identity, deadlineMs });
+  const sites = sitesClientOf(options.services);
+  await app.register(keyRoutes, { identity, sites, deadlineMs });
   await app.register(billingRoutes, { identity, deadlineMs });
+  await app.register(siteRoutes, { sites, identity, deadlineMs });
+  await app.register(memberRoutes, { sites, identity, deadlineMs });
+  await app.register(goalRoutes, { sites, deadlineMs });
+  await app.register(auditRoutes, { sites, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

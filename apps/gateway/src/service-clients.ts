@@ -1,4 +1,4 @@
-import { health, commonV1, identityV1 } from '@sightline/proto';
+import { health, commonV1, identityV1, sitesV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
 
@@ -30,6 +30,10 @@ function onChannelOf<C>(clients: readonly ServiceClient[], name: ServiceName, Ct
 
 export function identityClientOf(clients: readonly ServiceClient[]): identityV1.IdentityServiceClient {
   return onChannelOf(clients, 'identity', identityV1.IdentityServiceClient as never);
+}
+
+export function sitesClientOf(clients: readonly ServiceClient[]): sitesV1.SitesServiceClient {
+  return onChannelOf(clients, 'sites', sitesV1.SitesServiceClient as never);
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

@@ -274,20 +274,29 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       expect([capped.status, capped.body.code]).toEqual([400, 'key_limit_reached']);
     });
 
-    it('keeps a single-site key inside its site: key_not_scoped', async () => {
+    it('keeps a single-site key inside its site: key_not_scoped; an unreachable site_id is unknown_site', async () => {
       const client = api.withIp(freshIp());
       const owner = await register(client, smtp, email('scoped'));
-      const siteKey = await client.request<{ token: string; key: { id: string; site_id: number } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'site 7', permissions: ['keys:write', 'stats:read'], site_id: 7 } });
+      const tag = Date.now().toString(36);
+      const siteA = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://a-${tag}.sightline-e2e.net` } });
+      const siteB = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://b-${tag}.sightline-e2e.net` } });
+      expect([siteA.status, siteB.status]).toEqual([201, 201]);
+      const siteKey = await client.request<{ token: string; key: { id: string; site_id: number } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'site A', permissions: ['keys:write', 'stats:read'], site_id: siteA.body.site_id } });
       expect(siteKey.status).toBe(201);
-      expect(siteKey.body.key.site_id).toBe(7);
+      expect(siteKey.body.key.site_id).toBe(siteA.body.site_id);
       const allSites = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'] } });
       expect([allSites.status, allSites.body.code]).toEqual([403, 'key_not_scoped']);
-      const otherSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: 8 } });
+      const otherSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteB.body.site_id } });
       expect([otherSite.status, otherSite.body.code]).toEqual([403, 'key_not_scoped']);
-      const sameSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: 7 } });
+      const sameSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteA.body.site_id } });
       expect(sameSite.status).toBe(201);
       const outside = await client.request('DELETE', `/api/v1/keys/${owner.key.id}`, { token: siteKey.body.token });
       expect([outside.status, outside.body.code]).toEqual([403, 'key_not_scoped']);
+      const stranger = await register(api.withIp(freshIp()), smtp, email('stranger-site'));
+      for (const siteId of [siteA.body.site_id, 99_999_999]) {
+        const foreign = await api.withIp(freshIp()).request('POST', '/api/v1/keys', { token: stranger.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteId } });
+        expect([foreign.status, foreign.body.code]).toEqual([404, 'unknown_site']);
+      }
     });
   });
 

@@ -53,6 +53,15 @@ export const ENV_SCHEMA = z.object({
   BUDGET_ACCOUNT_PER_HOUR: positiveInt.default(20_000).describe('Hourly budget of authenticated requests per account, all keys together.'),
   BUDGET_KEY_PER_HOUR: positiveInt.default(10_000).describe('Hourly budget of authenticated requests per API key.'),
   USAGE_SYNC_INTERVAL_MS: positiveInt.default(1_000).describe('How often a gateway shares its budget counts with the other replicas (through identity).'),
+  // -- sites
+  HOBBY_ZONES: csv
+    .default(['github.io', 'gitlab.io', 'pages.dev', 'netlify.app', 'vercel.app', 'neocities.org'])
+    .describe('Comma-separated host suffixes whose subdomains qualify for the free (hobby) tier.'),
+  DEFAULT_TIMEZONE: z
+    .string()
+    .refine((tz) => { try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; } }, 'not an IANA time zone')
+    .optional()
+    .describe('Time zone of a new site when the request names none (IANA name). Default: the server’s own time zone.'),
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
   GRPC_PORT: port.default(50051).describe('gRPC port of a single service (`--target=<service>`).'),

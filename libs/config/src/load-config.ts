@@ -7,6 +7,8 @@ export interface Config extends Env {
   publicUrl: string;
   /** SIGHTLINE_DATA_DIR resolved to an absolute path */
   dataDir: string;
+  /** DEFAULT_TIMEZONE, or the server's own time zone */
+  defaultTimezone: string;
 }
 
 export class ConfigError extends Error {
@@ -33,5 +35,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const values = parsed.data;
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
-  return { ...values, publicUrl, dataDir: path.resolve(cwd, values.SIGHTLINE_DATA_DIR) };
+  const defaultTimezone = values.DEFAULT_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'Etc/UTC';
+  return { ...values, publicUrl, dataDir: path.resolve(cwd, values.SIGHTLINE_DATA_DIR), defaultTimezone };
 }

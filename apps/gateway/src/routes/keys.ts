@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callUnary } from '@sightline/grpc-kit';
-import type { identityV1 } from '@sightline/proto';
+import type { identityV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { CreateKeyBody, CurrentKeyAnswer, IssuedKeyAnswer, KeyIdParams, KeyListAnswer, toKeyObject } from '../schemas/identity-schemas.js';
 
 export interface KeyRouteOptions {
   identity: identityV1.IdentityServiceClient;
+  sites: sitesV1.SitesServiceClient;
   deadlineMs: number;
 }
 
 const security = [{ apiKey: [] }];
 
 /** Key management (`keys:write`): list, create, rotate, revoke. */
-export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { identity, deadlineMs }) => {
+export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { identity, sites, deadlineMs }) => {
   const auth = { permission: 'keys:write' } as const;
 
   app.get(
@@ -58,11 +59,17 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
     },
     async (request, reply) => {
       const body = request.body;
+      const actor = principalOf(request);
+      // a single-site key for a site the account cannot reach is refused like any
+      // unreachable site (a single-site actor's own scope is identity's rule)
+      if (body.site_id !== undefined && actor.siteId === undefined) {
+        await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor, siteId: body.site_id }, { requestId: request.id, deadlineMs });
+      }
       const answer = await callUnary(
         identity,
         identity.createKey,
         'Identity/CreateKey',
-        { actor: principalOf(request), name: body.name, permissions: body.permissions, siteId: body.site_id, expiresInDays: body.expires_in_days },
+        { actor, name: body.name, permissions: body.permissions, siteId: body.site_id, expiresInDays: body.expires_in_days },
         { requestId: request.id, deadlineMs },
       );
       return reply.code(201).send({ token: answer.token, key: toKeyObject(answer.key) });

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '@sightline/errors';
+import { callUnary } from '@sightline/grpc-kit';
+import type { identityV1, sitesV1 } from '@sightline/proto';
+import { principalOf } from '../auth/authenticate.js';
+import { actorOf, auditOf, callOptions } from '../request-context.js';
+import { errorResponses } from '../schemas/error-responses.js';
+import { CreateSiteBody, SiteObject, SiteParams, SiteWithRoleObject, UpdateSiteBody, siteIdOf, toSiteObject } from '../schemas/sites-schemas.js';
+
+export interface SiteRouteOptions {
+  sites: sitesV1.SitesServiceClient;
+  identity: identityV1.IdentityServiceClient;
+  deadlineMs: number;
+}
+
+const security = [{ apiKey: [] }];
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
+/** Site lifecycle: create (idempotent on request), list, read, update, delete. */
+export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs }) => {
+  app.post(
+    '/api/v1/sites',
+    {
+      config: { write: true, auth: { permission: 'sites:write' } },
+      schema: {
+        summary: 'Create a site',
+        description:
+          'Answers the site with its install snippet. With an `Idempotency-Key` header, repeating the same request within 24 hours replays the stored answer; a different body with the same key, or a repeat while the first is still running, answers 409 idempotency_conflict. A duplicate URL answers 409 site_exists without returning the existing site.',
+        tags: ['sites'],
+        security,
+        headers: z.object({ 'idempotency-key': z.string().optional().describe('Up to 255 printable ASCII characters.') }),
+        body: CreateSiteBody,
+        response: { 201: SiteObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const idempotencyKey = request.headers['idempotency-key'] ?? '';
+      if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+        throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
+      }
+      const body = request.body;
+      const created = await callUnary(
+        sites,
+        sites.createSite,
+        'Sites/CreateSite',
+        { actor: actorOf(request), audit: auditOf(request), url: body.url, timezone: body.timezone, hobby: body.hobby, idempotencyKey },
+        callOptions(request, deadlineMs),
+      );
+      // every non-hobby create asks (StartTrial is idempotent), so a failed call is healed by the next one
+      if (created.site && !created.site.hobby && !created.replayed) await startTrial(request.log, identity, principalOf(request).accountId, request.id, deadlineMs);
+      if (created.replayed) reply.header('idempotent-replayed', 'true');
+      // a replay answers the stored status (a create only ever stores 201)
+      return reply.code((created.status || 201) as 201).send(toSiteObject(created.site));
+    },
+  );
+
+  app.get(
+    '/api/v1/sites',
+    {
+      config: { write: false, auth: {} },
+      schema: { summary: 'List the sites this key reaches', description: 'Each with the caller’s role on it.', tags: ['sites'], security, response: { 200: z.object({ sites: z.array(SiteWithRoleObject) }), ...errorResponses(401, 429) } },
+    },
+    async (request) => {
+      const answer = await callUnary(sites, sites.listSites, 'Sites/ListSites', { actor: actorOf(request) }, callOptions(request, deadlineMs));
+      return { sites: answer.sites.map((entry) => ({ ...toSiteObject(entry.site), role: entry.role as 'owner' | 'admin' | 'member' })) };
+    },
+  );
+
+  app.get(
+    '/api/v1/sites/:id',
+    {
+      config: { write: false, auth: { permission: 'stats:read' } },
+      schema: { summary: 'Read a site', tags: ['sites'], security, params: SiteParams, response: { 200: SiteWithRoleObject, ...errorResponses(401, 403, 404, 429) } },
+    },
+    async (request) => {
+      const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      return { ...toSiteObject(answer.site), role: answer.role as 'owner' | 'admin' | 'member' };
+    },
+  );
+
+  app.patch(
+    '/api/v1/sites/:id',
+    {
+      config: { write: true, auth: { permission: 'sites:write' } },
+      schema: {
+        summary: 'Update a site',
+        description: 'Omitted fields are unchanged. A new URL follows the creation rules (refused zones, the hobby host rule, site_exists).',
+        tags: ['sites'],
+        security,
+        params: SiteParams,
+        body: UpdateSiteBody,
+        response: { 200: SiteObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const site = await callUnary(
+        sites,
+        sites.updateSite,
+        'Sites/UpdateSite',
+        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), url: body.url, timezone: body.timezone, weekStart: body.week_start },
+        callOptions(request, deadlineMs),
+      );
+      return toSiteObject(site);
+    },
+  );
+
+  app.delete(
+    '/api/v1/sites/:id',
+    {
+      config: { write: true, auth: { permission: 'sites:write' } },
+      schema: {
+        summary: 'Delete a site',
+        description: 'Owner only; irreversible. Goals, funnels, members and settings go at once; collected events are removed asynchronously. 503 deletion_unavailable means nothing was deleted: retry later.',
+        tags: ['sites'],
+        security,
+        params: SiteParams,
+        response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      await callUnary(sites, sites.deleteSite, 'Sites/DeleteSite', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+/**
+ * The first non-hobby site starts the account's trial. StartTrial is idempotent; if
+ * it fails the site still stands and the account stays on its current plan (logged
+ * for the operator), rather than failing a create that already committed.
+ */
+async function startTrial(log: { error: (o: object, m: string) => void }, identity: identityV1.IdentityServiceClient, accountId: number, requestId: string, deadlineMs: number) {
+  try {
+    await callUnary(identity, identity.startTrial, 'Identity/StartTrial', { accountId }, { requestId, deadlineMs });
+  } catch (error) {
+    log.error({ err: error, account_id: accountId }, 'could not start the trial for a first non-hobby site');
+  }
+}
