@@ -12,7 +12,7 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
 
 /** Registers through the API, reading the code from the file outbox like a developer would. */
 export async function registerViaOutbox(server: LauncherProcess, dataDir: string): Promise<{ token: string; ms: number }> {
-  const email = `bench.${Date.now()}@mail.sightline-bench.net`;
+  const email = `bench.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@mail.sightline-bench.net`;
   const started = performance.now();
   await post(`${server.url}/api/v1/auth/send-otp`, { email });
   const mailDir = path.join(dataDir, 'mail');

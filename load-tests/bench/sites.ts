@@ -5,7 +5,8 @@ import { NO_BUDGETS, registerViaOutbox } from './auth.js';
 type Figures = Record<string, string | number>;
 
 async function run(options: autocannon.Options) {
-  const result = await autocannon({ connections: 10, duration: 5, ...options });
+  // a fixed `amount` of requests, or 5 seconds
+  const result = await autocannon({ connections: 10, ...(options.amount ? {} : { duration: 5 }), ...options });
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
@@ -15,13 +16,23 @@ export async function benchSites(): Promise<Figures> {
   const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, ...NO_BUDGETS } });
   const figures: Figures = {};
   try {
-    const { token } = await registerViaOutbox(server, dir.path);
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const create = await run({ url: `${server.url}/api/v1/sites`, method: 'POST', headers, body: JSON.stringify({ url: 'https://bench-[<id>].sightline-bench.net' }), idReplacement: true });
+    // creates: 800 distinct origins (an account holds at most 1,000 sites)
+    const creator = await registerViaOutbox(server, dir.path);
+    let n = 0;
+    const create = await run({
+      url: `${server.url}/api/v1/sites`,
+      amount: 800,
+      requests: [{ method: 'POST', headers: { authorization: `Bearer ${creator.token}`, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: JSON.stringify({ url: `https://bench-${(n += 1)}.sightline-bench.net` }) }) }],
+    });
     figures['POST /sites: req/s'] = create.rps;
     figures['POST /sites: p50/p99 (ms)'] = `${create.p50}/${create.p99}`;
+
+    // list and update: an account with 20 sites
+    const { token } = await registerViaOutbox(server, dir.path);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    for (let i = 0; i < 20; i += 1) await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://list-${i}.sightline-bench.net` }) });
     const listed = (await (await fetch(`${server.url}/api/v1/sites`, { headers })).json()) as { sites: Array<{ site_id: number }> };
-    figures['sites in the account for the list'] = listed.sites.length;
+    figures['GET /sites: sites listed'] = listed.sites.length;
     const list = await run({ url: `${server.url}/api/v1/sites`, headers });
     figures['GET /sites: req/s'] = list.rps;
     figures['GET /sites: p50/p99 (ms)'] = `${list.p50}/${list.p99}`;
