@@ -98,6 +98,10 @@ export interface GetSiteRequest {
   siteId: number;
 }
 
+export interface GetSiteByTrackingKeyRequest {
+  trackingKey: string;
+}
+
 export interface UpdateSiteRequest {
   actor?: Actor | undefined;
   audit?: AuditContext | undefined;
@@ -1348,6 +1352,79 @@ export const GetSiteRequest: MessageFns<GetSiteRequest> = {
     const message = createBaseGetSiteRequest();
     message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.siteId = object.siteId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetSiteByTrackingKeyRequest(): GetSiteByTrackingKeyRequest {
+  return { trackingKey: "" };
+}
+
+export const GetSiteByTrackingKeyRequest: MessageFns<GetSiteByTrackingKeyRequest> = {
+  encode(message: GetSiteByTrackingKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.trackingKey !== "") {
+      writer.uint32(10).string(message.trackingKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSiteByTrackingKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSiteByTrackingKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.trackingKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSiteByTrackingKeyRequest {
+    return {
+      trackingKey: isSet(object.trackingKey)
+        ? globalThis.String(object.trackingKey)
+        : isSet(object.tracking_key)
+        ? globalThis.String(object.tracking_key)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSiteByTrackingKeyRequest): unknown {
+    const obj: any = {};
+    if (message.trackingKey !== "") {
+      obj.trackingKey = message.trackingKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSiteByTrackingKeyRequest>, I>>(base?: I): GetSiteByTrackingKeyRequest {
+    return GetSiteByTrackingKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSiteByTrackingKeyRequest>, I>>(object: I): GetSiteByTrackingKeyRequest {
+    const message = createBaseGetSiteByTrackingKeyRequest();
+    message.trackingKey = object.trackingKey ?? "";
     return message;
   },
 };
@@ -4222,6 +4299,20 @@ export const SitesServiceService = {
     responseSerialize: (value: SiteWithRole): Buffer => Buffer.from(SiteWithRole.encode(value).finish()),
     responseDeserialize: (value: Buffer): SiteWithRole => SiteWithRole.decode(value),
   },
+  /**
+   * The site a tracking key names (serving its script, accepting its events). No
+   * actor: a tracking key is public (it is in every page carrying the snippet).
+   */
+  getSiteByTrackingKey: {
+    path: "/sightline.sites.v1.SitesService/GetSiteByTrackingKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSiteByTrackingKeyRequest): Buffer =>
+      Buffer.from(GetSiteByTrackingKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSiteByTrackingKeyRequest => GetSiteByTrackingKeyRequest.decode(value),
+    responseSerialize: (value: Site): Buffer => Buffer.from(Site.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Site => Site.decode(value),
+  },
   updateSite: {
     path: "/sightline.sites.v1.SitesService/UpdateSite" as const,
     requestStream: false as const,
@@ -4347,6 +4438,11 @@ export interface SitesServiceServer extends UntypedServiceImplementation {
   createSite: handleUnaryCall<CreateSiteRequest, CreateSiteResponse>;
   listSites: handleUnaryCall<ListSitesRequest, ListSitesResponse>;
   getSite: handleUnaryCall<GetSiteRequest, SiteWithRole>;
+  /**
+   * The site a tracking key names (serving its script, accepting its events). No
+   * actor: a tracking key is public (it is in every page carrying the snippet).
+   */
+  getSiteByTrackingKey: handleUnaryCall<GetSiteByTrackingKeyRequest, Site>;
   updateSite: handleUnaryCall<UpdateSiteRequest, Site>;
   deleteSite: handleUnaryCall<DeleteSiteRequest, DeleteSiteResponse>;
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
@@ -4407,6 +4503,25 @@ export interface SitesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SiteWithRole) => void,
+  ): ClientUnaryCall;
+  /**
+   * The site a tracking key names (serving its script, accepting its events). No
+   * actor: a tracking key is public (it is in every page carrying the snippet).
+   */
+  getSiteByTrackingKey(
+    request: GetSiteByTrackingKeyRequest,
+    callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  getSiteByTrackingKey(
+    request: GetSiteByTrackingKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  getSiteByTrackingKey(
+    request: GetSiteByTrackingKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Site) => void,
   ): ClientUnaryCall;
   updateSite(
     request: UpdateSiteRequest,
