@@ -1,90 +1,12 @@
 import type { Bus } from '@sightline/bus';
 import type { Db } from '@sightline/db';
+import { DEFAULT_RELAY_INTERVAL_MS, startOutboxRelay as startRelay, type OutboxRelay } from '@sightline/outbox';
 import type { Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
-import { outboxMsgId } from './outbox.js';
 
-export const DEFAULT_RELAY_INTERVAL_MS = 2_000;
-const BATCH = 100;
+export { DEFAULT_RELAY_INTERVAL_MS, type OutboxRelay };
 
-interface OutboxRow {
-  id: number;
-  message_id: string;
-  subject: string;
-  payload: unknown;
-}
-
-export interface OutboxRelay {
-  /** run a pass now (or right after the current one) */
-  kick(): void;
-  /** kick, then wait until the outbox has been drained as far as the bus allows */
-  flush(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * Publishes every unpublished outbox row, oldest first, and marks it published:
- * at least once, never lost. A row is marked only after the bus stored the message,
- * so a process dying in between publishes it again on its next pass (same msgId:
- * the bus drops the duplicate within its window; consumers must be idempotent
- * anyway). A failed publish stops the pass (order is kept) and is retried on the
- * next tick. Runs every `intervalMs` and whenever kicked; passes never overlap.
- */
+/** The sites outbox relay (libs/outbox): publishes `sites.outbox` rows to the bus, at least once. */
 export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, intervalMs: number): OutboxRelay {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  const drain = async (): Promise<void> => {
-    for (;;) {
-      const { rows } = await db.query<OutboxRow>(
-        'SELECT id, message_id, subject, payload FROM sites.outbox WHERE published_at IS NULL ORDER BY id LIMIT $1',
-        [BATCH],
-      );
-      for (const row of rows) {
-        if (stopped) return;
-        try {
-          await bus.publish(row.subject, row.payload, { msgId: outboxMsgId(row.message_id) });
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          log.warn({ err: error, outbox_id: row.id, subject: row.subject }, 'outbox publish failed; retried on the next pass');
-          await db.query('UPDATE sites.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [row.id, message.slice(0, 1000)]);
-          return;
-        }
-        await db.query('UPDATE sites.outbox SET published_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = $1', [row.id, clock()]);
-      }
-      if (rows.length < BATCH) return;
-    }
-  };
-
-  const kick = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await drain().catch((error: unknown) => log.warn({ err: error }, 'outbox relay pass failed'));
-      } while (again && !stopped);
-    })().finally(() => (running = undefined));
-  };
-
-  const timer = setInterval(kick, intervalMs);
-  timer.unref();
-  kick(); // rows left by a previous process go out at start
-
-  return {
-    kick,
-    flush: async () => {
-      kick();
-      while (running) await running;
-    },
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startRelay({ db, bus, clock, log, schema: 'sites', intervalMs });
 }

@@ -1,0 +1,2 @@
+export { startOutboxRelay, enqueueOutboxMessage, sweepOutbox, outboxMsgId, outboxTable, DEFAULT_RELAY_INTERVAL_MS } from './outbox-relay.js';
+export type { OutboxRelay, OutboxRelayOptions } from './outbox-relay.js';
