@@ -1,16 +1,16 @@
 import type { ServiceModule } from '@sightline/runtime';
+import { SETTINGS_MIGRATIONS_DIR, SETTINGS_SCHEMA } from './migrations-dir.js';
+import { startSettings } from './start-settings.js';
 
 /**
- * The settings service. Owns tracking settings and counting filters; publishes settings.changed.
- * Its gRPC contract grows in proto/sightline/settings/v1 as its features land;
- * until then it serves health and ServiceInfo, with readiness tied to its stores.
+ * The settings service: per-site tracking selection, hostname/IP/country filters and
+ * the public-dashboard flag (proto/sightline/settings/v1). Every write announces
+ * itself on `settings.changed` through an outbox; `site.deleted` drops a site's settings.
  */
 export const settingsModule: ServiceModule = {
   name: 'settings',
   needs: { db: true, bus: true },
-  dbSchema: 'settings',
-  dbMigrationsDir: new URL('../migrations', import.meta.url).pathname,
-  async start() {
-    return { services: [], stop: async () => {} };
-  },
+  dbSchema: SETTINGS_SCHEMA,
+  dbMigrationsDir: SETTINGS_MIGRATIONS_DIR,
+  start: (deps) => startSettings(deps),
 };

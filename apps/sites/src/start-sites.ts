@@ -1,5 +1,6 @@
 import { sitesV1 } from '@sightline/proto';
 import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import { startSettingsAuditConsumer } from './audit/settings-audit-consumer.js';
 import { DEFAULT_JANITOR_INTERVAL_MS, startJanitor } from './janitor.js';
 import { DEFAULT_RELAY_INTERVAL_MS, startOutboxRelay, type OutboxRelay } from './outbox/relay.js';
 import { sitesSettings, type SitesContext } from './sites-context.js';
@@ -10,6 +11,8 @@ export interface SitesOptions {
   relayIntervalMs?: number;
   /** how often expired idempotency records and old outbox rows are deleted */
   janitorIntervalMs?: number;
+  /** durable name of the settings.changed audit consumer (tests sharing a NATS server use their own) */
+  settingsAuditDurable?: string;
 }
 
 export interface SitesInstance extends ServiceInstance {
@@ -24,11 +27,13 @@ export async function startSites(deps: ServiceDeps, options: SitesOptions = {}):
   const settings = sitesSettings(deps.config);
   const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);
+  const settingsAudit = startSettingsAuditConsumer(db, bus, deps.log, options.settingsAuditDurable);
   const ctx: SitesContext = { db, bus, clock: deps.clock, log: deps.log, settings, kickOutbox: () => relay.kick() };
   return {
     services: [{ definition: sitesV1.SitesServiceService, implementation: sitesServiceImplementation(ctx) }],
     relay,
     stop: async () => {
+      await settingsAudit.stop();
       await relay.stop();
       await janitor.stop();
     },

@@ -43,10 +43,45 @@ export const SIGHTLINE_STREAMS: StreamConfig[] = [
  * payload type, e.g. one inferred from a zod schema).
  */
 export interface SubjectPayloads {
-  [SUBJECTS.eventsCollected]: unknown;
+  /**
+   * published by the gateway for each accepted tracker event: the tracker's fields
+   * (k, n, u, d, r?, p?, e?, sd?, sc?, s?) plus server time, client IP and User-Agent.
+   * IP and User-Agent only feed the visitor hash and enrichment; they are never stored.
+   */
+  [SUBJECTS.eventsCollected]: {
+    k: string;
+    n: string;
+    u: string;
+    d: string;
+    r?: string;
+    p?: Record<string, string | number | boolean>;
+    e?: number;
+    sd?: number;
+    sc?: number;
+    s?: string;
+    ts: string;
+    ip: string;
+    ua: string;
+  };
   /** published by sites (through its outbox) when a site is deleted; per-site data owners drop theirs */
   [SUBJECTS.siteDeleted]: { site_id: number; account_id: number; tracking_key: string; deleted_at: string };
-  [SUBJECTS.settingsChanged]: unknown;
+  /** published by settings (through its outbox) on every settings write; sites records `audit` in its audit trail */
+  [SUBJECTS.settingsChanged]: {
+    site_id: number;
+    kind: 'tracking' | 'hostnames' | 'blocked_ips' | 'countries' | 'public_dashboard';
+    /** the tracking version after the write; 0 for the other kinds */
+    version: number;
+    changed_at: string;
+    audit: {
+      action: string;
+      account_id: number;
+      key_id: string;
+      ip: string;
+      user_agent: string;
+      request_id: string;
+      details: Record<string, unknown>;
+    };
+  };
   /** published by identity on revoke and rotate; gateways drop the key from their cache */
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
 }

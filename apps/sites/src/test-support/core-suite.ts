@@ -263,6 +263,14 @@ export function sitesCoreSuite(name: string, openDb: () => Promise<TestDb | unde
         await expect(h.rpc.getSite({ actor: me, siteId: adminOf.siteId })).resolves.toEqual({ site: adminOf, role: 'admin' });
         expect((await h.rpc.listSites({ actor: owner() })).sites).toEqual([]);
       });
+
+      test('GetSiteByTrackingKey finds the site its tracking key names, and nothing else', async () => {
+        const site = await create(owner());
+        await expect(h.rpc.getSiteByTrackingKey({ trackingKey: site.trackingKey })).resolves.toEqual(site);
+        for (const trackingKey of ['Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9', 'short', "x' OR 1=1 --", '']) {
+          await expectApiError(h.rpc.getSiteByTrackingKey({ trackingKey }), 'unknown_site');
+        }
+      });
     });
 
     describe('UpdateSite', () => {

@@ -49,6 +49,7 @@ export function rpcClient(client: sitesV1.SitesServiceClient) {
     createSite: (r: sitesV1.CreateSiteRequest) => callUnary(client, client.createSite, 'Sites/CreateSite', r, options()),
     listSites: (r: sitesV1.ListSitesRequest) => callUnary(client, client.listSites, 'Sites/ListSites', r, options()),
     getSite: (r: sitesV1.GetSiteRequest) => callUnary(client, client.getSite, 'Sites/GetSite', r, options()),
+    getSiteByTrackingKey: (r: sitesV1.GetSiteByTrackingKeyRequest) => callUnary(client, client.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', r, options()),
     updateSite: (r: sitesV1.UpdateSiteRequest) => callUnary(client, client.updateSite, 'Sites/UpdateSite', r, options()),
     deleteSite: (r: sitesV1.DeleteSiteRequest) => callUnary(client, client.deleteSite, 'Sites/DeleteSite', r, options()),
     listMembers: (r: sitesV1.ListMembersRequest) => callUnary(client, client.listMembers, 'Sites/ListMembers', r, options()),

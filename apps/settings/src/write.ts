@@ -1,0 +1,105 @@
+import { SUBJECTS } from '@sightline/bus';
+import type { Queryable } from '@sightline/db';
+import { ApiError } from '@sightline/errors';
+import type { settingsV1 } from '@sightline/proto';
+import { enqueueMessage, type SettingsChangedPayload, type SettingsKind } from './outbox/outbox.js';
+
+/** Bounds of what the audit entry may carry (the sites audit trail's column limits). */
+const AUDIT_BOUNDS = { keyId: 200, ip: 100, userAgent: 1000, requestId: 200 } as const;
+
+export const ACTIONS: Record<SettingsKind, string> = {
+  tracking: 'site.tracking.update',
+  hostnames: 'site.hostnames.update',
+  blocked_ips: 'site.blocked_ips.update',
+  countries: 'site.countries.update',
+  public_dashboard: 'site.public_dashboard.update',
+};
+
+/** The site id the gateway resolved: a positive safe integer, else 400. */
+export function siteIdOf(value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ApiError('invalid_request', 'site_id must be a positive integer.');
+  return value;
+}
+
+export interface AuditSource {
+  account_id: number;
+  key_id: string;
+  ip: string;
+  user_agent: string;
+  request_id: string;
+}
+
+/** The audit context of a write: required, with an account; texts cut to the audit trail's bounds. */
+export function auditOf(audit: settingsV1.AuditContext | undefined): AuditSource {
+  if (!audit || !Number.isSafeInteger(audit.accountId) || audit.accountId <= 0) {
+    throw new ApiError('invalid_request', 'audit with a positive account_id is required on every write.');
+  }
+  return {
+    account_id: audit.accountId,
+    key_id: audit.keyId.slice(0, AUDIT_BOUNDS.keyId),
+    ip: audit.ip.slice(0, AUDIT_BOUNDS.ip),
+    user_agent: audit.userAgent.slice(0, AUDIT_BOUNDS.userAgent),
+    request_id: audit.requestId.slice(0, AUDIT_BOUNDS.requestId),
+  };
+}
+
+/** A list field of at most `max` entries, each a string of at most `maxLength` characters, else 400 naming the field. */
+export function boundedList(field: string, values: readonly string[], max: number, maxLength: number): string[] {
+  if (values.length > max) throw new ApiError('invalid_request', `${field} holds ${values.length} entries; at most ${max} are allowed.`);
+  for (const value of values) {
+    if (value.length > maxLength) throw new ApiError('invalid_request', `${field} has an entry longer than ${maxLength} characters.`);
+  }
+  return [...values];
+}
+
+/** Quotes a client value in an error message, cut short. */
+export const quote = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
+export interface SiteSettingsRow {
+  site_id: number;
+  tracking_features: string[] | null;
+  tracking_version: number;
+  public_dashboard: boolean | null;
+}
+
+/**
+ * Creates the site's settings row if needed and locks it: one site's writes take
+ * turns inside their transactions (versions and list replacements are exact).
+ */
+export async function lockSite(tx: Queryable, siteId: number, now: Date): Promise<SiteSettingsRow> {
+  await tx.query('INSERT INTO settings.site_settings (site_id, updated_at) VALUES ($1, $2) ON CONFLICT (site_id) DO NOTHING', [siteId, now]);
+  const { rows } = await tx.query<SiteSettingsRow>(
+    'SELECT site_id, tracking_features, tracking_version, public_dashboard FROM settings.site_settings WHERE site_id = $1 FOR UPDATE',
+    [siteId],
+  );
+  return rows[0]!;
+}
+
+export async function readSite(tx: Queryable, siteId: number): Promise<SiteSettingsRow | undefined> {
+  const { rows } = await tx.query<SiteSettingsRow>(
+    'SELECT site_id, tracking_features, tracking_version, public_dashboard FROM settings.site_settings WHERE site_id = $1',
+    [siteId],
+  );
+  return rows[0];
+}
+
+/** Writes the write's settings.changed message (with its audit entry) into the outbox, in the write's transaction. */
+export async function announce(
+  tx: Queryable,
+  siteId: number,
+  kind: SettingsKind,
+  version: number,
+  audit: AuditSource,
+  details: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  const payload: SettingsChangedPayload = {
+    site_id: siteId,
+    kind,
+    version,
+    changed_at: now.toISOString(),
+    audit: { action: ACTIONS[kind], ...audit, details },
+  };
+  await enqueueMessage(tx, SUBJECTS.settingsChanged, payload, now);
+  await tx.query('UPDATE settings.site_settings SET updated_at = $2 WHERE site_id = $1', [siteId, now]);
+}
