@@ -1,14 +1,17 @@
 import type { ServiceModule } from '@sightline/runtime';
+import { startScriptBuilder } from './start-script-builder.js';
 
 /**
- * The script-builder service. Owns the feature catalogue and built tracker bundles; rebuilds on settings.changed.
- * Its gRPC contract grows in proto/sightline/script_builder/v1 as its features land;
- * until then it serves health and ServiceInfo, with readiness tied to its stores.
+ * The script-builder service: the tracker feature catalogue with measured sizes,
+ * and per-site tracker scripts built per feature selection with esbuild
+ * (proto/sightline/script_builder/v1). No database: bundles are derived data,
+ * cached in memory and rebuilt on demand. Consumes settings.changed (durable
+ * `script-builder`) to pre-warm and, when configured, call a CDN purge webhook.
  */
 export const scriptBuilderModule: ServiceModule = {
   name: 'script-builder',
   needs: { bus: true },
-  async start() {
-    return { services: [], stop: async () => {} };
-  },
+  start: (deps) => startScriptBuilder(deps, { purgeWebhookUrl: deps.config.SCRIPT_PURGE_WEBHOOK_URL }),
 };
+
+export { startScriptBuilder, type ScriptBuilderOptions, type ScriptBuilderInstance } from './start-script-builder.js';
