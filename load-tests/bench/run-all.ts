@@ -3,11 +3,13 @@
 import { benchStartup } from './startup.js';
 import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
+import { benchCollect } from './collect.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
   ['authentication', benchAuth],
   ['sites', benchSites],
+  ['collection', benchCollect],
 ];
 
 const only = process.argv[2];

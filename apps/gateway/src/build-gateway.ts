@@ -10,7 +10,7 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import { identityClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
+import { identityClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -22,6 +22,10 @@ import { siteRoutes } from './routes/sites.js';
 import { memberRoutes } from './routes/site-members.js';
 import { goalRoutes } from './routes/site-goals.js';
 import { auditRoutes } from './routes/site-audit.js';
+import { collectRoutes } from './routes/collect.js';
+import { trackerScriptRoutes } from './routes/tracker-script.js';
+import { siteSettingsRoutes } from './routes/site-settings.js';
+import { TrackerScriptCache } from './tracker-script-cache.js';
 
 export interface GatewayOptions {
   log: Logger;
@@ -96,6 +100,12 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(memberRoutes, { sites, identity, deadlineMs });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
+  await app.register(collectRoutes, { bus: options.bus });
+  const settings = settingsClientOf(options.services);
+  const scriptBuilder = scriptBuilderClientOf(options.services);
+  const scriptCache = new TrackerScriptCache();
+  await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
+  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, scriptCache, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

@@ -1,4 +1,4 @@
-import { health, commonV1, identityV1, sitesV1 } from '@sightline/proto';
+import { health, commonV1, identityV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
 
@@ -34,6 +34,14 @@ export function identityClientOf(clients: readonly ServiceClient[]): identityV1.
 
 export function sitesClientOf(clients: readonly ServiceClient[]): sitesV1.SitesServiceClient {
   return onChannelOf(clients, 'sites', sitesV1.SitesServiceClient as never);
+}
+
+export function settingsClientOf(clients: readonly ServiceClient[]): settingsV1.SettingsServiceClient {
+  return onChannelOf(clients, 'settings', settingsV1.SettingsServiceClient as never);
+}
+
+export function scriptBuilderClientOf(clients: readonly ServiceClient[]): scriptBuilderV1.ScriptBuilderServiceClient {
+  return onChannelOf(clients, 'script-builder', scriptBuilderV1.ScriptBuilderServiceClient as never);
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

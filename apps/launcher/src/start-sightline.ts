@@ -3,6 +3,7 @@ import type { Config } from '@sightline/config';
 import { buildGateway, closeServices, connectServices, type ServiceAddresses } from '@sightline/gateway';
 import { SERVICE_NAMES, systemClock, type Clock, type ServiceName, type StoreNeeds } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
+import type { Bus } from '@sightline/bus';
 import type { Target } from './parse-target.js';
 import { SERVICE_MODULES } from './service-modules.js';
 import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
@@ -19,6 +20,8 @@ export interface RunningSightline {
   grpcAddress?: string;
   services: RunningService[];
   gateway?: FastifyInstance;
+  /** the bus this process uses (tests observe published messages on it) */
+  bus?: Bus;
   /** Graceful stop: gateway first (no new work), then services drain, then stores close. */
   stop(): Promise<void>;
 }
@@ -97,7 +100,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       );
     }
     if (!withGateway) {
-      return { target, services, grpcAddress: services[0]?.server.address, stop };
+      return { target, services, bus: stores.bus, grpcAddress: services[0]?.server.address, stop };
     }
     clients = connectServices(addresses ?? (Object.fromEntries(services.map((s) => [s.name, s.server.address])) as ServiceAddresses));
     gateway = await buildGateway({
@@ -119,7 +122,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
     await gateway.listen({ host: config.HOST, port: config.PORT });
     const address = gateway.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    return { target, services, gateway, url: `http://localhost:${port}`, stop };
+    return { target, services, gateway, bus: stores.bus, url: `http://localhost:${port}`, stop };
   } catch (error) {
     await stop().catch(() => {});
     throw error;

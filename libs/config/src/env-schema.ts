@@ -62,6 +62,8 @@ export const ENV_SCHEMA = z.object({
     .refine((tz) => { try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; } }, 'not an IANA time zone')
     .optional()
     .describe('Time zone of a new site when the request names none (IANA name). Default: the server’s own time zone.'),
+  // -- tracker
+  SCRIPT_PURGE_WEBHOOK_URL: url.optional().describe('Called (POST `{site_id}`) when a site’s tracker script changes, e.g. to purge a CDN. Unset: no call.'),
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
   GRPC_PORT: port.default(50051).describe('gRPC port of a single service (`--target=<service>`).'),

@@ -16,6 +16,8 @@ export interface SiteRouteOptions {
 
 const security = [{ apiKey: [] }];
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const WIDGET_TYPES = new Set(['globe', 'live-users', 'map', 'countries']);
+const SnippetObject = z.object({ site_id: z.number().int(), script_url: z.string(), snippet: z.string() }).meta({ id: 'Snippet' });
 
 /** Site lifecycle: create (idempotent on request), list, read, update, delete. */
 export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs }) => {
@@ -76,6 +78,29 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     async (request) => {
       const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
       return { ...toSiteObject(answer.site), role: answer.role as 'owner' | 'admin' | 'member' };
+    },
+  );
+
+  app.get(
+    '/api/v1/sites/:id/snippet',
+    {
+      config: { write: false, auth: { permission: 'stats:read' } },
+      schema: {
+        summary: 'The install snippet of the site',
+        description: 'Install the `snippet` as returned. Members may call it. `type` (globe, live-users, map, countries) asks for an embeddable widget instead; any other value answers 400.',
+        tags: ['sites'],
+        security,
+        params: SiteParams,
+        querystring: z.object({ type: z.string().max(40).optional() }),
+        response: { 200: SnippetObject, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const type = request.query.type;
+      if (type !== undefined && !WIDGET_TYPES.has(type)) throw new ApiError('invalid_request', `type must be one of ${[...WIDGET_TYPES].join(', ')} (or absent for the tracker).`);
+      const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      if (type !== undefined) throw new ApiError('not_found', `The ${type} widget is not available on this deployment yet.`);
+      return { site_id: answer.site!.siteId, script_url: answer.site!.scriptUrl, snippet: answer.site!.snippet };
     },
   );
 

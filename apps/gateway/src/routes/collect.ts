@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '@sightline/errors';
+import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { clientInfo } from '../client-info.js';
+import { errorResponses } from '../schemas/error-responses.js';
+import { TrackerPayload } from '../schemas/collected-event.js';
+
+export interface CollectRouteOptions {
+  bus: Bus;
+}
+
+/** A tracker event is small; anything bigger is not one. */
+const EVENT_BODY_LIMIT = 8 * 1024;
+
+/**
+ * `POST /api/event`: the tracker's collection endpoint. Validated, stamped with
+ * server time, client IP (X-Forwarded-For only from TRUSTED_PROXIES) and
+ * User-Agent, and published to the EVENTS stream BEFORE the 202: an accepted event
+ * is durably stored (JetStream, or the local journal) even if this process dies
+ * right after answering. Ingest turns the messages into stored events.
+ */
+export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus }) => {
+  // The tracker posts text/plain (no CORS preflight); read it as JSON ourselves.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new ApiError('invalid_request', 'The body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.options('/api/event', { config: { write: false }, schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send(),
+  );
+
+  app.post(
+    '/api/event',
+    {
+      bodyLimit: EVENT_BODY_LIMIT,
+      // collection is tracking, not the management API: the write switch does not stop it
+      config: { write: false },
+      schema: {
+        summary: 'Collect a tracker event',
+        description:
+          'Sent by the tracker script as text/plain JSON (no CORS preflight); application/json is accepted too. Answers 202 once the event is durably queued for ingestion.',
+        tags: ['collection'],
+        body: TrackerPayload,
+        response: { 202: z.null().describe('Accepted.'), ...errorResponses(400, 413) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      const { ip, userAgent } = clientInfo(request);
+      const message: SubjectPayloads[typeof SUBJECTS.eventsCollected] = { ...request.body, ts: new Date().toISOString(), ip, ua: userAgent };
+      await bus.publish(SUBJECTS.eventsCollected, message);
+      return reply.code(202).send(null);
+    },
+  );
+};

@@ -1,0 +1,173 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '@sightline/errors';
+import { callUnary } from '@sightline/grpc-kit';
+import type { identityV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import { principalOf } from '../auth/authenticate.js';
+import { actorOf, callOptions } from '../request-context.js';
+import { clientInfo } from '../client-info.js';
+import type { TrackerScriptCache } from '../tracker-script-cache.js';
+import { errorResponses } from '../schemas/error-responses.js';
+import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
+import {
+  BlockedIpsBody,
+  BlockedIpsObject,
+  CountriesBody,
+  CountriesObject,
+  FilterWriteAnswer,
+  HostnamesObject,
+  PublicDashboardObject,
+  PutTrackingBody,
+  TrackingSettingsObject,
+} from '../schemas/settings-schemas.js';
+
+export interface SettingsRouteOptions {
+  sites: sitesV1.SitesServiceClient;
+  settings: settingsV1.SettingsServiceClient;
+  scriptBuilder: scriptBuilderV1.ScriptBuilderServiceClient;
+  identity: identityV1.IdentityServiceClient;
+  scriptCache: TrackerScriptCache;
+  deadlineMs: number;
+}
+
+const security = [{ apiKey: [] }];
+type Need = 'read' | 'manage';
+
+/**
+ * Tracking settings and counting filters. The sites service decides reach and role
+ * (one gate for every per-site route); the settings service owns the values and
+ * their rules; the script builder owns the feature catalogue and its sizes.
+ */
+export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = async (app, { sites, settings, scriptBuilder, identity, scriptCache, deadlineMs }) => {
+  let catalogue: scriptBuilderV1.CatalogueEntry[] | undefined;
+
+  /** The site, after reach and role: members read, owner and admins manage. */
+  async function siteFor(request: FastifyRequest, rawSiteId: string, need: Need): Promise<sitesV1.Site> {
+    const { site, role } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(rawSiteId) }, callOptions(request, deadlineMs));
+    if (need === 'manage' && role === 'member') throw new ApiError('not_site_owner', 'Members may not read or change this setting; ask the owner or an admin.');
+    return site!;
+  }
+
+  function auditOf(request: FastifyRequest): settingsV1.AuditContext {
+    const { accountId, keyId } = principalOf(request);
+    const { ip, userAgent } = clientInfo(request);
+    return { accountId, keyId, ip, userAgent, requestId: request.id };
+  }
+
+  async function trackingObject(request: FastifyRequest, tracking: settingsV1.TrackingSettings) {
+    catalogue ??= (await callUnary(scriptBuilder, scriptBuilder.getCatalogue, 'ScriptBuilder/GetCatalogue', {}, callOptions(request, deadlineMs))).entries;
+    const on = new Set(tracking.enabled);
+    return {
+      site_id: tracking.siteId,
+      version: tracking.version,
+      bundle: tracking.bundle,
+      enabled: tracking.enabled,
+      features: catalogue.map((f) => ({ id: f.id, label: f.label, enabled: on.has(f.id), locked: f.locked, default: f.default, ...(f.requires.length ? { requires: f.requires } : {}), size_br: f.sizeBr })),
+    };
+  }
+
+  /** The owner's plan decides whether a hobby site may hide its dashboard. */
+  async function accountPaid(request: FastifyRequest, site: sitesV1.Site): Promise<boolean> {
+    const plan = await callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId: site.ownerAccountId }, callOptions(request, deadlineMs));
+    return plan.subscriptionStatus === 'active' || plan.subscriptionStatus === 'past_due';
+  }
+
+  const manage = { write: true, auth: { permission: 'sites:write' as const } };
+  const manageRead = { write: false, auth: { permission: 'sites:write' as const } };
+  const read = { write: false, auth: { permission: 'stats:read' as const } };
+  const base = '/api/v1/sites/:id/settings';
+
+  app.get(`${base}/tracking`, { config: manageRead, schema: { summary: 'Tracking settings', description: 'Needs Manage sites (stricter than other reads).', tags: ['settings'], security, params: SiteParams, response: { 200: TrackingSettingsObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+    const site = await siteFor(request, request.params.id, 'read');
+    return trackingObject(request, await callUnary(settings, settings.getTracking, 'Settings/GetTracking', { siteId: site.siteId }, callOptions(request, deadlineMs)));
+  });
+
+  app.put(
+    `${base}/tracking`,
+    { config: manage, schema: { summary: 'Choose what the tracker collects', description: 'Replaces the selection wholesale; locked features stay on; an unmet dependency answers 400 naming it. The site’s script is rebuilt; visitors see the change once caches expire.', tags: ['settings'], security, params: SiteParams, body: PutTrackingBody, response: { 200: TrackingSettingsObject, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const site = await siteFor(request, request.params.id, 'manage');
+      const tracking = await callUnary(settings, settings.putTracking, 'Settings/PutTracking', { siteId: site.siteId, audit: auditOf(request), features: request.body.features }, callOptions(request, deadlineMs));
+      scriptCache.forget(site.trackingKey);
+      return trackingObject(request, tracking);
+    },
+  );
+
+  app.get(`${base}/hostnames`, { config: read, schema: { summary: 'Hostname filter', tags: ['settings'], security, params: SiteParams, response: { 200: HostnamesObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+    const site = await siteFor(request, request.params.id, 'manage');
+    const answer = await callUnary(settings, settings.getHostnames, 'Settings/GetHostnames', { siteId: site.siteId }, callOptions(request, deadlineMs));
+    return { allowed: answer.allowed, blocked: answer.blocked };
+  });
+
+  app.put(
+    `${base}/hostnames`,
+    { config: manage, schema: { summary: 'Replace the hostname filter', description: 'An empty `allowed` list means no restriction. 409 site_domain_blocked when the lists would block the site’s own domain while it is sending events.', tags: ['settings'], security, params: SiteParams, body: HostnamesObject, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
+    async (request) => {
+      const site = await siteFor(request, request.params.id, 'manage');
+      const answer = await callUnary(
+        settings,
+        settings.putHostnames,
+        'Settings/PutHostnames',
+        // site_recently_active: the events store answers it once ingestion stores events (see ARCHITECTURE.md)
+        { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked, siteHost: new URL(site.name).hostname, siteRecentlyActive: false },
+        callOptions(request, deadlineMs),
+      );
+      return { site_id: answer.siteId, count: answer.count };
+    },
+  );
+
+  app.get(`${base}/blocked-ips`, { config: read, schema: { summary: 'Blocked IP addresses', tags: ['settings'], security, params: SiteParams, response: { 200: BlockedIpsObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+    const site = await siteFor(request, request.params.id, 'manage');
+    const answer = await callUnary(settings, settings.getBlockedIps, 'Settings/GetBlockedIps', { siteId: site.siteId }, callOptions(request, deadlineMs));
+    return { blocked_ips: answer.blockedIps };
+  });
+
+  app.put(
+    `${base}/blocked-ips`,
+    { config: manage, schema: { summary: 'Replace the blocked IP list', description: 'Body: a bare array of addresses.', tags: ['settings'], security, params: SiteParams, body: BlockedIpsBody, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const site = await siteFor(request, request.params.id, 'manage');
+      const answer = await callUnary(settings, settings.putBlockedIps, 'Settings/PutBlockedIps', { siteId: site.siteId, audit: auditOf(request), blockedIps: request.body }, callOptions(request, deadlineMs));
+      return { site_id: answer.siteId, count: answer.count };
+    },
+  );
+
+  app.get(`${base}/countries`, { config: read, schema: { summary: 'Country filter', tags: ['settings'], security, params: SiteParams, response: { 200: CountriesObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+    const site = await siteFor(request, request.params.id, 'manage');
+    const answer = await callUnary(settings, settings.getCountries, 'Settings/GetCountries', { siteId: site.siteId }, callOptions(request, deadlineMs));
+    const entries = (list: settingsV1.CountryEntry[]) => list.map((c) => ({ code: c.code, created_at: c.createdAt }));
+    return { allowed: entries(answer.allowed), blocked: entries(answer.blocked) };
+  });
+
+  app.put(
+    `${base}/countries`,
+    { config: manage, schema: { summary: 'Replace the country filter', description: 'ISO 3166-1 alpha-2 codes. An empty `allowed` list means no restriction.', tags: ['settings'], security, params: SiteParams, body: CountriesBody, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 429) } } },
+    async (request) => {
+      const site = await siteFor(request, request.params.id, 'manage');
+      const answer = await callUnary(settings, settings.putCountries, 'Settings/PutCountries', { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked }, callOptions(request, deadlineMs));
+      return { site_id: answer.siteId, count: answer.count };
+    },
+  );
+
+  app.get(`${base}/public-dashboard`, { config: read, schema: { summary: 'Public dashboard setting', tags: ['settings'], security, params: SiteParams, response: { 200: PublicDashboardObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+    const site = await siteFor(request, request.params.id, 'read');
+    const answer = await callUnary(settings, settings.getPublicDashboard, 'Settings/GetPublicDashboard', { siteId: site.siteId, siteHobby: site.hobby, accountPaid: await accountPaid(request, site) }, callOptions(request, deadlineMs));
+    return { enabled: answer.enabled };
+  });
+
+  app.put(
+    `${base}/public-dashboard`,
+    { config: manage, schema: { summary: 'Turn the public dashboard on or off', description: '`enabled` must be sent. Off is refused (409 hobby_always_public) for a hobby site whose account has no paid subscription; on is never refused.', tags: ['settings'], security, params: SiteParams, body: PublicDashboardObject, response: { 200: PublicDashboardObject, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
+    async (request) => {
+      const site = await siteFor(request, request.params.id, 'manage');
+      const answer = await callUnary(
+        settings,
+        settings.putPublicDashboard,
+        'Settings/PutPublicDashboard',
+        { siteId: site.siteId, audit: auditOf(request), enabled: request.body.enabled, siteHobby: site.hobby, accountPaid: await accountPaid(request, site) },
+        callOptions(request, deadlineMs),
+      );
+      return { enabled: answer.enabled };
+    },
+  );
+};

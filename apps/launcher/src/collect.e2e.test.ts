@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBJECTS, STREAM_NAMES, type SubjectPayloads } from '@sightline/bus';
+import { loadConfig } from '@sightline/config';
+import { createLogger } from '@sightline/telemetry';
+import { makeTempDir, uniqueName } from '@sightline/testkit';
+import { startSightline, type RunningSightline } from './start-sightline.js';
+
+type Collected = SubjectPayloads[typeof SUBJECTS.eventsCollected];
+
+// The tracker's collection endpoint over HTTP: what it accepts, what it refuses,
+// and that an accepted event is on the EVENTS stream before the 202.
+describe('POST /api/event', () => {
+  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let sightline: RunningSightline;
+  const received: Collected[] = [];
+
+  beforeAll(async () => {
+    dataDir = await makeTempDir();
+    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', WRITES_ENABLED: 'false' });
+    sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
+    await sightline.bus!.consume<Collected>({ stream: STREAM_NAMES.events, durable: uniqueName('test'), handler: async (m) => void received.push(m.data) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await sightline?.stop();
+    await dataDir?.remove();
+  });
+
+  const event = { k: 'Tk7f3c9a2b1d4e5f', n: 'pageview', u: 'https://shop.sightline-e2e.net/pricing?utm_source=x', d: 'shop.sightline-e2e.net', r: 'https://news.example.net/', s: 'tab-1' };
+  const send = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) => fetch(`${sightline.url}/api/event`, { method: 'POST', body, headers });
+
+  it('accepts the tracker’s text/plain JSON with 202, CORS open, and publishes it with server time, IP and User-Agent', async () => {
+    const response = await send(JSON.stringify(event), { 'content-type': 'text/plain', 'x-forwarded-for': '198.51.100.7', 'user-agent': 'Mozilla/5.0 e2e', origin: 'https://shop.sightline-e2e.net' });
+    expect(response.status).toBe(202);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    await expect.poll(() => received.find((m) => m.s === 'tab-1'), { timeout: 5_000 }).toBeDefined();
+    const message = received.find((m) => m.s === 'tab-1')!;
+    expect(message).toMatchObject({ ...event, ip: '198.51.100.7', ua: 'Mozilla/5.0 e2e' });
+    expect(Date.now() - Date.parse(message.ts)).toBeLessThan(10_000);
+  });
+
+  it('accepts application/json and an engagement with props, even with the API write switch off', async () => {
+    const engagement = { ...event, n: 'engagement', e: 4200, sd: 75, s: 'tab-2' };
+    expect((await send(JSON.stringify(engagement), { 'content-type': 'application/json' })).status).toBe(202);
+    const custom = { ...event, n: 'Signup', p: { plan: 'pro', seats: 3, trial: true }, s: 'tab-3' };
+    expect((await send(JSON.stringify(custom))).status).toBe(202);
+    await expect.poll(() => received.filter((m) => m.s === 'tab-2' || m.s === 'tab-3').length, { timeout: 5_000 }).toBe(2);
+  });
+
+  it('answers the preflight a browser may send', async () => {
+    const response = await fetch(`${sightline.url}/api/event`, { method: 'OPTIONS', headers: { origin: 'https://x.net', 'access-control-request-method': 'POST' } });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it.each([
+    ['not JSON', 'k=1'],
+    ['a missing key', JSON.stringify({ ...event, k: undefined })],
+    ['a malformed key', JSON.stringify({ ...event, k: 'bad key!' })],
+    ['an unknown field', JSON.stringify({ ...event, x: 1 })],
+    ['a scroll depth over 100', JSON.stringify({ ...event, n: 'engagement', sd: 101 })],
+    ['too many props', JSON.stringify({ ...event, p: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`p${i}`, i])) })],
+    ['a nested prop', JSON.stringify({ ...event, p: { a: { b: 1 } } })],
+  ])('refuses %s with 400 invalid_request and publishes nothing', async (_label, body) => {
+    const before = received.length;
+    const response = await send(body);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe('invalid_request');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received.length).toBe(before);
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const response = await send(JSON.stringify({ ...event, u: 'x'.repeat(9_000) }));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { code: string }).code).toBe('payload_too_large');
+  });
+});
