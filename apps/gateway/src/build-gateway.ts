@@ -10,7 +10,7 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import { identityClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
+import { identityClientOf, queryClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -105,7 +105,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const scriptBuilder = scriptBuilderClientOf(options.services);
   const scriptCache = new TrackerScriptCache();
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
-  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, scriptCache, deadlineMs });
+  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query: queryClientOf(options.services), scriptCache, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

@@ -1,4 +1,4 @@
-import { health, commonV1, identityV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import { health, commonV1, identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
 
@@ -42,6 +42,10 @@ export function settingsClientOf(clients: readonly ServiceClient[]): settingsV1.
 
 export function scriptBuilderClientOf(clients: readonly ServiceClient[]): scriptBuilderV1.ScriptBuilderServiceClient {
   return onChannelOf(clients, 'script-builder', scriptBuilderV1.ScriptBuilderServiceClient as never);
+}
+
+export function queryClientOf(clients: readonly ServiceClient[]): queryV1.QueryServiceClient {
+  return onChannelOf(clients, 'query', queryV1.QueryServiceClient as never);
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

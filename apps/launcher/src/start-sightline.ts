@@ -4,6 +4,7 @@ import { buildGateway, closeServices, connectServices, type ServiceAddresses } f
 import { SERVICE_NAMES, systemClock, type Clock, type ServiceName, type StoreNeeds } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import type { Bus } from '@sightline/bus';
+import type { EventStore } from '@sightline/event-store';
 import type { Target } from './parse-target.js';
 import { SERVICE_MODULES } from './service-modules.js';
 import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
@@ -22,6 +23,8 @@ export interface RunningSightline {
   gateway?: FastifyInstance;
   /** the bus this process uses (tests observe published messages on it) */
   bus?: Bus;
+  /** the events store this process uses (tests seed events through it) */
+  events?: EventStore;
   /** Graceful stop: gateway first (no new work), then services drain, then stores close. */
   stop(): Promise<void>;
 }
@@ -100,7 +103,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       );
     }
     if (!withGateway) {
-      return { target, services, bus: stores.bus, grpcAddress: services[0]?.server.address, stop };
+      return { target, services, bus: stores.bus, events: stores.events, grpcAddress: services[0]?.server.address, stop };
     }
     clients = connectServices(addresses ?? (Object.fromEntries(services.map((s) => [s.name, s.server.address])) as ServiceAddresses));
     gateway = await buildGateway({
@@ -122,7 +125,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
     await gateway.listen({ host: config.HOST, port: config.PORT });
     const address = gateway.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    return { target, services, gateway, bus: stores.bus, url: `http://localhost:${port}`, stop };
+    return { target, services, gateway, bus: stores.bus, events: stores.events, url: `http://localhost:${port}`, stop };
   } catch (error) {
     await stop().catch(() => {});
     throw error;

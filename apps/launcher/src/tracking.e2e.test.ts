@@ -119,6 +119,40 @@ describe('tracking settings and the tracker script over HTTP', () => {
     expect((await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: ['XX'], blocked: [] } })).body.code).toBe('invalid_request');
   });
 
+  it('refuses hostname lists that would block a site’s own domain while it is sending events (409 site_domain_blocked)', async () => {
+    const { client, owner, site, path } = await ownerWithSite('live');
+    const host = new URL(site.name).hostname;
+    // before any event, the site may be filtered freely
+    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [], blocked: [host] } })).status).toBe(200);
+    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [], blocked: [] } })).status).toBe(200);
+    // ingestion's events table, with one event of this site a minute ago
+    await sightline.events!.command("CREATE TABLE IF NOT EXISTS events (site_id UInt64, timestamp DateTime64(3, 'UTC'), name String) ENGINE = MergeTree ORDER BY (site_id, timestamp)");
+    await sightline.events!.insert('events', [{ site_id: site.site_id, timestamp: new Date(Date.now() - 60_000).toISOString().replace('T', ' ').replace('Z', ''), name: 'pageview' }]);
+    for (const body of [{ allowed: [], blocked: [host] }, { allowed: ['other.sightline-e2e.net'], blocked: [] }]) {
+      const refused = await client.request('PUT', `${path}/hostnames`, { token: owner.token, body });
+      expect([refused.status, refused.body.code]).toEqual([409, 'site_domain_blocked']);
+    }
+    expect((await client.request('GET', `${path}/hostnames`, { token: owner.token })).body).toEqual({ allowed: [], blocked: [] });
+    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [host], blocked: ['staging.sightline-e2e.net'] } })).status).toBe(200);
+  });
+
+  it('answers every settings route for a site the key cannot reach like a missing one', async () => {
+    const mine = await ownerWithSite('reach-mine');
+    const theirs = await ownerWithSite('reach-theirs');
+    for (const siteId of [theirs.site.site_id, 99_999_999]) {
+      for (const [method, suffix, body] of [
+        ['GET', 'tracking'], ['PUT', 'tracking', { features: [] }],
+        ['GET', 'hostnames'], ['PUT', 'hostnames', { allowed: [], blocked: [] }],
+        ['GET', 'blocked-ips'], ['PUT', 'blocked-ips', []],
+        ['GET', 'countries'], ['PUT', 'countries', { allowed: [], blocked: [] }],
+        ['GET', 'public-dashboard'], ['PUT', 'public-dashboard', { enabled: true }],
+      ] as Array<[string, string, unknown?]>) {
+        const answer = await mine.client.request(method, `/api/v1/sites/${siteId}/settings/${suffix}`, { token: mine.owner.token, body });
+        expect([siteId, method, suffix, answer.status, answer.body.code]).toEqual([siteId, method, suffix, 404, 'unknown_site']);
+      }
+    }
+  });
+
   it('keeps filter lists from members and writes from members', async () => {
     const { client, owner, path } = await ownerWithSite('member-filters');
     const member = api.withIp(freshIp());

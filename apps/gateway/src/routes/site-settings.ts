@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
-import type { identityV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import type { identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
 import { actorOf, callOptions } from '../request-context.js';
 import { clientInfo } from '../client-info.js';
@@ -26,19 +26,22 @@ export interface SettingsRouteOptions {
   settings: settingsV1.SettingsServiceClient;
   scriptBuilder: scriptBuilderV1.ScriptBuilderServiceClient;
   identity: identityV1.IdentityServiceClient;
+  query: queryV1.QueryServiceClient;
   scriptCache: TrackerScriptCache;
   deadlineMs: number;
 }
 
 const security = [{ apiKey: [] }];
 type Need = 'read' | 'manage';
+/** "sent events in the last 7 days" */
+const RECENT_ACTIVITY_MS = 7 * 86_400_000;
 
 /**
  * Tracking settings and counting filters. The sites service decides reach and role
  * (one gate for every per-site route); the settings service owns the values and
  * their rules; the script builder owns the feature catalogue and its sizes.
  */
-export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = async (app, { sites, settings, scriptBuilder, identity, scriptCache, deadlineMs }) => {
+export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = async (app, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs }) => {
   let catalogue: scriptBuilderV1.CatalogueEntry[] | undefined;
 
   /** The site, after reach and role: members read, owner and admins manage. */
@@ -104,12 +107,14 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
     { config: manage, schema: { summary: 'Replace the hostname filter', description: 'An empty `allowed` list means no restriction. 409 site_domain_blocked when the lists would block the site’s own domain while it is sending events.', tags: ['settings'], security, params: SiteParams, body: HostnamesObject, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
     async (request) => {
       const site = await siteFor(request, request.params.id, 'manage');
+      // a filter that would cut off a live site's own traffic is refused: ask the events store
+      const since = new Date(Date.now() - RECENT_ACTIVITY_MS).toISOString();
+      const activity = await callUnary(query, query.siteActivity, 'Query/SiteActivity', { siteId: site.siteId, since }, callOptions(request, deadlineMs));
       const answer = await callUnary(
         settings,
         settings.putHostnames,
         'Settings/PutHostnames',
-        // site_recently_active: the events store answers it once ingestion stores events (see ARCHITECTURE.md)
-        { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked, siteHost: new URL(site.name).hostname, siteRecentlyActive: false },
+        { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked, siteHost: new URL(site.name).hostname, siteRecentlyActive: activity.events > 0 },
         callOptions(request, deadlineMs),
       );
       return { site_id: answer.siteId, count: answer.count };
