@@ -199,7 +199,7 @@ export class LocalDurable {
       if (message) handOut(message);
     }
     this.advanceFloor();
-    this.armRedeliveryTimer();
+    this.armRedeliveryTimer(budget > 0);
     if (batch.length === 0) return;
 
     // Persist "delivered" before any handler runs: if a handler takes the process
@@ -351,16 +351,22 @@ export class LocalDurable {
     if (this.floorSeq > before) this.env.onFloorAdvanced();
   }
 
-  /** Wakes dispatch when the earliest delayed redelivery is due. */
-  private armRedeliveryTimer(): void {
+  /**
+   * Wakes dispatch when the earliest pending redelivery is due. Every pending entry
+   * counts, including one that fell due since dispatch read the clock (skipping those
+   * left a message waiting for an unrelated wake-up). When no lease slot is free, a
+   * due entry needs no timer: the ack, nak or expiry that frees a slot dispatches.
+   */
+  private armRedeliveryTimer(slotsFree: boolean): void {
     clearTimeout(this.redeliveryTimer);
     this.redeliveryTimer = undefined;
     if (this.redeliverAt.size === 0 || this.closed) return;
     const now = Date.now();
     let earliest = Infinity;
-    for (const at of this.redeliverAt.values()) if (at > now && at < earliest) earliest = at;
-    if (earliest === Infinity) return;
-    this.redeliveryTimer = setTimeout(() => this.scheduleDispatch(), earliest - now);
+    for (const at of this.redeliverAt.values()) if (at < earliest) earliest = at;
+    if (earliest <= now && !slotsFree) return;
+    // at least 1 ms: a due entry is picked up on the next turn, never in a tight loop
+    this.redeliveryTimer = setTimeout(() => this.scheduleDispatch(), Math.max(1, earliest - now));
     this.redeliveryTimer.unref();
   }
 }
