@@ -1,11 +1,9 @@
 import type { Db } from '@sightline/db';
+import { sweepOutbox } from '@sightline/outbox';
 import { startPeriodicTask, type Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
-import { addMs, DAY_MS } from './time.js';
 
 export const DEFAULT_JANITOR_INTERVAL_MS = 5 * 60_000;
-/** Published outbox rows are kept a week for support questions, then deleted. */
-export const OUTBOX_RETENTION_MS = 7 * DAY_MS;
 
 export interface SweepResult {
   idempotencyRecords: number;
@@ -14,13 +12,13 @@ export interface SweepResult {
 
 /**
  * Deletes idempotency records past their 24 hours (a repeat then runs as a new
- * request) and outbox rows published over a week ago. Unpublished rows are never
+ * request) and outbox rows past the outbox retention (a week, libs/outbox). Unpublished rows are never
  * deleted. Sites, members, goals, funnels and the audit trail are records and stay.
  */
 export async function sweep(db: Db, now: Date): Promise<SweepResult> {
   const records = await db.query('DELETE FROM sites.idempotency_records WHERE expires_at <= $1', [now]);
-  const outbox = await db.query('DELETE FROM sites.outbox WHERE published_at IS NOT NULL AND published_at < $1', [addMs(now, -OUTBOX_RETENTION_MS)]);
-  return { idempotencyRecords: records.rowCount, outboxRows: outbox.rowCount };
+  const outboxRows = await sweepOutbox(db, 'sites', now);
+  return { idempotencyRecords: records.rowCount, outboxRows };
 }
 
 /** Sweeps every `intervalMs` in the background. */

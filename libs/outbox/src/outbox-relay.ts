@@ -120,8 +120,11 @@ export async function enqueueOutboxMessage(tx: Queryable, schema: string, subjec
   return rows[0]!.id;
 }
 
+/** Published rows are kept a week (for support questions), then swept. */
+export const DEFAULT_OUTBOX_RETENTION_MS = 7 * 86_400_000;
+
 /** Deletes rows published before `now - retentionMs` (unpublished rows are never deleted). */
-export async function sweepOutbox(db: Db, schema: string, now: Date, retentionMs: number): Promise<number> {
+export async function sweepOutbox(db: Db, schema: string, now: Date, retentionMs = DEFAULT_OUTBOX_RETENTION_MS): Promise<number> {
   const result = await db.query(`DELETE FROM ${outboxTable(schema)} WHERE published_at IS NOT NULL AND published_at < $1`, [new Date(now.getTime() - retentionMs)]);
   return result.rowCount;
 }

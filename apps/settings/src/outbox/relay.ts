@@ -11,10 +11,9 @@ export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, in
   return startRelay({ db, bus, clock, log, schema: 'settings', intervalMs });
 }
 
-/** Published outbox rows are kept a week, then deleted (unpublished rows never are). */
-export const OUTBOX_RETENTION_MS = 7 * 86_400_000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
 
+/** Deletes published `settings.outbox` rows past the outbox retention (unpublished rows never are). */
 export function sweepOutbox(db: Db, now: Date): Promise<number> {
-  return sweepSchemaOutbox(db, 'settings', now, OUTBOX_RETENTION_MS);
+  return sweepSchemaOutbox(db, 'settings', now);
 }
