@@ -4,6 +4,7 @@ import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { actorOf, auditOf, callOptions } from '../request-context.js';
+import { siteForRequest } from '../site-access.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { AddMemberBody, MemberObject, SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
 
@@ -54,12 +55,11 @@ export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const siteId = siteIdOf(request.params.id);
       const actor = actorOf(request);
       const options = callOptions(request, deadlineMs);
       // reach and role first: whether an address has an account is only told to
       // someone allowed to manage this site's members
-      await callUnary(sites, sites.listMembers, 'Sites/ListMembers', { actor, siteId }, options);
+      const { siteId } = await siteForRequest(sites, request, request.params.id, 'manage', deadlineMs);
       const account = await callUnary(identity, identity.findAccount, 'Identity/FindAccount', { email: request.body.email }, options);
       if (account.accountId === 0) throw new ApiError('invalid_request', 'No Sightline account uses this address; the person must register first.');
       const member = await callUnary(

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
-import { actorOf, callOptions } from '../request-context.js';
+import { callOptions } from '../request-context.js';
+import { siteForRequest } from '../site-access.js';
 import { clientInfo } from '../client-info.js';
 import type { TrackerScriptCache } from '../tracker-script-cache.js';
 import { errorResponses } from '../schemas/error-responses.js';
-import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
+import { SiteParams } from '../schemas/sites-schemas.js';
 import {
   BlockedIpsBody,
   BlockedIpsObject,
@@ -44,12 +44,7 @@ const RECENT_ACTIVITY_MS = 7 * 86_400_000;
 export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = async (app, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs }) => {
   let catalogue: scriptBuilderV1.CatalogueEntry[] | undefined;
 
-  /** The site, after reach and role: members read, owner and admins manage. */
-  async function siteFor(request: FastifyRequest, rawSiteId: string, need: Need): Promise<sitesV1.Site> {
-    const { site, role } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(rawSiteId) }, callOptions(request, deadlineMs));
-    if (need === 'manage' && role === 'member') throw new ApiError('not_site_owner', 'Members may not read or change this setting; ask the owner or an admin.');
-    return site!;
-  }
+  const siteFor = (request: FastifyRequest, rawSiteId: string, need: Need) => siteForRequest(sites, request, rawSiteId, need, deadlineMs);
 
   function auditOf(request: FastifyRequest): settingsV1.AuditContext {
     const { accountId, keyId } = principalOf(request);
