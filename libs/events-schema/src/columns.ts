@@ -1,0 +1,129 @@
+/**
+ * The events/sessions column contract of the events store. Ingest writes these
+ * columns (apps/ingest/clickhouse holds the DDL), query reads them, tests seed them;
+ * no app imports another. Change a name here and in the DDL together.
+ *
+ * ORDER BY contract — every query must hit it:
+ * - events:   (site_id, toDate(timestamp), name, visitor_id, timestamp)
+ *   A query names one site_id and a timestamp range, so ClickHouse reads only that
+ *   site's granules of those days; `name` next lets pageview-only and custom-event
+ *   queries skip the other kinds.
+ * - sessions: (site_id, toDate(start), session_id)
+ *   Session rows are VersionedCollapsingMergeTree(sign, version): an update writes the
+ *   old state with sign -1 and the new one with sign +1, so aggregates use
+ *   `sum(sign)` / `sum(x * sign)` and never need FINAL. `start` never changes for a
+ *   session, so its sorting key is stable across versions (required for collapsing).
+ */
+
+/** Attributes a session takes from its FIRST event; every event row carries them too. */
+export const SESSION_ATTRIBUTE_COLUMNS = [
+  'referrer',
+  'source',
+  'channel',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'click_id',
+  'country',
+  'region',
+  'city',
+  'browser',
+  'browser_version',
+  'os',
+  'os_version',
+  'device',
+] as const;
+
+export type SessionAttributeColumn = (typeof SESSION_ATTRIBUTE_COLUMNS)[number];
+
+export const EVENTS_TABLE = 'events';
+export const SESSIONS_TABLE = 'sessions';
+export const DROPPED_EVENTS_TABLE = 'dropped_events';
+
+/** The sort key of each table; queries filter on its prefix (site_id, then the time range). */
+export const EVENTS_ORDER_BY = ['site_id', 'toDate(timestamp)', 'name', 'visitor_id', 'timestamp'] as const;
+export const SESSIONS_ORDER_BY = ['site_id', 'toDate(start)', 'session_id'] as const;
+
+/** Sentinels for "not recorded" in non-nullable columns (Nullable costs a byte per row). */
+export const SCROLL_DEPTH_NONE = 255;
+export const STATUS_CODE_NONE = 0;
+export const CITY_NONE = 0;
+/** import_id of live traffic; imported rows carry their import's id (> 0). */
+export const LIVE_IMPORT_ID = 0;
+
+/** The event names with a fixed meaning; every other name is a custom event. */
+export const PAGEVIEW = 'pageview';
+export const ENGAGEMENT = 'engagement';
+
+/** One row of `events` as written (timestamps as 'YYYY-MM-DD HH:MM:SS.mmm' UTC). */
+export interface EventRow {
+  site_id: number;
+  timestamp: string;
+  name: string;
+  visitor_id: string; // UInt64 as decimal text (exceeds 2^53)
+  session_id: string; // UInt64 as decimal text
+  hostname: string;
+  pathname: string;
+  referrer: string;
+  source: string;
+  channel: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_content: string;
+  utm_term: string;
+  click_id: string;
+  country: string;
+  region: string;
+  city: number;
+  browser: string;
+  browser_version: string;
+  os: string;
+  os_version: string;
+  device: string;
+  prop_keys: string[];
+  prop_values: string[];
+  engagement_ms: number;
+  scroll_depth: number;
+  status_code: number;
+  import_id: number;
+}
+
+/** One version of a session row as written to `sessions`. */
+export interface SessionRow {
+  site_id: number;
+  session_id: string;
+  visitor_id: string;
+  sign: 1 | -1;
+  version: number;
+  start: string;
+  timestamp: string;
+  hostname: string;
+  entry_page: string;
+  exit_page: string;
+  pageviews: number;
+  events: number;
+  is_bounce: 0 | 1;
+  duration: number;
+  engagement_ms: number;
+  referrer: string;
+  source: string;
+  channel: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_content: string;
+  utm_term: string;
+  click_id: string;
+  country: string;
+  region: string;
+  city: number;
+  browser: string;
+  browser_version: string;
+  os: string;
+  os_version: string;
+  device: string;
+  import_id: number;
+}
