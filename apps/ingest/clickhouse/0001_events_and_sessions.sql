@@ -39,7 +39,7 @@ PARTITION BY toYYYYMM(timestamp)
 ORDER BY (site_id, toDate(timestamp), name, visitor_id, timestamp);
 
 -- sessions: one logical row per visit, versioned. An update writes the previous
--- version with sign -1 and the new state with sign +1; queries aggregate with sign
+-- version with sign -1 and the new state with sign +1, and queries aggregate with sign
 -- and never need FINAL. The sort key holds only what never changes in a session.
 CREATE TABLE IF NOT EXISTS sessions
 (
