@@ -1,3 +1,4 @@
+import type { CollectedEvent } from '@sightline/events-schema';
 import type { StreamConfig } from './bus.js';
 
 /**
@@ -48,21 +49,7 @@ export interface SubjectPayloads {
    * (k, n, u, d, r?, p?, e?, sd?, sc?, s?) plus server time, client IP and User-Agent.
    * IP and User-Agent only feed the visitor hash and enrichment; they are never stored.
    */
-  [SUBJECTS.eventsCollected]: {
-    k: string;
-    n: string;
-    u: string;
-    d: string;
-    r?: string;
-    p?: Record<string, string | number | boolean>;
-    e?: number;
-    sd?: number;
-    sc?: number;
-    s?: string;
-    ts: string;
-    ip: string;
-    ua: string;
-  };
+  [SUBJECTS.eventsCollected]: CollectedEvent;
   /** published by sites (through its outbox) when a site is deleted; per-site data owners drop theirs */
   [SUBJECTS.siteDeleted]: { site_id: number; account_id: number; tracking_key: string; deleted_at: string };
   /** published by settings (through its outbox) on every settings write; sites records `audit` in its audit trail */

@@ -1,1 +1,2 @@
 export * from './columns.js';
+export * from './collected-event.js';
