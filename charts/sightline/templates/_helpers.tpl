@@ -1,0 +1,87 @@
+{{/* Chart name, truncated to the 63-character DNS limit. */}}
+{{- define "sightline.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-scoped base name. */}}
+{{- define "sightline.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The launcher target of a services.<key> entry (scriptBuilder → script-builder). */}}
+{{- define "sightline.target" -}}
+{{- if eq . "scriptBuilder" -}}script-builder{{- else -}}{{ . }}{{- end -}}
+{{- end -}}
+
+{{/* Name of one service's objects: <fullname>-<target>. */}}
+{{- define "sightline.componentName" -}}
+{{- printf "%s-%s" (include "sightline.fullname" .root) (include "sightline.target" .key) -}}
+{{- end -}}
+
+{{- define "sightline.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/name: {{ include "sightline.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{- define "sightline.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "sightline.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ include "sightline.target" .key }}
+{{- end -}}
+
+{{- define "sightline.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{- define "sightline.secretName" -}}
+{{- default (printf "%s-secrets" (include "sightline.fullname" .)) .Values.existingSecret -}}
+{{- end -}}
+
+{{- define "sightline.configName" -}}
+{{- printf "%s-config" (include "sightline.fullname" .) -}}
+{{- end -}}
+
+{{/* Environment shared by every container: the ConfigMap, the Secret, and every service's gRPC address. */}}
+{{- define "sightline.env" -}}
+envFrom:
+  - configMapRef:
+      name: {{ include "sightline.configName" . }}
+env:
+  {{- range $key := list "DATABASE_URL" "CLICKHOUSE_URL" "NATS_URL" "SMTP_URL" "SECRET_KEY" }}
+  - name: {{ $key }}
+    valueFrom:
+      secretKeyRef:
+        name: {{ include "sightline.secretName" $ }}
+        key: {{ $key }}
+        optional: true
+  {{- end }}
+{{- end -}}
+
+{{/* Pod-level settings shared by every workload. */}}
+{{- define "sightline.podCommon" -}}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}

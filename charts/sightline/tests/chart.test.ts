@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { CHART_DIR, helm, renderChart, type K8sObject } from './render-chart.js';
+import { validateObject } from './validate-k8s.js';
+
+const PRODUCTION = ['-f', `${CHART_DIR}/ci/production-values.yaml`];
+const SECRET_VALUES = {
+  'postgres.url': 'postgres://sl:pg-secret-7a1@pg:5432/sightline',
+  'clickhouse.url': 'http://sl:ch-secret-9b2@clickhouse:8123',
+  'smtp.url': 'smtp://sl:smtp-secret-3c4@smtp:587',
+  secretKey: 'key-secret-0123456789abcdef0123456789abcdef',
+};
+const DEFAULTS = Object.entries(SECRET_VALUES).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+const TARGETS = ['gateway', 'identity', 'sites', 'settings', 'script-builder', 'query', 'ingest'];
+
+const workloads = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+const podSpec = (o: K8sObject) => (o.spec as { template: { spec: Record<string, any> } }).template.spec;
+const byComponent = (objects: K8sObject[], kind: string, component: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.labels?.['app.kubernetes.io/component'] === component);
+
+describe('Helm chart', () => {
+  it('passes helm lint --strict with default and production values', () => {
+    expect(helm(['lint', '--strict', CHART_DIR, ...DEFAULTS])).toContain('0 chart(s) failed');
+    expect(helm(['lint', '--strict', CHART_DIR, ...PRODUCTION])).toContain('0 chart(s) failed');
+  });
+
+  it.each([
+    ['default', DEFAULTS],
+    ['production', PRODUCTION],
+  ])('renders %s values into objects valid against the Kubernetes schemas', async (_name, flags) => {
+    const objects = renderChart(flags);
+    expect(objects.length).toBeGreaterThan(20);
+    for (const object of objects) await validateObject(object);
+  });
+
+  it('refuses values outside values.schema.json', () => {
+    expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'services.gateway.replicas=two'])).toThrow(/want integer/);
+    expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'publicUrl=ftp://x'])).toThrow(/publicUrl/);
+    expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'unknownKey=1'])).toThrow(/additional properties/i);
+  });
+
+  it('runs every service from one image with its own --target, ingest as a StatefulSet', () => {
+    const objects = renderChart(DEFAULTS);
+    const found = workloads(objects).map((w) => {
+      const container = podSpec(w).containers[0];
+      return { kind: w.kind, target: String(container.args[0]).replace('--target=', ''), image: container.image };
+    });
+    expect(found.map((f) => f.target).sort()).toEqual([...TARGETS].sort());
+    expect(new Set(found.map((f) => f.image)).size).toBe(1);
+    expect(found.find((f) => f.target === 'ingest')!.kind).toBe('StatefulSet');
+    for (const target of TARGETS) expect(byComponent(objects, 'Service', target), target).toBeDefined();
+    for (const target of TARGETS) expect(byComponent(objects, 'PodDisruptionBudget', target), target).toBeDefined();
+  });
+
+  it('probes the real health endpoints: HTTP on the gateway, gRPC health on services', () => {
+    for (const w of workloads(renderChart(DEFAULTS))) {
+      const c = podSpec(w).containers[0];
+      if (c.name === 'gateway') {
+        expect(c.livenessProbe.httpGet.path).toBe('/healthz');
+        expect(c.readinessProbe.httpGet.path).toBe('/healthz');
+      } else {
+        expect(c.readinessProbe.grpc.port).toBe(50051);
+        expect(c.livenessProbe.tcpSocket.port).toBe('grpc');
+      }
+      expect(c.resources.requests.cpu).toBeDefined();
+      expect(c.resources.limits.memory).toBeDefined();
+      expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    }
+  });
+
+  it('gives the pod a termination grace longer than the process drain', () => {
+    const objects = renderChart([...DEFAULTS, '--set', 'shutdownGraceSeconds=25']);
+    const config = objects.find((o) => o.kind === 'ConfigMap')!;
+    expect((config.data as Record<string, string>).SHUTDOWN_GRACE_MS).toBe('25000');
+    for (const w of workloads(objects)) expect(podSpec(w).terminationGracePeriodSeconds).toBe(35);
+  });
+
+  it('autoscales gateway, query and ingest only', () => {
+    const hpas = renderChart(DEFAULTS).filter((o) => o.kind === 'HorizontalPodAutoscaler');
+    const targets = hpas.map((h) => (h.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef);
+    expect(targets.map((t) => t.name).sort()).toEqual(['rel-sightline-gateway', 'rel-sightline-ingest', 'rel-sightline-query']);
+    expect(targets.find((t) => t.name.endsWith('ingest'))!.kind).toBe('StatefulSet');
+  });
+
+  it('keeps every credential out of the ConfigMap and in the Secret', () => {
+    const objects = renderChart(DEFAULTS);
+    const config = JSON.stringify(objects.find((o) => o.kind === 'ConfigMap'));
+    const secret = objects.find((o) => o.kind === 'Secret')!;
+    for (const value of Object.values(SECRET_VALUES)) {
+      expect(config).not.toContain(value);
+      expect(Object.values(secret.stringData as Record<string, string>)).toContain(value);
+    }
+    for (const w of workloads(objects)) expect(JSON.stringify(podSpec(w))).not.toContain('pg-secret-7a1');
+  });
+
+  it('creates no Secret when an existing one is named, and reads it instead', () => {
+    const objects = renderChart(PRODUCTION);
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+    const env = podSpec(workloads(objects)[0]!).containers[0].env as { name: string; valueFrom?: { secretKeyRef: { name: string } } }[];
+    expect(env.find((e) => e.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef.name).toBe('sightline-stores');
+  });
+
+  it('lets only the gateway be reached from outside, services only from the release', () => {
+    const policies = renderChart(PRODUCTION).filter((o) => o.kind === 'NetworkPolicy') as any[];
+    const gateway = policies.find((p) => p.metadata.name.endsWith('-gateway'));
+    const services = policies.find((p) => p.metadata.name.endsWith('-services'));
+    expect(gateway.spec.podSelector.matchLabels['app.kubernetes.io/component']).toBe('gateway');
+    expect(gateway.spec.ingress[0].ports).toEqual([{ port: 'http' }]);
+    expect(services.spec.podSelector.matchExpressions).toContainEqual({ key: 'app.kubernetes.io/component', operator: 'NotIn', values: ['gateway'] });
+    expect(services.spec.ingress[0].ports).toEqual([{ port: 'grpc' }]);
+    expect(services.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'rel' } } }]);
+  });
+
+  it('runs migrations as a pre-install/pre-upgrade hook', () => {
+    const job = renderChart(DEFAULTS).find((o) => o.kind === 'Job')!;
+    expect(job.metadata.annotations!['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    expect(podSpec(job).containers[0].args).toEqual(['--target=migrate']);
+  });
+
+  it('tells every service where the others are', () => {
+    const data = renderChart(DEFAULTS).find((o) => o.kind === 'ConfigMap')!.data as Record<string, string>;
+    expect(data.SITES_GRPC_ADDR).toBe('rel-sightline-sites:50051');
+    expect(data.SCRIPT_BUILDER_GRPC_ADDR).toBe('rel-sightline-script-builder:50051');
+    expect(data.GATEWAY_GRPC_ADDR).toBeUndefined();
+  });
+});
