@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# One image for every Sightline service: `--target=<service>` picks what runs
+# (gateway, identity, sites, settings, script-builder, query, ingest, migrate; default all).
+# Sources run through tsx, so the build stage only installs; no compile step.
+
+ARG NODE_IMAGE=node:20.19-bookworm-slim
+
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/ ./apps/
+COPY libs/ ./libs/
+# Production dependencies only; install scripts stay disabled (every native part
+# ships as a prebuilt optional dependency). Drop sources copied only for the workspace links.
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
+ && npm cache clean --force \
+ && find apps libs -name '*.test.ts' -delete \
+ && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    SIGHTLINE_DATA_DIR=/data \
+    PORT=8080 \
+    GRPC_PORT=50051
+WORKDIR /app
+# A fixed non-root user; the chart runs with runAsUser 10001 and a read-only root fs.
+RUN groupadd --system --gid 10001 sightline \
+ && useradd --system --uid 10001 --gid sightline --home-dir /app --shell /usr/sbin/nologin sightline \
+ && mkdir -p /data && chown sightline:sightline /data
+COPY --from=deps --chown=root:root /app /app
+COPY --chown=root:root proto/ ./proto/
+USER 10001:10001
+EXPOSE 8080 50051 9464
+VOLUME ["/data"]
+# No init shim needed: node runs as PID 1 with its own SIGTERM/SIGINT handlers (the
+# launcher drains in-flight work, then exits). Health is probed by Kubernetes on the
+# real endpoints (gateway /healthz, gRPC health on services), not by a HEALTHCHECK.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "--import", "tsx", "apps/launcher/src/main.ts"]
+CMD ["--target=all"]
