@@ -27,7 +27,7 @@ export async function runService(
     if (applied.length > 0) log.info({ applied }, 'database migrations applied');
   }
   if (module.needs.events && module.eventMigrationsDir && stores.events) {
-    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir });
+    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: options.config.CLICKHOUSE_CLUSTER });
     if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
   }
   const instance = await module.start({ config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer });

@@ -39,6 +39,7 @@ export const ENV_SCHEMA = z.object({
   DATABASE_URL: url.optional().describe('PostgreSQL URL. Unset: embedded PGlite in the data dir.'),
   CLICKHOUSE_URL: url.optional().describe('ClickHouse HTTP URL (credentials in the URL). Unset: embedded chDB in the data dir.'),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('sightline').describe('ClickHouse database holding the events tables.'),
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('ClickHouse cluster name. Set: migrations create `ON CLUSTER` Replicated tables (`<table>_local`) and Distributed tables sharded by site. Unset: plain tables on one server.'),
   NATS_URL: z.string().optional().describe('NATS URL (JetStream enabled). Unset: the in-process bus, journaled in the data dir.'),
   SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `<data dir>/mail/`.'),
   MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),

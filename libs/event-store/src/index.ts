@@ -9,3 +9,4 @@ export {
   type RunEventMigrationsOptions,
   type EventMigrationsResult,
 } from './migrate.js';
+export { toClusterDdl, localTableName, type ClusterDdlOptions } from './cluster-ddl.js';

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventStore } from './event-store.js';
 import { splitSqlStatements } from './split-sql-statements.js';
+import { localTableName, toClusterDdl } from './cluster-ddl.js';
 
 /**
  * Migration runner for the events store.
@@ -26,6 +27,12 @@ import { splitSqlStatements } from './split-sql-statements.js';
 export interface RunEventMigrationsOptions {
   /** Directory holding the `NNNN_description.sql` files. */
   dir: string;
+  /**
+   * ClickHouse cluster name (`CLICKHOUSE_CLUSTER`). When set, every statement is
+   * rewritten by `toClusterDdl` (Replicated local tables + Distributed tables,
+   * `ON CLUSTER`), and the migration record is a replicated table on every node.
+   */
+  cluster?: string;
 }
 
 export interface EventMigrationsResult {
@@ -72,9 +79,11 @@ ORDER BY version`;
 
 export async function runEventMigrations(store: EventStore, options: RunEventMigrationsOptions): Promise<EventMigrationsResult> {
   const files = await readMigrationFiles(options.dir);
-  await store.command(CREATE_MIGRATIONS_TABLE);
+  const placement = placementOf(store, options.cluster);
+  for (const ddl of placement(CREATE_MIGRATIONS_TABLE)) await store.command(ddl);
+  const record = options.cluster ? localTableName('schema_migrations') : 'schema_migrations';
   const applied = await store.query<AppliedMigration>(
-    'SELECT version, name, checksum FROM schema_migrations FINAL ORDER BY version',
+    `SELECT version, name, checksum FROM ${record} FINAL ORDER BY version`,
   );
   const appliedByVersion = new Map(applied.map((row) => [Number(row.version), row]));
 
@@ -93,16 +102,22 @@ export async function runEventMigrations(store: EventStore, options: RunEventMig
   const result: string[] = [];
   for (const file of files) {
     if (appliedByVersion.has(file.version)) continue;
-    await applyMigration(store, file);
+    await applyMigration(store, file, placement, record);
     result.push(file.name);
   }
   return { applied: result };
 }
 
-async function applyMigration(store: EventStore, file: MigrationFile): Promise<void> {
+/** How a statement is placed: as written on one server, or rewritten for the cluster. */
+function placementOf(store: EventStore, cluster: string | undefined): (statement: string) => string[] {
+  if (!cluster) return (statement) => [statement];
+  return (statement) => toClusterDdl(statement, { cluster, database: store.database });
+}
+
+async function applyMigration(store: EventStore, file: MigrationFile, placement: (statement: string) => string[], record: string): Promise<void> {
   let statements: string[];
   try {
-    statements = splitSqlStatements(file.sql);
+    statements = splitSqlStatements(file.sql).flatMap(placement);
   } catch (error) {
     throw new EventMigrationError(`Migration ${file.name} cannot be split into statements: ${(error as Error).message}`, file.name, { cause: error });
   }
@@ -118,7 +133,7 @@ async function applyMigration(store: EventStore, file: MigrationFile): Promise<v
       );
     }
   }
-  await store.insert('schema_migrations', [
+  await store.insert(record, [
     { version: file.version, name: file.name, checksum: file.checksum, applied_at: new Date().toISOString() },
   ]);
 }
