@@ -3,6 +3,7 @@ import type { Db, Queryable, QueryResult } from './db.js';
 import { traceQuery, traceTransaction } from './tracing.js';
 import { TransactionScope } from './transaction-scope.js';
 import { TEXT_PARSERS } from './type-parsers.js';
+import { initPgliteDataDir, PGLITE_START_PARAMS } from './pglite-memory.js';
 
 /** What both a PGlite instance and one of its transactions can run. */
 type PgliteRunner = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -55,7 +56,8 @@ export class PgliteDb implements Db {
 
   /** Opens (initialising on first use) the database in `dataDir`, or an in-memory one without it. Takes a few seconds. */
   static async create(dataDir?: string): Promise<PgliteDb> {
-    const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { ...TEXT_PARSERS } });
+    if (dataDir) await initPgliteDataDir(dataDir);
+    const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), startParams: PGLITE_START_PARAMS, parsers: { ...TEXT_PARSERS } });
     return new PgliteDb(pglite);
   }
 

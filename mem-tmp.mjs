@@ -1,0 +1,13 @@
+import { PGlite } from '@electric-sql/pglite';
+const rss = () => Math.round(process.memoryUsage().rss / 1048576);
+const dir = process.argv[2];
+const sb = process.argv[3];
+const defaults = ["--single","-F","-O","-j","-c","search_path=public","-c","exit_on_error=false","-c","log_checkpoints=false","-c","max_worker_processes=0","-c","max_parallel_workers=0","-c","max_parallel_workers_per_gather=0","-c","io_method=sync","-c","max_parallel_maintenance_workers=0"];
+const t = Date.now();
+const pg = await PGlite.create({ dataDir: dir, startParams: [...defaults, '-c', `shared_buffers=${sb}`, '-c', 'work_mem=4MB', '-c', 'maintenance_work_mem=16MB', '-c', 'temp_buffers=2MB', '-c', 'wal_buffers=1MB'] });
+const r = await pg.query('show shared_buffers');
+console.log(sb, 'open', rss(), 'ms', Date.now() - t, 'ext', Math.round(process.memoryUsage().external/1048576), r.rows[0]);
+for (let i=0;i<2000;i++) await pg.query('select $1::int', [i]);
+await pg.exec('create table if not exists t(a int, b text); insert into t select g, repeat(\'x\',100) from generate_series(1,20000) g;');
+console.log('after work', rss());
+await pg.close();
