@@ -42,3 +42,19 @@ describe('openGeoLookup', () => {
     expect(geo.lookup(ip)).toEqual({ country: '', region: '', city: 0 });
   });
 });
+
+describe('public IPv4 fast path', () => {
+  it('agrees with the edges of special blocks', async () => {
+    const { publicIp } = await import('./public-ip.js');
+    // Just outside / inside 172.16.0.0/12, 100.64.0.0/10, 198.18.0.0/15, 224.0.0.0/4.
+    expect(publicIp('172.15.255.255')?.address).toBe('172.15.255.255');
+    expect(publicIp('172.32.0.0')?.address).toBe('172.32.0.0');
+    expect(publicIp('172.31.255.255')).toBeUndefined();
+    expect(publicIp('100.63.255.255')?.family).toBe(4);
+    expect(publicIp('100.127.255.255')).toBeUndefined();
+    expect(publicIp('198.17.255.255')?.family).toBe(4);
+    expect(publicIp('198.19.255.255')).toBeUndefined();
+    expect(publicIp('223.255.255.255')?.family).toBe(4);
+    expect(publicIp('239.0.0.1')).toBeUndefined();
+  });
+});
