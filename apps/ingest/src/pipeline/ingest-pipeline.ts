@@ -71,8 +71,10 @@ export class IngestPipeline {
     // From here to writer.add nothing awaits: lookup and update of the visit are atomic.
     const live = sessions.find(site.site_id, visitorIds, event.marker, event.at);
     if (stored) {
-      const alreadyInVisit = event.name === ENGAGEMENT || (live !== undefined && continuesSession(live, event.at) && event.at <= live.last);
-      if (alreadyInVisit) return;
+      // Replay only what the (rebuilt) visit provably lacks: a non-engagement event
+      // newer than its last one. Anything else is already counted, or unknowable.
+      const visitLacksIt = event.name !== ENGAGEMENT && live !== undefined && continuesSession(live, event.at) && event.at > live.last;
+      if (!visitLacksIt) return;
     }
     const step = applyEvent(live, { ...event, visitor_id: visitorId });
     if (step.dropped) {

@@ -6,7 +6,8 @@ import type { SessionAttributes } from './session-event.js';
 import { SESSION_GAP_MINUTES, type LiveSession } from './sessionizer.js';
 
 const STATE_COLUMNS = ['visitor_id', 'start', 'timestamp', 'hostname', 'entry_page', 'exit_page', 'pageviews', 'events', 'engagement_ms', 'import_id'];
-const STRING_IDS = new Set(['visitor_id']);
+// Exact text for UInt64 ids and DateTime64 (JSON numbers lose precision past 2^53).
+const AS_TEXT = new Set(['visitor_id', 'start', 'timestamp']);
 
 /**
  * After a restart: the latest version of every visit still live (last event within
@@ -18,18 +19,20 @@ const STRING_IDS = new Set(['visitor_id']);
 export async function rebuildSessions(store: EventStore, cache: SessionCache, now: Date): Promise<number> {
   const since = now.getTime() - (SESSION_GAP_MINUTES + 1) * 60_000;
   // argMax by version: the -1 and +1 rows of one version carry the same state.
+  // Aliased `latest_*`: an alias named like a column would replace the column in WHERE.
   const picks = [...STATE_COLUMNS, ...SESSION_ATTRIBUTE_COLUMNS]
-    .map((c) => (STRING_IDS.has(c) ? `toString(argMax(${c}, version)) AS ${c}` : c === 'start' || c === 'timestamp' ? `toString(argMax(${c}, version)) AS ${c}` : `argMax(${c}, version) AS ${c}`))
+    .map((c) => (AS_TEXT.has(c) ? `toString(argMax(${c}, version)) AS latest_${c}` : `argMax(${c}, version) AS latest_${c}`))
     .join(', ');
   const rows = await store.query<Record<string, string | number>>(
-    `SELECT site_id, toString(session_id) AS session_id, max(version) AS version, ${picks}
+    `SELECT site_id, toString(session_id) AS session_id, max(version) AS latest_version, ${picks}
      FROM ${SESSIONS_TABLE}
      WHERE timestamp >= {since:DateTime64(3, 'UTC')}
      GROUP BY site_id, session_id
      HAVING sum(sign) > 0`,
     { since: toClickHouseTime(since) },
   );
-  for (const r of rows) {
+  for (const row of rows) {
+    const r = Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/^latest_/, ''), v]));
     const attributes = Object.fromEntries(SESSION_ATTRIBUTE_COLUMNS.map((c) => [c, c === 'city' ? Number(r[c]) : String(r[c])])) as SessionAttributes;
     const session: LiveSession = {
       site_id: Number(r.site_id),
