@@ -1,4 +1,4 @@
-import { SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
+import { DEFAULT_MAX_ACK_PENDING, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
 import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
@@ -49,6 +49,8 @@ export async function startIngest(deps: ServiceDeps, options: StartIngestOptions
       maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
       retryBaseMs: 200,
       retryMaxMs: 30_000,
+      // The bus hands out at most this many unacked messages: once all wait here, write.
+      maxParts: DEFAULT_MAX_ACK_PENDING,
       onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
     });
     const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });

@@ -10,6 +10,11 @@ export interface BatchWriterOptions {
   /** first retry delay after a failed insert; doubles up to retryMaxMs */
   retryBaseMs: number;
   retryMaxMs: number;
+  /**
+   * flush once this many parts (bus messages) wait: set to the consumer's
+   * maxAckPending, since no further message arrives until these are acked
+   */
+  maxParts?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
 }
 
@@ -38,6 +43,7 @@ class Batch {
   readonly drops = new Map<string, DropCount>();
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
+  parts = 0;
   readonly done: Promise<void>;
   resolve!: () => void;
   reject!: (err: unknown) => void;
@@ -81,6 +87,7 @@ export class BatchWriter {
   add(part: BatchPart): Promise<void> {
     if (this.closed) return Promise.reject(new Error('batch writer closed'));
     const batch = this.current;
+    batch.parts += 1;
     batch.events.push(...part.events);
     batch.sessions.push(...part.sessions);
     for (const d of part.drops) {
@@ -90,7 +97,7 @@ export class BatchWriter {
       if (row) row.count += 1;
       else batch.drops.set(key, { site_id: d.site_id, hour, reason: d.reason, crawler_category: d.crawler_category, count: 1 });
     }
-    if (batch.rows >= this.options.maxRows) void this.flush();
+    if (batch.rows >= this.options.maxRows || batch.parts >= (this.options.maxParts ?? Infinity)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
     return batch.done;
   }
