@@ -1,15 +1,23 @@
 import type { ServiceModule } from '@sightline/runtime';
+import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
+import { startIngest } from './start-ingest.js';
 
 /**
- * The ingest service. Consumes collected events, enriches and sessionizes them, writes them to the events store.
- * Its gRPC contract grows in proto/sightline/ingest/v1 as its features land;
- * until then it serves health and ServiceInfo, with readiness tied to its stores.
+ * The ingest service: consumes `events.collected`, drops what must not be counted,
+ * enriches, sessionizes and writes events and session versions to the events store
+ * in batches (acked after the insert); `site.deleted` deletes a site's rows.
  */
 export const ingestModule: ServiceModule = {
   name: 'ingest',
-  needs: { events: true, bus: true },
-  eventMigrationsDir: new URL('../clickhouse', import.meta.url).pathname,
-  async start() {
-    return { services: [], stop: async () => {} };
-  },
+  needs: { db: true, events: true, bus: true },
+  dbSchema: INGEST_SCHEMA,
+  dbMigrationsDir: INGEST_MIGRATIONS_DIR,
+  eventMigrationsDir: INGEST_EVENT_MIGRATIONS_DIR,
+  start: (deps) => startIngest(deps),
 };
+
+export { startIngest } from './start-ingest.js';
+export type { StartIngestOptions } from './start-ingest.js';
+export { sessionizeVisitor, applyEvent } from './sessions/sessionizer.js';
+export type { SessionEvent } from './sessions/session-event.js';
+export type { IngestPorts, SiteResolver, Enricher, GeoLookup, SiteContext } from './pipeline/ports.js';
