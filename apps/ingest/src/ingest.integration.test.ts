@@ -51,7 +51,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
   let db: PgDb;
   let store: EventStore;
   const clock = movableClock(NOW);
-  const log = createLogger({ level: 'silent' });
+  const log = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
   const config = { INGEST_BATCH_ROWS: 50, INGEST_BATCH_MAX_DELAY_MS: 30 } as Config;
 
   beforeAll(async () => {
@@ -85,7 +85,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       collected({ u: 'https://example.com/a' }), // stored
       collected({ u: 'https://blog.example.com/b', ts: at(1) }), // stored (wildcard allowed host)
       collected({ ua: GOOGLEBOT }), // bot
-      collected({ r: 'https://spam-referrer.example/x' }), // referrer_spam
+      collected({ r: 'https://007agent-i.fr/x' }), // referrer_spam (on Matomo's list)
       collected({ k: 'unknownkey01' }), // unknown_site
       collected({ k: 'inactive0001' }), // tracking_inactive
       collected({ u: 'https://other.org/' }), // hostname_not_allowed

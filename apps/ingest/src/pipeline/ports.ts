@@ -46,6 +46,8 @@ export interface PageInfo {
 export interface SourceInfo {
   source: string;
   referrer: string;
+  /** host of the referrer as channel classification matches it ('' when none) */
+  referrer_host: string;
   utm_source: string;
   utm_medium: string;
   utm_campaign: string;

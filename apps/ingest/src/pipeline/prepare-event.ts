@@ -60,6 +60,8 @@ export async function prepareEvent(raw: unknown, ports: IngestPorts): Promise<Pr
   const ua = ports.enricher.parseUserAgent(msg.ua);
   const source = ports.enricher.resolveSource({ referrer: msg.r ?? '', pageUrl: msg.u, pageHost: page.hostname });
   const channel = ports.enricher.classifyChannel(source);
+  // referrer_host only feeds channel classification; it is not a stored column
+  const { referrer_host: _referrerHost, ...sourceColumns } = source;
   const props = Object.entries(msg.p ?? {});
   return {
     ok: true,
@@ -81,7 +83,7 @@ export async function prepareEvent(raw: unknown, ports: IngestPorts): Promise<Pr
         status_code: msg.sc ?? STATUS_CODE_NONE,
         import_id: LIVE_IMPORT_ID,
         attributes: {
-          ...source,
+          ...sourceColumns,
           channel,
           country: geo.country,
           region: geo.region,
