@@ -1,20 +1,22 @@
-import type { ServiceModule } from '@sightline/runtime';
+import { defineServiceModule } from '@sightline/runtime';
 import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
-import { startIngest } from './start-ingest.js';
+import { INGEST_CALLS, INGEST_NEEDS, startIngest } from './start-ingest.js';
 
 /**
  * The ingest service: consumes `events.collected`, drops what must not be counted,
  * enriches, sessionizes and writes events and session versions to the events store
- * in batches (acked after the insert); `site.deleted` deletes a site's rows.
+ * in batches (acked after the insert); `site.deleted` deletes a site's rows. It
+ * calls sites, settings and identity for each site's context (libs/site-context).
  */
-export const ingestModule: ServiceModule = {
+export const ingestModule = defineServiceModule({
   name: 'ingest',
-  needs: { db: true, events: true, bus: true },
+  needs: INGEST_NEEDS,
+  calls: INGEST_CALLS,
   dbSchema: INGEST_SCHEMA,
   dbMigrationsDir: INGEST_MIGRATIONS_DIR,
   eventMigrationsDir: INGEST_EVENT_MIGRATIONS_DIR,
   start: (deps) => startIngest(deps),
-};
+});
 
 export { startIngest } from './start-ingest.js';
 export type { StartIngestOptions } from './start-ingest.js';

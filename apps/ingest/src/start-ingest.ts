@@ -1,12 +1,14 @@
 import { DEFAULT_MAX_ACK_PENDING, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
-import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import type { IngestPorts } from './pipeline/ports.js';
 import { rebuildSessions } from './sessions/rebuild-sessions.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { INGEST_DURABLE, consumeSiteDeleted } from './site-deleted.js';
-import { productionPorts, IngestPortsMissingError } from './wiring.js';
+import { productionPorts, type IngestDeps } from './wiring.js';
+
+export { INGEST_CALLS, INGEST_NEEDS } from './wiring.js';
 import { BatchWriter } from './writer/batch-writer.js';
 
 /**
@@ -20,23 +22,23 @@ export interface StartIngestOptions {
   ports?: IngestPorts;
 }
 
-export async function startIngest(deps: ServiceDeps, options: StartIngestOptions = {}): Promise<ServiceInstance> {
+/** Tests hand their own ports and need no gRPC clients. */
+type StartDeps = Omit<IngestDeps, 'clients'> & Partial<Pick<IngestDeps, 'clients'>>;
+
+export async function startIngest(deps: StartDeps, options: StartIngestOptions = {}): Promise<ServiceInstance> {
   const { db, events: store, bus, log, config } = deps;
-  if (!db || !store || !bus) throw new Error('ingest needs db, events and bus');
   await bus.ensureStreams(SIGHTLINE_STREAMS);
 
   const sessions = new SessionCache();
   const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, log)];
 
   let ports = options.ports;
+  let closePorts = async (): Promise<void> => {};
   if (!ports) {
-    try {
-      ports = await productionPorts(deps);
-    } catch (err) {
-      if (!(err instanceof IngestPortsMissingError)) throw err;
-      // Collected events wait in the bus (72 h retention) until a build with the ports runs.
-      log.error({ missing: err.missing }, err.message);
-    }
+    if (!deps.clients) throw new Error('ingest needs its gRPC clients (sites, settings, identity) or test ports');
+    const production = await productionPorts({ ...deps, clients: deps.clients });
+    ports = production.ports;
+    closePorts = production.close;
   }
 
   let writer: BatchWriter | undefined;
@@ -76,6 +78,7 @@ export async function startIngest(deps: ServiceDeps, options: StartIngestOptions
       clearInterval(expiry);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await writer?.close();
+      await closePorts();
     },
   };
 }
