@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
 import { registerErrorRenderer } from './render-error.js';
+import { clientErrorHandler, renderFrameworkError } from './framework-errors.js';
 import { RouteIndex } from './route-index.js';
 import { registerNotFound } from './not-found.js';
 import { registerWriteSwitch } from './write-switch.js';
@@ -62,6 +63,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // failures raised before any route or hook still answer the error object
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: clientErrorHandler(options.log),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
