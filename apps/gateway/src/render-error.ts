@@ -10,7 +10,8 @@ import type { ErrorObject } from './schemas/error-object.js';
  */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
-  const fastifyError = error as Partial<FastifyError> & { validation?: unknown };
+  // `throw undefined` / `throw null` happen too; they must still render as internal
+  const fastifyError = (error ?? {}) as Partial<FastifyError> & { validation?: unknown };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation
       .map((issue) => `${issue.instancePath ? issue.instancePath.slice(1).replaceAll('/', '.') : 'body'}: ${issue.message}`)
