@@ -11,6 +11,7 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
+import { termsRoutes } from './routes/terms.js';
 import { identityClientOf, queryClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
@@ -43,6 +44,8 @@ export interface GatewayOptions {
   keyCacheTtlMs: number;
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
+  /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
+  terms: { externalUrl?: string; url: string; version: string };
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -92,8 +95,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version });
+  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version, termsUrl: options.terms.url });
   await app.register(openApiDocumentRoute);
+  await app.register(termsRoutes, { externalUrl: options.terms.externalUrl, version: options.terms.version });
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });

@@ -12,7 +12,7 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.yaml`;
  * a route outside it carries its own path-level server `{PUBLIC_URL}`.
  * Operational endpoints (/healthz, /readyz) are hidden from it.
  */
-export async function registerOpenApi(app: FastifyInstance, options: { publicUrl: string; version: string }): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: { publicUrl: string; version: string; termsUrl: string }): Promise<void> {
   // routes outside /api/v1 (the tracker's POST /api/event) keep their full path and
   // get a path-level server at the root, so a client resolves them where they are
   const outsidePrefix = new Set<string>();
@@ -24,8 +24,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
         version: options.version,
         description:
           'Privacy-first web analytics. Register without a browser, manage sites and settings, and query statistics. ' +
-          'Every response carries X-Request-ID; every failure answers the Error object, whose `code` is a stable contract.',
+          'Every response carries X-Request-ID; every failure answers the Error object, whose `code` is a stable contract. ' +
+          `Registering accepts the terms of service: ${options.termsUrl}`,
         license: { name: 'AGPL-3.0-only', identifier: 'AGPL-3.0-only' },
+        termsOfService: options.termsUrl,
       },
       servers: [{ url: `${options.publicUrl}${API_PREFIX}` }],
       components: {

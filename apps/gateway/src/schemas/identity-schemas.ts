@@ -28,7 +28,10 @@ const permissionList = z.array(z.string().max(40)).max(10);
 export const VerifyOtpBody = z.object({
   email: z.string().max(320),
   code: z.string().max(20).describe('The six-digit code from the e-mail.'),
-  accept_terms: z.boolean().optional().describe('Must be true: the person has seen the terms of service and agrees.'),
+  accept_terms: z
+    .boolean()
+    .optional()
+    .describe('Must be true: the person has read the terms of service and agrees. They are at `GET /terms` on this server (outside /api/v1; it redirects to the operator’s own terms when TERMS_URL is set), also linked as the document’s `termsOfService` and in the sign-in mail.'),
   key_name: z.string().max(200).describe('Label of the API key issued.'),
   expires_in_days: expiresInDays,
   permissions: permissionList.optional().describe('Default: stats:read, sites:write, keys:write. billing:write cannot be requested here.'),
