@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
 import { registerErrorRenderer } from './render-error.js';
+import { clientErrorHandler, renderFrameworkError } from './framework-errors.js';
 import { RouteIndex } from './route-index.js';
 import { registerNotFound } from './not-found.js';
 import { registerWriteSwitch } from './write-switch.js';
@@ -11,6 +12,7 @@ import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
 import { clientOf, type ServiceClient } from './service-clients.js';
+import { termsRoutes } from './routes/terms.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -42,6 +44,8 @@ export interface GatewayOptions {
   keyCacheTtlMs: number;
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
+  /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
+  terms: { externalUrl?: string; url: string; version: string };
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -62,6 +66,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // failures raised before any route or hook still answer the error object
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: clientErrorHandler(options.log),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -88,8 +95,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version });
+  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version, termsUrl: options.terms.url });
   await app.register(openApiDocumentRoute);
+  await app.register(termsRoutes, { externalUrl: options.terms.externalUrl, version: options.terms.version });
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });

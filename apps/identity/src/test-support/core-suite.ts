@@ -456,7 +456,8 @@ export function identityCoreSuite(name: string, openDb: () => Promise<TestDb | u
         if (skip()) skipTest();
         const owner = await register(h);
         const stranger = await register(h);
-        for (const keyId of ['key_doesnotexist000000', 'nonsense', '', stranger.principal.keyId]) {
+        // a NUL byte (PostgreSQL refuses 0x00 in text) must be no key, not a database error
+        for (const keyId of ['key_doesnotexist000000', 'nonsense', '', 'key_\u0000', `${owner.principal.keyId}\u0000`, 'key_'.padEnd(5_000, 'x'), stranger.principal.keyId]) {
           await expectApiError(h.rpc.revokeKey({ actor: owner.principal, keyId }), 'api_key_not_found');
           await expectApiError(h.rpc.rotateKey({ actor: owner.principal, keyId }), 'api_key_not_found');
         }
