@@ -33,6 +33,7 @@ const testingEntry = `^(${entries.testing.join('|')})$`;
 // Code that only tests (and benchmarks) run. Production = everything else under apps/*/src and libs/*/src.
 const TEST_ONLY = [
   '\\.test\\.ts$',
+  '\\.suite\\.ts$',
   '/test-support/',
   '/testing/',
   '/bench/',
@@ -85,7 +86,7 @@ module.exports = {
       name: 'production-not-to-test-code',
       severity: 'error',
       comment:
-        'Production src/ never imports test-only code: libs/testkit, a test-support/ or testing/ folder, a ./testing entry, a *.test.ts file or a benchmark.',
+        'Production src/ never imports test-only code: libs/testkit, a test-support/ or testing/ folder, a ./testing entry, a *.test.ts or *.suite.ts file or a benchmark.',
       from: { path: '^(apps|libs)/[^/]+/src/', pathNot: testOnly },
       to: { path: [testOnly, testingEntry] },
     },
