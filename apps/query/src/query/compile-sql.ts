@@ -81,7 +81,7 @@ function sessionsStatement(input: CompileInput): Statement {
     `argMaxIf(${bounceScopeSql(query.filters)}, version, sign > 0) AS bounce_scope`,
   ].join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  const sql = `SELECT g, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY session_id HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined)}`;
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY session_id HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined)}`;
   return { sql, params };
 }
 
@@ -98,7 +98,7 @@ function eventsStatement(input: CompileInput): Statement {
     'maxIf(scroll_depth, scroll_depth <= 100) AS scroll', 'countIf(scroll_depth <= 100) > 0 AS has_scroll',
   ].join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  const sql = `SELECT g, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined)}`;
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined)}`;
   return { sql, params };
 }
 

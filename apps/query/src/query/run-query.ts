@@ -48,7 +48,12 @@ interface PartResults {
 async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext, values?: string[]): Promise<PartResults> {
   const primaryRows = await events.query<RawRow>(...statementArgs(compilePart({ query, part: plan.primary, window, site, ...(values ? { values } : {}) })));
   const order = primaryRows.map((row) => String(row.g));
-  const total = Number(primaryRows[0]?.total ?? 0);
+  let total = Number(primaryRows[0]?.total ?? 0);
+  if (!values && primaryRows.length === 0 && query.shape === 'breakdown' && query.offset > 0) {
+    // paged past the end: the window function saw no row, so count from the start
+    const [first] = await events.query<RawRow>(...statementArgs(compilePart({ query: { ...query, offset: 0, limit: 1 }, part: plan.primary, window, site })));
+    total = Number(first?.total ?? 0);
+  }
   const restrict = query.shape === 'breakdown' ? (values ?? order) : undefined;
   let totalVisitors: number | undefined;
   const secondaryRows: RawRow[][] = [];
