@@ -2,11 +2,14 @@ import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import { unary } from '@sightline/grpc-kit';
 import { queryV1 } from '@sightline/proto';
 import type { ServiceModule } from '@sightline/runtime';
+import { intlGeoLabels } from './geo-labels.js';
+import { handleListProps, handleQuery } from './query-service.js';
 import { siteActivity } from './site-activity.js';
 
 /**
  * The query service: reads the events store to answer statistics questions;
- * stateless. `POST /query` lands with the query issue; today it answers SiteActivity.
+ * stateless: every answer is a function of the request, the site context the gateway
+ * resolved, and the events store (see src/query for the pipeline).
  */
 export const queryModule: ServiceModule = {
   name: 'query',
@@ -15,6 +18,9 @@ export const queryModule: ServiceModule = {
     if (!events) throw new Error('the query service needs the events store');
     const implementation: queryV1.QueryServiceServer = {
       siteActivity: unary('Query/SiteActivity', log, (request: queryV1.SiteActivityRequest) => siteActivity(events, request)),
+      // geo names: libs/geo replaces intlGeoLabels when it lands
+      query: unary('Query/Query', log, (request: queryV1.QueryRequest) => handleQuery({ events, geo: intlGeoLabels }, request)),
+      listProps: unary('Query/ListProps', log, (request: queryV1.ListPropsRequest) => handleListProps(events, request)),
     };
     return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
   },
