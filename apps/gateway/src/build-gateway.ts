@@ -25,6 +25,7 @@ import { auditRoutes } from './routes/site-audit.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 
 export interface GatewayOptions {
@@ -105,7 +106,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const scriptBuilder = scriptBuilderClientOf(options.services);
   const scriptCache = new TrackerScriptCache();
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
-  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query: queryClientOf(options.services), scriptCache, deadlineMs });
+  const query = queryClientOf(options.services);
+  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
+  await app.register(queryRoutes, { sites, identity, query, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;
