@@ -4,12 +4,14 @@ import { benchStartup } from './startup.js';
 import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
+import { benchQuery } from './query.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
   ['authentication', benchAuth],
   ['sites', benchSites],
   ['collection', benchCollect],
+  ['query', benchQuery],
 ];
 
 const only = process.argv[2];

@@ -25,3 +25,8 @@ export const queryModule: ServiceModule = {
     return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
   },
 };
+
+// The pipeline itself, for the query benchmark (load-tests/bench/query.ts).
+export { runQuery, type QueryAnswer } from './query/run-query.js';
+export { intlGeoLabels, type GeoLabels } from './geo-labels.js';
+export type { SiteContext } from './query/site-context.js';
