@@ -64,7 +64,11 @@ export function buildSeedRows(visits: readonly SeedVisit[], defaults: { siteId: 
     const attributes = { ...EMPTY_ATTRIBUTES, ...visit.attrs };
     const ordered = [...visit.events].sort((a, b) => seedTimestamp(a.at).localeCompare(seedTimestamp(b.at)));
     const host = visit.hostname ?? 'example.com';
+    let started = false;
     for (const event of ordered) {
+      // an engagement with no live session is dropped (SEMANTICS)
+      if ((event.name ?? PAGEVIEW) === ENGAGEMENT && !started) continue;
+      started = true;
       const props = Object.entries(event.props ?? {});
       events.push({
         site_id: siteId, timestamp: seedTimestamp(event.at), name: event.name ?? PAGEVIEW, visitor_id: String(visit.visitor), session_id: sessionId,
