@@ -7,6 +7,7 @@ import { benchCollect } from './collect.js';
 import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
+import { benchQuery } from './query.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['enrichment steps', benchEnrich],
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],
+  ['query', benchQuery],
 ];
 
 const only = process.argv[2];

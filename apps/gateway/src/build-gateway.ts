@@ -27,6 +27,7 @@ import { auditRoutes } from './routes/site-audit.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 
 export interface GatewayOptions {
@@ -113,7 +114,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const scriptBuilder = clientOf(options.services, 'script-builder');
   const scriptCache = new TrackerScriptCache();
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
-  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query: clientOf(options.services, 'query'), scriptCache, deadlineMs });
+  const query = clientOf(options.services, 'query');
+  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
+  await app.register(queryRoutes, { sites, identity, query, deadlineMs });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;
