@@ -26,7 +26,7 @@ describe.skipIf(!pgGate.available)('--target=migrate', () => {
   });
 
   it('applies every PostgreSQL schema and ClickHouse table, then exits; a second run is a no-op', async () => {
-    const env = { DATABASE_URL: database.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dataDir.path };
+    const env = { DATABASE_URL: database.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dataDir.path, LOG_LEVEL: 'info' };
     const first = await runLauncherToExit({ args: ['--target=migrate'], env, timeoutMs: 120_000 });
     expect(first.code, first.output).toBe(0);
     expect(first.output).toContain('migrations applied');
