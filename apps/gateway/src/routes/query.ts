@@ -7,6 +7,7 @@ import { principalOf } from '../auth/authenticate.js';
 import { actorOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, PropsQuerystring, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
+import { assertSiteReportsReadable } from '../report-access.js';
 
 export interface QueryRouteOptions {
   sites: sitesV1.SitesServiceClient;
@@ -33,9 +34,7 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
     if (siteId === undefined) throw new ApiError('site_id_required');
     const options = callOptions(request, deadlineMs);
     const { site } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId }, options);
-    const plan = await callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId: site!.ownerAccountId }, options);
-    if (!plan.trackingActive) throw new ApiError('tracking_inactive');
-    if (!plan.reportsOpen) throw new ApiError('plan_expired');
+    await assertSiteReportsReadable(identity, request, site!, deadlineMs);
     const goals = withGoals ? (await callUnary(sites, sites.listGoals, 'Sites/ListGoals', { actor: actorOf(request), siteId }, options)).goals : [];
     return {
       siteId, timezone: site!.timezone, weekStart: site!.weekStart, now: new Date().toISOString(),
