@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     smtp = await startSmtpSink();
     const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    await sightline.bus!.consume<Collected>({ stream: STREAM_NAMES.events, durable: uniqueName('browser'), handler: async (m) => void received.push(m.data) });
+    await sightline.bus!.consume({ stream: STREAM_NAMES.events, durable: uniqueName('browser'), filterSubject: SUBJECTS.eventsCollected, handler: async (m) => void received.push(m.data) });
     client = new ApiClient(sightline.url!).withIp(freshIp());
     token = (await register(client, smtp, `browser.${Date.now()}@mail.sightline-e2e.net`)).token;
     const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://shop.sightline-e2e.net' } });

@@ -21,6 +21,7 @@ export { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-b
 export { LocalBus, DEFAULT_COMPACT_THRESHOLD_BYTES, type LocalBusOptions } from './local-bus.js';
 export { NatsBus, connectNatsBus, type ConnectNatsBusOptions, type NatsBusOptions } from './nats-bus.js';
 export { openBus, type OpenBusOptions } from './open-bus.js';
+export { startDurableConsumer, type DurableConsumer, type DurableConsumerRetry } from './durable-consumer.js';
 export {
   COLLECTED_FILTER,
   DEFAULT_EVENT_SHARDS,

@@ -63,6 +63,7 @@ export const ENV_SCHEMA = z.object({
     .optional()
     .describe('Time zone of a new site when the request names none (IANA name). Default: the server’s own time zone.'),
   // -- tracker
+  EVENT_SHARDS: z.coerce.number().int().min(1).max(1024).default(8).describe('Shards of collected events (`events.collected.<shard>`, one per visitor; ingest replicas split them). Fixed for a deployment: changing it needs a drain (stop gateways, let ingest empty `EVENTS_WQ`, restart all with the new count).'),
   SCRIPT_PURGE_WEBHOOK_URL: url.optional().describe('Called (POST `{site_id}`) when a site’s tracker script changes, e.g. to purge a CDN. Unset: no call.'),
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),

@@ -77,7 +77,7 @@ export async function startIdentityHarness(options: HarnessOptions): Promise<Ide
   const mailer = options.mailer ?? new FileOutboxMailer({ dir: mailDir, from: 'Sightline <no-reply@sightline.test>' });
   const bus = new LocalBus();
   const revoked: Revoked[] = [];
-  const subscription = await bus.subscribe<Revoked>(SUBJECTS.keysRevoked, (data) => void revoked.push(data));
+  const subscription = await bus.subscribe(SUBJECTS.keysRevoked, (data) => void revoked.push(data));
   const logLines: string[] = [];
   const log = createLogger({ level: 'debug', service: 'identity', destination: new Writable({ write: (chunk, _e, done) => (logLines.push(String(chunk)), done()) }) });
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
