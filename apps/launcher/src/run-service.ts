@@ -1,6 +1,6 @@
 import type { Config } from '@sightline/config';
 import { runMigrations } from '@sightline/db';
-import { runEventMigrations } from '@sightline/event-store';
+import { LazyEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
 import { startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
 import { assertDepsFor, type Clock, type LaunchDeps, type LaunchableModule, type ServiceName } from '@sightline/runtime';
 import { connectServiceClients, type CalledService } from '@sightline/service-clients';
@@ -28,8 +28,14 @@ export async function runService(
     if (applied.length > 0) log.info({ applied }, 'database migrations applied');
   }
   if (module.needs.events && module.eventMigrationsDir && stores.events) {
-    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: options.config.CLICKHOUSE_CLUSTER });
-    if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
+    const dir = module.eventMigrationsDir;
+    const migrate = async (events: EventStore) => {
+      const { applied } = await runEventMigrations(events, { dir, cluster: options.config.CLICKHOUSE_CLUSTER });
+      if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
+    };
+    // an embedded store not yet loaded migrates when first used, before any statement of any service
+    if (stores.events instanceof LazyEventStore) await stores.events.beforeFirstUse(migrate);
+    else await migrate(stores.events);
   }
   const calls = module.calls ?? [];
   const unknown = calls.filter((service) => !options.addresses[service]);
