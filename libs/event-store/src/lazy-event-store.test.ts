@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEventStoreContract, uniqueName } from './event-store-contract.js';
-import type { EventStore } from './event-store.js';
 import { LazyEventStore } from './lazy-event-store.js';
 import { openEventStore } from './open-event-store.js';
 
@@ -81,7 +80,7 @@ describe('LazyEventStore', () => {
       database,
       open: async () => {
         opens += 1;
-        return (await openEventStore({ dataDir: root, database })) as EventStore;
+        return openEventStore({ dataDir: root, database });
       },
       pingUnopened: async () => {},
     });
@@ -100,12 +99,13 @@ describe('LazyEventStore', () => {
 
   it('concurrent first statements open the store once', async () => {
     let opens = 0;
+    const database = uniqueName('once');
     const lazy = new LazyEventStore({
       kind: 'chdb',
-      database: uniqueName('once'),
+      database,
       open: async () => {
         opens += 1;
-        return openEventStore({ dataDir: root, database: lazy.database });
+        return openEventStore({ dataDir: root, database });
       },
       pingUnopened: async () => {},
     });
