@@ -1,6 +1,7 @@
 // `npm run bench`: prints performance figures. Never asserts: numbers on a shared
 // 2-core machine vary; they go into issue notes and are compared by people.
 import { benchStartup } from './startup.js';
+import { benchFootprint } from './footprint.js';
 import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
@@ -11,6 +12,7 @@ import { benchQuery } from './query.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
+  ['idle footprint', benchFootprint],
   ['authentication', benchAuth],
   ['sites', benchSites],
   ['collection', benchCollect],

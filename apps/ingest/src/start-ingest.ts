@@ -34,19 +34,34 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, log)];
 
   let ports = options.ports;
+  let preparePorts = async (): Promise<void> => {};
   let closePorts = async (): Promise<void> => {};
   if (!ports) {
     if (!deps.clients) throw new Error('ingest needs its gRPC clients (sites, settings, identity) or test ports');
     const production = await productionPorts({ ...deps, clients: deps.clients });
     ports = production.ports;
+    preparePorts = production.prepare;
     closePorts = production.close;
   }
 
   let writer: BatchWriter | undefined;
   let expiry: NodeJS.Timeout | undefined;
   if (ports) {
-    const rebuilt = await rebuildSessions(store, sessions, ports.clock());
-    log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
+    const clock = ports.clock;
+    // Geo data and live visits are loaded when the first event arrives, not at start:
+    // an idle ingest then holds neither the geo data nor the events store (embedded
+    // chDB loads on first use). Every event waits for this; a failure is retried by
+    // the next one (the bus redelivers).
+    let warming: Promise<void> | undefined;
+    const warmUp = (): Promise<void> =>
+      (warming ??= (async () => {
+        await preparePorts();
+        const rebuilt = await rebuildSessions(store, sessions, clock());
+        log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
+      })().catch((error: unknown) => {
+        warming = undefined;
+        throw error;
+      }));
     writer = new BatchWriter(store, {
       maxRows: config.INGEST_BATCH_ROWS,
       maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
@@ -71,7 +86,10 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
           // A payload never fails for its content (bad ones are counted and acked), only
           // for the store being down: keep redelivering, never give an event up.
           maxDeliver: -1,
-          handler: (msg) => pipeline.handle(msg.data, msg.deliveryCount > 1),
+          handler: async (msg) => {
+            await warmUp();
+            await pipeline.handle(msg.data, msg.deliveryCount > 1);
+          },
         }),
       );
     }

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse as parseYaml } from 'yaml';
@@ -38,6 +38,14 @@ describe('npm start (single process, embedded stores)', () => {
     const kinds = new Set(Object.values(body.services).flatMap((s) => s.stores.map((store) => store.kind)));
     expect([...kinds].sort()).toEqual(['chdb', 'file', 'local', 'pglite']);
     expect(body.gateway.stores).toEqual([{ role: 'bus', kind: 'local', reachable: true }]);
+  });
+
+  it('idles without the events engine: /readyz probes do not load chDB (it loads on the first statement)', async () => {
+    await fetch(`${sightline.url}/readyz`);
+    // libchdb.so (566 MB) shows in the process's mappings once chDB is imported
+    const maps = await readFile(`/proc/${sightline.child.pid}/maps`, 'utf8');
+    expect(maps).toContain(process.execPath);
+    expect(maps.includes('libchdb')).toBe(false);
   });
 
   it('answers /healthz', async () => {

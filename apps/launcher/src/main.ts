@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger({ level: config.LOG_LEVEL, service: target === 'all' ? undefined : target });
-  const tracing = startTracing({
+  const tracing = await startTracing({
     exporter: config.OTEL_TRACES_EXPORTER,
     serviceName: config.OTEL_SERVICE_NAME ?? `sightline-${target}`,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -1,6 +1,6 @@
 import type { Config } from '@sightline/config';
 import { runMigrations } from '@sightline/db';
-import { runEventMigrations } from '@sightline/event-store';
+import { LazyEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
 import { SERVICE_NAMES, type LaunchableModule } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import { SERVICE_MODULES } from './service-modules.js';
@@ -14,8 +14,14 @@ export async function migrateModule(module: LaunchableModule, stores: Stores, co
     if (applied.length > 0) log.info({ applied, service: module.name }, 'database migrations applied');
   }
   if (module.needs.events && module.eventMigrationsDir && stores.events) {
-    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: config.CLICKHOUSE_CLUSTER });
-    if (applied.length > 0) log.info({ applied, service: module.name }, 'events store migrations applied');
+    const dir = module.eventMigrationsDir;
+    const migrate = async (events: EventStore) => {
+      const { applied } = await runEventMigrations(events, { dir, cluster: config.CLICKHOUSE_CLUSTER });
+      if (applied.length > 0) log.info({ applied, service: module.name }, 'events store migrations applied');
+    };
+    // an embedded store not yet loaded migrates when first used, before any statement of any service
+    if (stores.events instanceof LazyEventStore) await stores.events.beforeFirstUse(migrate);
+    else await migrate(stores.events);
   }
 }
 

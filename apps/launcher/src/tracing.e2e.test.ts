@@ -14,7 +14,7 @@ describe('tracing through HTTP → gRPC → database', () => {
   let sightline: RunningSightline;
 
   beforeAll(async () => {
-    tracing = startTracing({ exporter: 'none', serviceName: 'sightline-test', spanExporter: exporter });
+    tracing = await startTracing({ exporter: 'none', serviceName: 'sightline-test', spanExporter: exporter });
     dataDir = await makeTempDir();
     const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1' });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent', service: 't' }), target: 'all' });

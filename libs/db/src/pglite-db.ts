@@ -1,4 +1,5 @@
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+// Type only: importing PGlite costs ~50 MB; a process on PostgreSQL never loads it (see create).
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { traceQuery, traceTransaction } from './tracing.js';
 import { TransactionScope } from './transaction-scope.js';
@@ -57,6 +58,7 @@ export class PgliteDb implements Db {
   /** Opens (initialising on first use) the database in `dataDir`, or an in-memory one without it. Takes a few seconds. */
   static async create(dataDir?: string): Promise<PgliteDb> {
     if (dataDir) await initPgliteDataDir(dataDir);
+    const { PGlite } = await import('@electric-sql/pglite');
     const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), startParams: PGLITE_START_PARAMS, parsers: { ...TEXT_PARSERS } });
     return new PgliteDb(pglite);
   }

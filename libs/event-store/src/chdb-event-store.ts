@@ -1,4 +1,5 @@
-import { Session } from 'chdb';
+// Type only: the 566 MB engine library is loaded by `open`, never by importing this lib.
+import type { Session } from 'chdb';
 import { mkdir } from 'node:fs/promises';
 import { acquireChdbDataDir } from './chdb-process-slot.js';
 import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, settingsAsConnectionArgs } from './clickhouse-settings.js';
@@ -55,6 +56,7 @@ export class ChdbEventStore implements EventStore {
     const release = await acquireChdbDataDir(options.path);
     let session: Session | undefined;
     try {
+      const { Session } = await import('chdb');
       session = new Session(options.path, {
         connectionArgs: settingsAsConnectionArgs(SHARED_CLICKHOUSE_SETTINGS),
       });

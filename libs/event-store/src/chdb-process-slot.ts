@@ -1,4 +1,3 @@
-import { drainPending } from 'chdb';
 import path from 'node:path';
 
 /**
@@ -60,7 +59,8 @@ export async function acquireChdbDataDir(dir: string): Promise<() => Promise<voi
     if (held.holders > 0) return;
     // A closed Session may still be finishing native work; a different
     // directory can only open once that has landed.
-    const draining = drainPending().finally(() => {
+    // chDB is loaded already: a holder opened a Session (importing it here would load it for everyone).
+    const draining = import('chdb').then(({ drainPending }) => drainPending()).finally(() => {
       if (held.releasing === draining) held.releasing = undefined;
       if (held.holders === 0 && host[SLOT_KEY] === held) delete host[SLOT_KEY];
     });

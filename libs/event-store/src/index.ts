@@ -2,6 +2,7 @@ export type { EventStore, EventStoreParams } from './event-store.js';
 export { EventStoreError } from './event-store-error.js';
 export { ChdbEventStore, type ChdbEventStoreOptions } from './chdb-event-store.js';
 export { ClickHouseEventStore, type ClickHouseEventStoreOptions } from './clickhouse-event-store.js';
+export { LazyEventStore, type LazyEventStoreOptions } from './lazy-event-store.js';
 export { openEventStore, type OpenEventStoreOptions } from './open-event-store.js';
 export {
   runEventMigrations,

@@ -1,7 +1,9 @@
+import { access, constants, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ChdbEventStore } from './chdb-event-store.js';
 import { ClickHouseEventStore } from './clickhouse-event-store.js';
 import type { EventStore } from './event-store.js';
+import { LazyEventStore } from './lazy-event-store.js';
 
 export interface OpenEventStoreOptions {
   /** A ClickHouse server (HTTP URL, may carry user:password). Wins over `dataDir`. */
@@ -10,6 +12,11 @@ export interface OpenEventStoreOptions {
   database?: string;
   /** Single-process mode: chDB keeps its files in `<dataDir>/events`. */
   dataDir?: string;
+  /**
+   * Embedded chDB only: load the engine on the first statement instead of now
+   * (a `LazyEventStore`). An idle process then never pays its ~200 MB.
+   */
+  embeddedOnFirstUse?: boolean;
 }
 
 /** Picks the adapter from configuration: a server URL → ClickHouse, otherwise chDB under `dataDir`. */
@@ -18,7 +25,18 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
     return ClickHouseEventStore.open({ url: options.clickhouseUrl, database: options.database });
   }
   if (options.dataDir) {
-    return ChdbEventStore.open({ path: path.join(options.dataDir, 'events'), database: options.database ?? 'sightline' });
+    const dir = path.join(options.dataDir, 'events');
+    const database = options.database ?? 'sightline';
+    if (!options.embeddedOnFirstUse) return ChdbEventStore.open({ path: dir, database });
+    // a data dir that cannot be written fails start-up now, as an eager open would
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    return new LazyEventStore({
+      kind: 'chdb',
+      database,
+      open: () => ChdbEventStore.open({ path: dir, database }),
+      pingUnopened: () => access(dir, constants.W_OK),
+    });
   }
   throw new Error('openEventStore needs clickhouseUrl (a ClickHouse server) or dataDir (embedded chDB)');
 }

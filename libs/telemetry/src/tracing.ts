@@ -1,6 +1,5 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+// Types only: the SDK and exporters (~30 MB once loaded) are imported when tracing is on.
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export interface TracingConfig {
   exporter: 'none' | 'console' | 'otlp';
@@ -19,17 +18,21 @@ export interface Tracing {
  * Starts the OpenTelemetry SDK when an exporter is configured. Spans are created by
  * Sightline's own code (gateway request, gRPC client/server, Db and EventStore
  * calls) through @opentelemetry/api, so one request is one trace end to end. With
- * `none` nothing is started and the API stays a no-op: tracing costs nothing when off.
+ * `none` nothing is started or even loaded and the API stays a no-op: tracing costs
+ * nothing when off, in time or memory.
  */
-export function startTracing(config: TracingConfig): Tracing {
+export async function startTracing(config: TracingConfig): Promise<Tracing> {
   if (config.exporter === 'none' && !config.spanExporter) return { shutdown: async () => {} };
-  let spanProcessor;
+  const { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  let spanProcessor: SpanProcessor;
   if (config.spanExporter) {
     spanProcessor = new SimpleSpanProcessor(config.spanExporter);
   } else if (config.exporter === 'console') {
     spanProcessor = new SimpleSpanProcessor(new ConsoleSpanExporter());
   } else {
     const base = (config.otlpEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '');
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }));
   }
   const sdk = new NodeSDK({ serviceName: config.serviceName, spanProcessors: [spanProcessor], instrumentations: [] });
