@@ -1,80 +1,45 @@
-import net from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
-import { backendGate, createTestDatabase, makeTempDir, startLauncherProcess, type LauncherProcess, type TestDatabase } from '@sightline/testkit';
+import { backendGate, createTestDatabase, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
 // The Kubernetes shape without Kubernetes: every service its own process
 // (`--target=<service>`) on shared PostgreSQL, NATS and "ClickHouse" (chDB behind
 // the ClickHouse HTTP interface), and a lone gateway dialling them over gRPC.
+// NATS is a private server when nats-server is installed: the product's stream and
+// durable names are fixed, so a shared server mixes runs (and other branches' streams).
 const pgGate = await backendGate('postgres');
 const natsGate = await backendGate('nats');
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts one `--target=<service>` process and waits until it serves gRPC. */
-async function startService(name: ServiceName, port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} not ready:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('service is ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
-  });
-  return child;
-}
 
 describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one process per service', () => {
   let database: TestDatabase;
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   let clickhouse: ChdbHttpServer;
+  let nats: PrivateNatsServer;
   let gateway: LauncherProcess;
-  const services = new Map<ServiceName, ReturnType<typeof spawn>>();
+  const services = new Map<ServiceName, ServiceProcess>();
 
   beforeAll(async () => {
     database = await createTestDatabase(pgGate.url, 'sightline_e2e');
     dataDir = await makeTempDir();
+    nats = await isolatedNats(natsGate.url);
     clickhouse = await startChdbHttpServer({ dataDir: path.join(dataDir.path, 'clickhouse') });
+    // every address is known up front: a service dials those it calls (ingest: sites,
+    // settings, identity) lazily, so the processes may start in any order
+    const { ports, env: addresses } = await serviceAddresses();
     const env = {
       DATABASE_URL: database.url,
-      NATS_URL: natsGate.url,
+      NATS_URL: nats.url,
       CLICKHOUSE_URL: clickhouse.url,
       SIGHTLINE_DATA_DIR: dataDir.path,
       SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
-    // every address is known up front: a service dials those it calls (ingest: sites,
-    // settings, identity) lazily, so the processes may start in any order
-    const ports = new Map<ServiceName, number>();
-    for (const name of SERVICE_NAMES) ports.set(name, await freePort());
-    const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
-        services.set(name, await startService(name, ports.get(name)!, { ...env, ...addresses }));
+        services.set(name, await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses }));
       }),
     );
     gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });
@@ -82,8 +47,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
 
   afterAll(async () => {
     await gateway?.stop('SIGTERM');
-    for (const child of services.values()) child.kill('SIGTERM');
+    await Promise.allSettled([...services.values()].map((s) => s.stop('SIGTERM')));
     await clickhouse?.close();
+    await nats?.stop();
     await dataDir?.remove();
     await database?.drop();
   }, 60_000);
@@ -109,10 +75,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
   });
 
   it('reports not ready, naming the service, when one stops; a SIGTERMed service exits 0', async () => {
-    const identity = services.get('identity')!;
-    const exited = new Promise<number | null>((resolve) => identity.once('exit', resolve));
-    identity.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await services.get('identity')!.stop('SIGTERM')).toBe(0);
     services.delete('identity');
     const response = await fetch(`${gateway.url}/readyz`);
     expect(response.status).toBe(503);

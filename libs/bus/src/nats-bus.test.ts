@@ -73,6 +73,42 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
     }
   });
 
+  it('names the real cause when the server refuses a new stream (subjects overlapping another stream)', async () => {
+    // Regression: the refusal used to be followed by a second info(), which threw
+    // StreamNotFoundError and hid "subjects overlap" (seen on a shared server where
+    // another branch had created a stream over events.collected.*).
+    const bus = await connectNatsBus(gate.url);
+    opened.push(bus);
+    const jsm = await jetstreamManager(bus.connection);
+    const owner = uniqueName('OWNER');
+    const other = uniqueName('OVERLAP');
+    const prefix = uniqueName('o');
+    try {
+      await bus.ensureStreams([{ name: owner, subjects: [`${prefix}.collected.*`] }]);
+      const refused = bus.ensureStreams([{ name: other, subjects: [`${prefix}.>`] }]);
+      await expect(refused).rejects.toThrow(new RegExp(`cannot create JetStream stream ${other}.*subjects overlap`));
+      await expect(jsm.streams.info(other)).rejects.toThrow(/stream not found/);
+    } finally {
+      await jsm.streams.delete(owner).catch(() => false);
+      await jsm.streams.delete(other).catch(() => false);
+    }
+  });
+
+  it('lets two services create the same stream at once with different settings (the loser updates it)', async () => {
+    const [a, b] = await Promise.all([connectNatsBus(gate.url), connectNatsBus(gate.url)]);
+    opened.push(a, b);
+    const jsm = await jetstreamManager(a.connection);
+    const name = uniqueName('RACE');
+    const prefix = uniqueName('r');
+    try {
+      await Promise.all([a.ensureStreams([{ name, subjects: [`${prefix}.>`] }]), b.ensureStreams([{ name, subjects: [`${prefix}.>`], maxAgeMs: 60_000 }])]);
+      const info = await jsm.streams.info(name);
+      expect(info.config.subjects).toEqual([`${prefix}.>`]);
+    } finally {
+      await jsm.streams.delete(name).catch(() => false);
+    }
+  });
+
   it('keeps messages published before any consumer exists, for a durable created later', async () => {
     const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     opened.push(bus);

@@ -270,8 +270,13 @@ export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bu
         await jsm.streams.add({ name: stream.name, ...wanted, storage: StorageType.File, retention });
         return;
       } catch (err) {
-        // Another service created it between our info and add: fall through to update.
-        if (!(err instanceof JetStreamApiError)) throw err;
+        // Only "name already in use" means another service created it between our info
+        // and add: fall through to update. Any other refusal (e.g. 10065 "subjects
+        // overlap with an existing stream" on a shared server) is the real cause; a
+        // second info() would hide it behind StreamNotFoundError.
+        if (!isApiError(err, STREAM_NAME_IN_USE)) {
+          throw new Error(`cannot create JetStream stream ${stream.name} (${stream.subjects.join(', ')}): ${String(err)}`, { cause: err });
+        }
         existing = await jsm.streams.info(stream.name);
       }
     }
@@ -476,6 +481,9 @@ const WORK_QUEUE_CONFLICT_CODES: ReadonlySet<number> = new Set([
   10099, // multiple non-filtered consumers not allowed on workqueue stream
   10100, // filtered consumer not unique on workqueue stream
 ]);
+
+/** JetStream's err_code for "stream name already in use" (not in the client's JetStreamApiCodes). */
+const STREAM_NAME_IN_USE = 10058;
 
 function isApiError(err: unknown, code: number): boolean {
   return err instanceof JetStreamApiError && err.code === code;

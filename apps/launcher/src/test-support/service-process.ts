@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
+
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+export interface ServiceProcess {
+  name: ServiceName;
+  port: number;
+  child: ChildProcess;
+  /** everything the process printed so far (stdout + stderr) */
+  output(): string;
+  /** sends `signal` and resolves with the exit code */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One free port per service, and the `*_GRPC_ADDR` variables naming them. */
+export async function serviceAddresses(): Promise<{ ports: Map<ServiceName, number>; env: Record<string, string> }> {
+  const ports = new Map<ServiceName, number>();
+  for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+  const env = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
+  return { ports, env };
+}
+
+/**
+ * Starts one `--target=<service>` process (what one pod runs) and waits until it
+ * logs "service is ready". The port is fixed by the caller, so a restarted service
+ * comes back at the address its callers already dial.
+ */
+export async function startServiceProcess(name: ServiceName, port: number, env: Record<string, string>, timeoutMs = 90_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const check = () => {
+      if (output.includes('service is ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    name,
+    port,
+    child,
+    output: () => output,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
