@@ -14,3 +14,5 @@ export type { ServiceMigrations, TestDb } from './migrated-test-db.js';
 export { captureLog } from './capture-log.js';
 export { serveOnLoopback, testCallOptions } from './loopback-service.js';
 export type { LoopbackService } from './loopback-service.js';
+export { tableShape } from './table-shape.js';
+export type { TableShape } from './table-shape.js';
