@@ -16,6 +16,8 @@ const CONTRACT = [
   'libs/event-store/src/*-event-store.test.ts',
   'libs/event-store/src/chdb-throughput.test.ts',
   'libs/mailer/src/*-mailer.test.ts',
+  // the shared outbox table over PGlite and PostgreSQL
+  'libs/outbox/src/outbox-table.test.ts',
 ];
 
 export default defineConfig({

@@ -41,7 +41,7 @@ export async function getBlockedIps(ctx: SettingsContext, request: settingsV1.Ge
 
 export async function putBlockedIps(ctx: SettingsContext, request: settingsV1.PutBlockedIpsRequest): Promise<settingsV1.FilterWriteResponse> {
   const siteId = siteIdOf(request.siteId);
-  const audit = auditOf(request.audit);
+  const audit = auditOf(request.actor, request.audit);
   const list: string[] = [];
   for (const raw of boundedList('blocked_ips', request.blockedIps, MAX_BLOCKED_IPS, MAX_RAW_LENGTH)) {
     const entry = normalizeIpEntry(raw.trim());

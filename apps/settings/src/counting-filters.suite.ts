@@ -5,7 +5,7 @@ import type { SettingsSuite } from './test-support/settings-suite.js';
 
 /** GetCountingFilters (one read for ingest): registered on both databases by settings.pglite.test.ts and settings.postgres.test.ts. */
 export function countingFiltersSuite(suite: SettingsSuite): void {
-  const { test, audit } = suite;
+  const { test, writer } = suite;
   let h: SettingsHarness;
   beforeAll(() => void (h = suite.harness()));
 
@@ -18,10 +18,10 @@ export function countingFiltersSuite(suite: SettingsSuite): void {
     test('all three filters as stored (normalized, in order), and only this site’s', async () => {
       const siteId = freshSiteId();
       const other = freshSiteId();
-      await h.rpc.putHostnames({ siteId, audit, allowed: ['WWW.Example.com', '*.example.com'], blocked: ['staging.example.com'], siteHost: '', siteRecentlyActive: false });
-      await h.rpc.putBlockedIps({ siteId, audit, blockedIps: ['2001:DB8::1', '10.0.0.0/8'] });
-      await h.rpc.putCountries({ siteId, audit, allowed: ['de', 'AT'], blocked: ['CN'] });
-      await h.rpc.putCountries({ siteId: other, audit, allowed: ['FR'], blocked: [] });
+      await h.rpc.putHostnames({ siteId, ...writer, allowed: ['WWW.Example.com', '*.example.com'], blocked: ['staging.example.com'], siteHost: '', siteRecentlyActive: false });
+      await h.rpc.putBlockedIps({ siteId, ...writer, blockedIps: ['2001:DB8::1', '10.0.0.0/8'] });
+      await h.rpc.putCountries({ siteId, ...writer, allowed: ['de', 'AT'], blocked: ['CN'] });
+      await h.rpc.putCountries({ siteId: other, ...writer, allowed: ['FR'], blocked: [] });
       expect(await h.rpc.getCountingFilters({ siteId })).toEqual({
         siteId,
         allowedHostnames: ['www.example.com', '*.example.com'],
@@ -31,7 +31,7 @@ export function countingFiltersSuite(suite: SettingsSuite): void {
         blockedCountries: ['CN'],
       });
       // a PUT replaces a filter wholesale; the others stay
-      await h.rpc.putHostnames({ siteId, audit, allowed: [], blocked: [], siteHost: '', siteRecentlyActive: false });
+      await h.rpc.putHostnames({ siteId, ...writer, allowed: [], blocked: [], siteHost: '', siteRecentlyActive: false });
       expect(await h.rpc.getCountingFilters({ siteId })).toMatchObject({ allowedHostnames: [], blockedHostnames: [], blockedIps: ['2001:db8::1', '10.0.0.0/8'], allowedCountries: ['DE', 'AT'] });
     });
 

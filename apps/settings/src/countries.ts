@@ -34,7 +34,7 @@ export async function getCountries(ctx: SettingsContext, request: settingsV1.Get
 /** Replaces both lists; a code kept on a list keeps its created_at, a new one gets now. */
 export async function putCountries(ctx: SettingsContext, request: settingsV1.PutCountriesRequest): Promise<settingsV1.FilterWriteResponse> {
   const siteId = siteIdOf(request.siteId);
-  const audit = auditOf(request.audit);
+  const audit = auditOf(request.actor, request.audit);
   const lists: Record<Kind, string[]> = { allowed: listOf('allowed', request.allowed), blocked: listOf('blocked', request.blocked) };
   const now = ctx.clock();
   await ctx.db.transaction(async (tx) => {

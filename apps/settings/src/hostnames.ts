@@ -64,7 +64,7 @@ export async function getHostnames(ctx: SettingsContext, request: settingsV1.Get
 
 export async function putHostnames(ctx: SettingsContext, request: settingsV1.PutHostnamesRequest): Promise<settingsV1.FilterWriteResponse> {
   const siteId = siteIdOf(request.siteId);
-  const audit = auditOf(request.audit);
+  const audit = auditOf(request.actor, request.audit);
   const allowed = listOf('allowed', request.allowed);
   const blocked = listOf('blocked', request.blocked);
   if (request.siteRecentlyActive) {

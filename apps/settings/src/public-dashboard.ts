@@ -16,7 +16,7 @@ export async function getPublicDashboard(ctx: SettingsContext, request: settings
 /** `true` is never refused; `false` on an always-public site → 409 hobby_always_public, nothing changed. */
 export async function putPublicDashboard(ctx: SettingsContext, request: settingsV1.PutPublicDashboardRequest): Promise<settingsV1.PublicDashboard> {
   const siteId = siteIdOf(request.siteId);
-  const audit = auditOf(request.audit);
+  const audit = auditOf(request.actor, request.audit);
   if (!request.enabled && alwaysPublic(request.siteHobby, request.accountPaid)) {
     throw new ApiError('hobby_always_public', 'A hobby site stays public unless its owner has a paid subscription (active or past_due; a trial does not count).');
   }

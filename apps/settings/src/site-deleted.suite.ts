@@ -6,7 +6,7 @@ import type { SettingsSuite } from './test-support/settings-suite.js';
 
 /** site.deleted: registered on both databases by settings.pglite.test.ts and settings.postgres.test.ts. */
 export function siteDeletedSuite(suite: SettingsSuite): void {
-  const { test, audit } = suite;
+  const { test, writer } = suite;
   let h: SettingsHarness;
   beforeAll(() => void (h = suite.harness()));
 
@@ -15,10 +15,10 @@ export function siteDeletedSuite(suite: SettingsSuite): void {
       const siteId = freshSiteId();
       const other = freshSiteId();
       for (const id of [siteId, other]) {
-        await h.rpc.putTracking({ siteId: id, audit, features: [] });
-        await h.rpc.putHostnames({ siteId: id, audit, allowed: ['a.test'], blocked: [], siteHost: '', siteRecentlyActive: false });
-        await h.rpc.putBlockedIps({ siteId: id, audit, blockedIps: ['10.0.0.1'] });
-        await h.rpc.putCountries({ siteId: id, audit, allowed: ['DE'], blocked: [] });
+        await h.rpc.putTracking({ siteId: id, ...writer, features: [] });
+        await h.rpc.putHostnames({ siteId: id, ...writer, allowed: ['a.test'], blocked: [], siteHost: '', siteRecentlyActive: false });
+        await h.rpc.putBlockedIps({ siteId: id, ...writer, blockedIps: ['10.0.0.1'] });
+        await h.rpc.putCountries({ siteId: id, ...writer, allowed: ['DE'], blocked: [] });
       }
       await h.bus.publish(SUBJECTS.siteDeleted, { site_id: siteId, account_id: 42, tracking_key: 'k', deleted_at: h.time.now().toISOString() }, { msgId: `test-deleted-${siteId}` });
       const remaining = async (id: number) => {

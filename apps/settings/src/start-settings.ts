@@ -23,7 +23,7 @@ export const SETTINGS_NEEDS = { db: true, bus: true } as const;
 
 export async function startSettings(deps: DepsFor<typeof SETTINGS_NEEDS>, options: SettingsOptions = {}): Promise<SettingsInstance> {
   const { db, bus } = deps;
-  const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
+  const relay = await startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const sweeper = startPeriodicTask('settings-outbox-sweep', DEFAULT_SWEEP_INTERVAL_MS, async () => void (await sweepOutbox(db, deps.clock())), deps.log);
   // starts in the background: settings serves even before the SITES stream exists
   const consumer = consumeSiteDeleted(db, bus, deps.log, options.siteDeletedDurable ?? SITE_DELETED_DURABLE);

@@ -30,7 +30,7 @@ export async function getTracking(ctx: SettingsContext, request: settingsV1.GetT
 /** Replaces the selection wholesale: unknown ids and unmet dependencies are refused; locked features stay on. */
 export async function putTracking(ctx: SettingsContext, request: settingsV1.PutTrackingRequest): Promise<settingsV1.TrackingSettings> {
   const siteId = siteIdOf(request.siteId);
-  const audit = auditOf(request.audit);
+  const audit = auditOf(request.actor, request.audit);
   const wanted = boundedList('features', request.features, MAX_FEATURES, MAX_FEATURE_ID_LENGTH);
   const unknown = wanted.find((id) => !isFeatureId(id));
   if (unknown !== undefined) throw new ApiError('invalid_request', `Unknown feature ${quote(unknown)} in features.`);

@@ -1,8 +1,8 @@
-import { AUDIT_FIELD_BOUNDS as AUDIT_BOUNDS, SETTINGS_AUDIT_ACTIONS } from '@sightline/audit';
+import { AUDIT_FIELD_BOUNDS as AUDIT_BOUNDS, clipAuditText, SETTINGS_AUDIT_ACTIONS } from '@sightline/audit';
 import { SUBJECTS } from '@sightline/bus';
 import type { Queryable } from '@sightline/db';
 import { ApiError } from '@sightline/errors';
-import type { settingsV1 } from '@sightline/proto';
+import type { commonV1 } from '@sightline/proto';
 import { enqueueMessage, type SettingsChangedPayload, type SettingsKind } from './outbox/outbox.js';
 
 export const ACTIONS: Record<SettingsKind, string> = SETTINGS_AUDIT_ACTIONS;
@@ -21,17 +21,21 @@ export interface AuditSource {
   request_id: string;
 }
 
-/** The audit context of a write: required, with an account; texts cut to the audit trail's bounds. */
-export function auditOf(audit: settingsV1.AuditContext | undefined): AuditSource {
-  if (!audit || !Number.isSafeInteger(audit.accountId) || audit.accountId <= 0) {
-    throw new ApiError('invalid_request', 'audit with a positive account_id is required on every write.');
+/**
+ * Who made a write and from where (the gateway's actor and audit context, the same
+ * pair the sites service gets): an actor with an account is required; texts are cut
+ * to the audit trail's bounds.
+ */
+export function auditOf(actor: commonV1.Actor | undefined, audit: commonV1.AuditContext | undefined): AuditSource {
+  if (!actor || !Number.isSafeInteger(actor.accountId) || actor.accountId <= 0) {
+    throw new ApiError('invalid_request', 'An actor with a positive account_id is required on every write.');
   }
   return {
-    account_id: audit.accountId,
-    key_id: audit.keyId.slice(0, AUDIT_BOUNDS.keyId),
-    ip: audit.ip.slice(0, AUDIT_BOUNDS.ip),
-    user_agent: audit.userAgent.slice(0, AUDIT_BOUNDS.userAgent),
-    request_id: audit.requestId.slice(0, AUDIT_BOUNDS.requestId),
+    account_id: actor.accountId,
+    key_id: clipAuditText(actor.keyId, AUDIT_BOUNDS.keyId),
+    ip: clipAuditText(audit?.ip, AUDIT_BOUNDS.ip),
+    user_agent: clipAuditText(audit?.userAgent, AUDIT_BOUNDS.userAgent),
+    request_id: clipAuditText(audit?.requestId, AUDIT_BOUNDS.requestId),
   };
 }
 

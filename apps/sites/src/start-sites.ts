@@ -27,7 +27,7 @@ export const SITES_NEEDS = { db: true, bus: true } as const;
 export async function startSites(deps: DepsFor<typeof SITES_NEEDS>, options: SitesOptions = {}): Promise<SitesInstance> {
   const { db, bus } = deps;
   const settings = sitesSettings(deps.config);
-  const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
+  const relay = await startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);
   const settingsAudit = startSettingsAuditConsumer(db, bus, deps.log, options.settingsAuditDurable);
   const ctx: SitesContext = { db, bus, clock: deps.clock, log: deps.log, settings, kickOutbox: () => relay.kick() };

@@ -2,6 +2,7 @@ import type { Bus, Subject, SubjectPayloads } from '@sightline/bus';
 import type { Db, Queryable } from '@sightline/db';
 import type { Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
+import { ensureOutboxTable, outboxTable } from './outbox-table.js';
 
 export const DEFAULT_RELAY_INTERVAL_MS = 2_000;
 const BATCH = 100;
@@ -44,8 +45,12 @@ export function outboxMsgId(schema: string, messageId: string): string {
  * the bus drops the duplicate within its window; consumers must be idempotent
  * anyway). A failed publish stops the pass (order is kept) and is retried on the
  * next tick. Runs every `intervalMs` and whenever kicked; passes never overlap.
+ *
+ * Creates `<schema>.outbox` first when it is missing (`ensureOutboxTable`): the table
+ * is defined here, not in each service's migrations.
  */
-export function startOutboxRelay({ db, bus, clock, log, schema, intervalMs = DEFAULT_RELAY_INTERVAL_MS }: OutboxRelayOptions): OutboxRelay {
+export async function startOutboxRelay({ db, bus, clock, log, schema, intervalMs = DEFAULT_RELAY_INTERVAL_MS }: OutboxRelayOptions): Promise<OutboxRelay> {
+  await ensureOutboxTable(db, schema);
   const table = outboxTable(schema);
   let running: Promise<void> | undefined;
   let again = false;
@@ -103,12 +108,6 @@ export function startOutboxRelay({ db, bus, clock, log, schema, intervalMs = DEF
       await running;
     },
   };
-}
-
-/** `<schema>.outbox`, with the schema checked as a plain identifier (it is interpolated). */
-export function outboxTable(schema: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid outbox schema name: ${schema}`);
-  return `${schema}.outbox`;
 }
 
 /**

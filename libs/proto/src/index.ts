@@ -1,6 +1,6 @@
 // Public face of the generated gRPC contracts. Regenerate with `npm run proto:gen`.
 export * as health from './gen/grpc/health/v1/health.js';
-export * as commonV1 from './gen/sightline/common/v1/service_info.js';
+export * as commonV1 from './common-v1.js';
 export * as identityV1 from './gen/sightline/identity/v1/identity.js';
 export * as sitesV1 from './gen/sightline/sites/v1/sites.js';
 export * as scriptBuilderV1 from './gen/sightline/script_builder/v1/script_builder.js';

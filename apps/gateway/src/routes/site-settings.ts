@@ -2,10 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
-import { principalOf } from '../auth/authenticate.js';
-import { callOptions } from '../request-context.js';
+import { actorOf, auditOf, callOptions } from '../request-context.js';
 import { siteForRequest } from '../site-access.js';
-import { clientInfo } from '../client-info.js';
 import type { TrackerScriptCache } from '../tracker-script-cache.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SiteParams } from '../schemas/sites-schemas.js';
@@ -46,11 +44,8 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
 
   const siteFor = (request: FastifyRequest, rawSiteId: string, need: Need) => siteForRequest(sites, request, rawSiteId, need, deadlineMs);
 
-  function auditOf(request: FastifyRequest): settingsV1.AuditContext {
-    const { accountId, keyId } = principalOf(request);
-    const { ip, userAgent } = clientInfo(request);
-    return { accountId, keyId, ip, userAgent, requestId: request.id };
-  }
+  /** Who writes and from where: the same actor and audit context the sites service gets. */
+  const writerOf = (request: FastifyRequest) => ({ actor: actorOf(request), audit: auditOf(request) });
 
   async function trackingObject(request: FastifyRequest, tracking: settingsV1.TrackingSettings) {
     catalogue ??= (await callUnary(scriptBuilder, scriptBuilder.getCatalogue, 'ScriptBuilder/GetCatalogue', {}, callOptions(request, deadlineMs))).entries;
@@ -85,7 +80,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
     { config: manage, schema: { summary: 'Choose what the tracker collects', description: 'Replaces the selection wholesale; locked features stay on; an unmet dependency answers 400 naming it. The site’s script is rebuilt; visitors see the change once caches expire.', tags: ['settings'], security, params: SiteParams, body: PutTrackingBody, response: { 200: TrackingSettingsObject, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => {
       const site = await siteFor(request, request.params.id, 'manage');
-      const tracking = await callUnary(settings, settings.putTracking, 'Settings/PutTracking', { siteId: site.siteId, audit: auditOf(request), features: request.body.features }, callOptions(request, deadlineMs));
+      const tracking = await callUnary(settings, settings.putTracking, 'Settings/PutTracking', { siteId: site.siteId, ...writerOf(request), features: request.body.features }, callOptions(request, deadlineMs));
       scriptCache.forget(site.trackingKey);
       return trackingObject(request, tracking);
     },
@@ -109,7 +104,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
         settings,
         settings.putHostnames,
         'Settings/PutHostnames',
-        { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked, siteHost: new URL(site.name).hostname, siteRecentlyActive: activity.events > 0 },
+        { siteId: site.siteId, ...writerOf(request), allowed: request.body.allowed, blocked: request.body.blocked, siteHost: new URL(site.name).hostname, siteRecentlyActive: activity.events > 0 },
         callOptions(request, deadlineMs),
       );
       return { site_id: answer.siteId, count: answer.count };
@@ -127,7 +122,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
     { config: manage, schema: { summary: 'Replace the blocked IP list', description: 'Body: a bare array of addresses.', tags: ['settings'], security, params: SiteParams, body: BlockedIpsBody, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => {
       const site = await siteFor(request, request.params.id, 'manage');
-      const answer = await callUnary(settings, settings.putBlockedIps, 'Settings/PutBlockedIps', { siteId: site.siteId, audit: auditOf(request), blockedIps: request.body }, callOptions(request, deadlineMs));
+      const answer = await callUnary(settings, settings.putBlockedIps, 'Settings/PutBlockedIps', { siteId: site.siteId, ...writerOf(request), blockedIps: request.body }, callOptions(request, deadlineMs));
       return { site_id: answer.siteId, count: answer.count };
     },
   );
@@ -144,7 +139,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
     { config: manage, schema: { summary: 'Replace the country filter', description: 'ISO 3166-1 alpha-2 codes. An empty `allowed` list means no restriction.', tags: ['settings'], security, params: SiteParams, body: CountriesBody, response: { 200: FilterWriteAnswer, ...errorResponses(400, 401, 403, 404, 429) } } },
     async (request) => {
       const site = await siteFor(request, request.params.id, 'manage');
-      const answer = await callUnary(settings, settings.putCountries, 'Settings/PutCountries', { siteId: site.siteId, audit: auditOf(request), allowed: request.body.allowed, blocked: request.body.blocked }, callOptions(request, deadlineMs));
+      const answer = await callUnary(settings, settings.putCountries, 'Settings/PutCountries', { siteId: site.siteId, ...writerOf(request), allowed: request.body.allowed, blocked: request.body.blocked }, callOptions(request, deadlineMs));
       return { site_id: answer.siteId, count: answer.count };
     },
   );
@@ -164,7 +159,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
         settings,
         settings.putPublicDashboard,
         'Settings/PutPublicDashboard',
-        { siteId: site.siteId, audit: auditOf(request), enabled: request.body.enabled, siteHobby: site.hobby, accountPaid: await accountPaid(request, site) },
+        { siteId: site.siteId, ...writerOf(request), enabled: request.body.enabled, siteHobby: site.hobby, accountPaid: await accountPaid(request, site) },
         callOptions(request, deadlineMs),
       );
       return { enabled: answer.enabled };

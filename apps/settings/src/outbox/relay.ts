@@ -6,8 +6,8 @@ import type { Logger } from '@sightline/telemetry';
 
 export { DEFAULT_RELAY_INTERVAL_MS, type OutboxRelay };
 
-/** The settings outbox relay (libs/outbox): publishes `settings.outbox` rows to the bus, at least once. */
-export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, intervalMs: number): OutboxRelay {
+/** The settings outbox relay (libs/outbox): publishes `settings.outbox` rows to the bus, at least once. Creates the table on a new install. */
+export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, intervalMs: number): Promise<OutboxRelay> {
   return startRelay({ db, bus, clock, log, schema: 'settings', intervalMs });
 }
 

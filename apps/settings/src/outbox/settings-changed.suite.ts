@@ -1,23 +1,23 @@
 import { beforeAll, describe, expect } from 'vitest';
 import { waitFor } from '@sightline/testkit';
-import { auditContext, freshSiteId, type SettingsHarness } from '../test-support/settings-harness.js';
+import { freshSiteId, writerFor, type SettingsHarness } from '../test-support/settings-harness.js';
 import type { SettingsSuite } from '../test-support/settings-suite.js';
 
 /** settings.changed outbox: registered on both databases by settings.pglite.test.ts and settings.postgres.test.ts. */
 export function settingsChangedSuite(suite: SettingsSuite): void {
-  const { test, audit } = suite;
+  const { test, writer } = suite;
   let h: SettingsHarness;
   beforeAll(() => void (h = suite.harness()));
 
   describe('settings.changed outbox', () => {
     test('every write is announced once, through the relay, with its audit entry and a settings-outbox msgId', async () => {
       const siteId = freshSiteId();
-      const a = auditContext(77, 'req_outbox');
-      await h.rpc.putTracking({ siteId, audit: a, features: ['utm'] });
-      await h.rpc.putHostnames({ siteId, audit: a, allowed: [], blocked: ['x.test'], siteHost: '', siteRecentlyActive: false });
-      await h.rpc.putBlockedIps({ siteId, audit: a, blockedIps: ['10.0.0.1'] });
-      await h.rpc.putCountries({ siteId, audit: a, allowed: ['DE'], blocked: [] });
-      await h.rpc.putPublicDashboard({ siteId, audit: a, enabled: true, siteHobby: false, accountPaid: false });
+      const a = writerFor(77, 'req_outbox');
+      await h.rpc.putTracking({ siteId, ...a, features: ['utm'] });
+      await h.rpc.putHostnames({ siteId, ...a, allowed: [], blocked: ['x.test'], siteHost: '', siteRecentlyActive: false });
+      await h.rpc.putBlockedIps({ siteId, ...a, blockedIps: ['10.0.0.1'] });
+      await h.rpc.putCountries({ siteId, ...a, allowed: ['DE'], blocked: [] });
+      await h.rpc.putPublicDashboard({ siteId, ...a, enabled: true, siteHobby: false, accountPaid: false });
       await h.instance.relay.flush();
       await waitFor(() => h.changed.filter((m) => m.site_id === siteId).length === 5);
       const mine = h.changed.filter((m) => m.site_id === siteId);

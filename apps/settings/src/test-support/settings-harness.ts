@@ -2,7 +2,7 @@ import { LocalBus, SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Bus, type Sub
 import { loadConfig } from '@sightline/config';
 import type { Db } from '@sightline/db';
 import { callUnary } from '@sightline/grpc-kit';
-import { settingsV1 } from '@sightline/proto';
+import { settingsV1, type commonV1 } from '@sightline/proto';
 import { captureLog, movableClock, serveOnLoopback, testCallOptions, type MovableClock } from '@sightline/testkit';
 import type { SettingsChangedPayload } from '../outbox/outbox.js';
 import { startSettings, type SettingsInstance } from '../start-settings.js';
@@ -81,10 +81,13 @@ export function freshSiteId(): number {
   return siteCounter;
 }
 
-export const auditContext = (accountId = 42, requestId = 'req_client_1'): settingsV1.AuditContext => ({
-  accountId,
-  keyId: `key_test${accountId}`,
-  ip: '203.0.113.7',
-  userAgent: 'settings-test/1.0',
-  requestId,
+/** Who writes in a test, and from where: the actor and audit context the gateway sends. */
+export interface TestWriter {
+  actor: commonV1.Actor;
+  audit: commonV1.AuditContext;
+}
+
+export const writerFor = (accountId = 42, requestId = 'req_client_1'): TestWriter => ({
+  actor: { accountId, keyId: `key_test${accountId}`, permissions: ['sites:write'] },
+  audit: { ip: '203.0.113.7', userAgent: 'settings-test/1.0', requestId },
 });

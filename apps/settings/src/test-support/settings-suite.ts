@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { settingsV1 } from '@sightline/proto';
 import { backendGate } from '@sightline/testkit';
-import { auditContext, startSettingsHarness, type SettingsHarness } from './settings-harness.js';
+import { startSettingsHarness, writerFor, type SettingsHarness, type TestWriter } from './settings-harness.js';
 import { pgliteTestDb, postgresTestDb, type TestDb } from './test-databases.js';
 
 /** The two databases every settings suite runs on; PostgreSQL gets a fresh database per run. */
@@ -22,7 +21,8 @@ export interface SettingsSuite {
   test: TestFn;
   /** settings.outbox rows of a site */
   outboxCount(siteId: number): Promise<number>;
-  audit: settingsV1.AuditContext;
+  /** the actor and audit context of every write (spread into a request) */
+  writer: TestWriter;
 }
 
 /**
@@ -57,7 +57,7 @@ export function describeSettingsSuites(database: keyof typeof DATABASES, suites:
     const outboxCount = async (siteId: number) =>
       Number((await h.db.query<{ n: string }>("SELECT count(*) AS n FROM settings.outbox WHERE (payload->>'site_id')::bigint = $1", [siteId])).rows[0]!.n);
 
-    const suite = { harness: () => h, test, outboxCount, audit: auditContext() };
+    const suite = { harness: () => h, test, outboxCount, writer: writerFor() };
     for (const register of suites) register(suite);
   });
 }

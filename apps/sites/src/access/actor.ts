@@ -2,7 +2,7 @@ import { AUDIT_FIELD_BOUNDS } from '@sightline/audit';
 import { ApiError } from '@sightline/errors';
 import type { CallContext } from '@sightline/grpc-kit';
 import { describePermission, type Permission } from '@sightline/permissions';
-import type { sitesV1 } from '@sightline/proto';
+import type { commonV1 } from '@sightline/proto';
 
 /**
  * The verified key making the call, as the gateway passed it. Sites trusts the
@@ -22,7 +22,7 @@ export const unauthorized = (): ApiError => new ApiError('unauthorized', 'A vali
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
-export function actorOf(actor: sitesV1.Actor | undefined): Actor {
+export function actorOf(actor: commonV1.Actor | undefined): Actor {
   if (!actor || !isId(actor.accountId) || typeof actor.keyId !== 'string' || actor.keyId === '' || actor.keyId.length > AUDIT_FIELD_BOUNDS.keyId) throw unauthorized();
   if (actor.siteId !== undefined && actor.siteId !== null && !isId(actor.siteId)) throw unauthorized();
   return { accountId: actor.accountId, keyId: actor.keyId, permissions: actor.permissions ?? [], siteId: actor.siteId ?? null };
@@ -39,7 +39,7 @@ export function requirePermission(actor: Actor, permission: Permission): void {
 }
 
 /** A write: a usable actor holding `sites:write` (Manage sites). */
-export function writerOf(actor: sitesV1.Actor | undefined): Actor {
+export function writerOf(actor: commonV1.Actor | undefined): Actor {
   const writer = actorOf(actor);
   requirePermission(writer, 'sites:write');
   return writer;
@@ -57,7 +57,7 @@ export interface AuditSource {
 const clip = (value: string | undefined, max: number): string => (value ?? '').slice(0, max);
 
 /** The audit source of a call: the gateway's AuditContext, the call's request id when it has none. */
-export function auditSourceOf(actor: Actor, audit: sitesV1.AuditContext | undefined, call: Pick<CallContext, 'requestId'>): AuditSource {
+export function auditSourceOf(actor: Actor, audit: commonV1.AuditContext | undefined, call: Pick<CallContext, 'requestId'>): AuditSource {
   return {
     accountId: actor.accountId,
     keyId: actor.keyId,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect } from 'vitest';
-import type { sitesV1 } from '@sightline/proto';
+import type { commonV1, sitesV1 } from '@sightline/proto';
 import { fingerprintOf } from './idempotency.js';
 import { DAY, expectApiError, MINUTE } from '@sightline/testkit';
 import { auditContext, DEFAULT_TZ, freshUrl, type SitesHarness } from '../test-support/sites-harness.js';
@@ -12,7 +12,7 @@ export function idempotencyKeySuite(suite: SitesSuite): void {
   beforeAll(() => void (h = suite.harness()));
 
   describe('Idempotency-Key', () => {
-    const request = (actor: sitesV1.Actor, url: string, idempotencyKey: string, more: Partial<sitesV1.CreateSiteRequest> = {}): sitesV1.CreateSiteRequest => ({
+    const request = (actor: commonV1.Actor, url: string, idempotencyKey: string, more: Partial<sitesV1.CreateSiteRequest> = {}): sitesV1.CreateSiteRequest => ({
       actor,
       audit: auditContext(),
       url,

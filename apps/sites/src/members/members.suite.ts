@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect } from 'vitest';
-import type { sitesV1 } from '@sightline/proto';
+import type { commonV1, sitesV1 } from '@sightline/proto';
 import { expectApiError } from '@sightline/testkit';
 import { actorFor, auditContext, freshAccountId, type SitesHarness } from '../test-support/sites-harness.js';
 import type { SitesSuite } from '../test-support/sites-suite.js';
@@ -61,7 +61,7 @@ export function membersSuite(suite: SitesSuite): void {
     test('admins manage members but not admins, and may leave; a removed person no longer reaches the site', async () => {
       const { owner: o, admin, member, site } = await sharedSite();
       const other = actorFor(freshAccountId());
-      const add = (actor: sitesV1.Actor, accountId: number, role: string) =>
+      const add = (actor: commonV1.Actor, accountId: number, role: string) =>
         h.rpc.addMember({ actor, audit: auditContext(), siteId: site.siteId, accountId, email: `p${accountId}@mail.test`, role });
       await expect(add(admin, other.accountId, 'member')).resolves.toMatchObject({ role: 'member' });
       await expectApiError(add(admin, freshAccountId(), 'admin'), 'not_site_owner', /admin role/);

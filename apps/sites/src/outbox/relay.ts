@@ -6,7 +6,7 @@ import type { Logger } from '@sightline/telemetry';
 
 export { DEFAULT_RELAY_INTERVAL_MS, type OutboxRelay };
 
-/** The sites outbox relay (libs/outbox): publishes `sites.outbox` rows to the bus, at least once. */
-export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, intervalMs: number): OutboxRelay {
+/** The sites outbox relay (libs/outbox): publishes `sites.outbox` rows to the bus, at least once. Creates the table on a new install. */
+export function startOutboxRelay(db: Db, bus: Bus, clock: Clock, log: Logger, intervalMs: number): Promise<OutboxRelay> {
   return startRelay({ db, bus, clock, log, schema: 'sites', intervalMs });
 }

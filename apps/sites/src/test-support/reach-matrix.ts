@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '@sightline/errors';
-import type { sitesV1 } from '@sightline/proto';
+import type { commonV1 } from '@sightline/proto';
 import type { Access } from '../access/reach.js';
 import { UNKNOWN_SITE_MESSAGE } from '../access/reach.js';
 import { expectApiError } from '@sightline/testkit';
@@ -16,7 +16,7 @@ interface Fixtures {
 interface Op {
   name: string;
   access: Access;
-  call(actor: sitesV1.Actor, siteId: number, f: Fixtures): Promise<unknown>;
+  call(actor: commonV1.Actor, siteId: number, f: Fixtures): Promise<unknown>;
 }
 
 let n = 0;
@@ -61,7 +61,7 @@ async function snapshot(h: SitesHarness, siteId: number): Promise<unknown> {
 export async function reachMatrix(h: SitesHarness): Promise<void> {
   rpc = h.rpc;
   const owner = actorFor(freshAccountId());
-  const create = async (actor: sitesV1.Actor) => (await rpc.createSite({ actor, audit: auditContext(), url: freshUrl(), idempotencyKey: '' })).site!;
+  const create = async (actor: commonV1.Actor) => (await rpc.createSite({ actor, audit: auditContext(), url: freshUrl(), idempotencyKey: '' })).site!;
   const target = await create(owner);
   const sibling = await create(owner);
   const stranger = actorFor(freshAccountId());
@@ -79,7 +79,7 @@ export async function reachMatrix(h: SitesHarness): Promise<void> {
   const f: Fixtures = { goalIds: [g1.goalId, g2.goalId], spareGoalId: spare.goalId, funnelId: funnel.funnelId, spareMemberId: spareMember };
   const before = await snapshot(h, target.siteId);
 
-  const refusals: Array<{ who: string; actor: sitesV1.Actor; siteId: number; expect: (op: Op) => ErrorCode | null }> = [
+  const refusals: Array<{ who: string; actor: commonV1.Actor; siteId: number; expect: (op: Op) => ErrorCode | null }> = [
     { who: 'another account, all-sites key', actor: stranger, siteId: target.siteId, expect: () => 'unknown_site' },
     { who: 'another account, single-site key of its own site', actor: { ...stranger, siteId: strangersSite.siteId }, siteId: target.siteId, expect: () => 'unknown_site' },
     { who: 'the owner, a missing id', actor: owner, siteId: 999_999_999, expect: () => 'unknown_site' },

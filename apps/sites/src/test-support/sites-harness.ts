@@ -2,7 +2,7 @@ import { LocalBus, SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Bus, type Sub
 import { loadConfig } from '@sightline/config';
 import type { Db } from '@sightline/db';
 import { callUnary } from '@sightline/grpc-kit';
-import { sitesV1 } from '@sightline/proto';
+import { commonV1, sitesV1 } from '@sightline/proto';
 import type { SiteDeletedPayload } from '../outbox/outbox.js';
 import { startSites, type SitesInstance } from '../start-sites.js';
 import { captureLog, movableClock, serveOnLoopback, testCallOptions, type MovableClock } from '@sightline/testkit';
@@ -119,11 +119,11 @@ export function freshAccountId(): number {
 }
 
 /** The actor the gateway would pass for a verified key of `accountId`. */
-export function actorFor(accountId: number, more: Partial<sitesV1.Actor> = {}): sitesV1.Actor {
+export function actorFor(accountId: number, more: Partial<commonV1.Actor> = {}): commonV1.Actor {
   return { accountId, keyId: `key_test${accountId}`, permissions: ['stats:read', 'sites:write', 'keys:write'], siteId: undefined, ...more };
 }
 
-export const auditContext = (requestId = 'req_client_1'): sitesV1.AuditContext => ({ ip: '203.0.113.7', userAgent: 'sites-test/1.0', requestId });
+export const auditContext = (requestId = 'req_client_1'): commonV1.AuditContext => ({ ip: '203.0.113.7', userAgent: 'sites-test/1.0', requestId });
 
 let urlCounter = 0;
 export function freshUrl(tld = 'com'): string {

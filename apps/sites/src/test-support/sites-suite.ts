@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { sitesV1 } from '@sightline/proto';
+import type { commonV1, sitesV1 } from '@sightline/proto';
 import { backendGate } from '@sightline/testkit';
 import { actorFor, auditContext, freshAccountId, freshUrl, startSitesHarness, type SitesHarness } from './sites-harness.js';
 import { pgliteTestDb, postgresTestDb, type TestDb } from './test-databases.js';
@@ -21,12 +21,12 @@ export interface SitesSuite {
   harness(): SitesHarness;
   /** `it`, skipped when the database is not available */
   test: TestFn;
-  owner(): sitesV1.Actor;
-  create(actor: sitesV1.Actor, url?: string, more?: Partial<sitesV1.CreateSiteRequest>): Promise<sitesV1.Site>;
+  owner(): commonV1.Actor;
+  create(actor: commonV1.Actor, url?: string, more?: Partial<sitesV1.CreateSiteRequest>): Promise<sitesV1.Site>;
   sitesOf(accountId: number): Promise<Array<{ id: number; name: string }>>;
   auditActions(siteId: number): Promise<string[]>;
   /** a site with a member and an admin besides its owner */
-  sharedSite(): Promise<{ owner: sitesV1.Actor; admin: sitesV1.Actor; member: sitesV1.Actor; site: sitesV1.Site }>;
+  sharedSite(): Promise<{ owner: commonV1.Actor; admin: commonV1.Actor; member: commonV1.Actor; site: sitesV1.Site }>;
 }
 
 /**
@@ -59,7 +59,7 @@ export function describeSitesSuites(database: keyof typeof DATABASES, suites: Re
         timeout,
       );
     const owner = () => actorFor(freshAccountId());
-    const create = async (actor: sitesV1.Actor, url = freshUrl(), more: Partial<sitesV1.CreateSiteRequest> = {}) => {
+    const create = async (actor: commonV1.Actor, url = freshUrl(), more: Partial<sitesV1.CreateSiteRequest> = {}) => {
       const answer = await h.rpc.createSite({ actor, audit: auditContext(), url, idempotencyKey: '', ...more });
       return answer.site!;
     };

@@ -18,19 +18,11 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Actor, AuditContext } from "../../common/v1/audit.js";
 
 export const protobufPackage = "sightline.settings.v1";
 
 export const protobufFileName = "sightline/settings/v1/settings.proto";
-
-/** Who made a write, from where, in which request (recorded in the audit trail). */
-export interface AuditContext {
-  accountId: number;
-  keyId: string;
-  ip: string;
-  userAgent: string;
-  requestId: string;
-}
 
 export interface GetTrackingRequest {
   siteId: number;
@@ -38,6 +30,7 @@ export interface GetTrackingRequest {
 
 export interface PutTrackingRequest {
   siteId: number;
+  actor?: Actor | undefined;
   audit?:
     | AuditContext
     | undefined;
@@ -62,6 +55,7 @@ export interface GetHostnamesRequest {
 
 export interface PutHostnamesRequest {
   siteId: number;
+  actor?: Actor | undefined;
   audit?: AuditContext | undefined;
   allowed: string[];
   blocked: string[];
@@ -89,6 +83,7 @@ export interface GetBlockedIpsRequest {
 
 export interface PutBlockedIpsRequest {
   siteId: number;
+  actor?: Actor | undefined;
   audit?:
     | AuditContext
     | undefined;
@@ -107,6 +102,7 @@ export interface GetCountriesRequest {
 
 export interface PutCountriesRequest {
   siteId: number;
+  actor?: Actor | undefined;
   audit?:
     | AuditContext
     | undefined;
@@ -136,6 +132,7 @@ export interface GetPublicDashboardRequest {
 
 export interface PutPublicDashboardRequest {
   siteId: number;
+  actor?: Actor | undefined;
   audit?: AuditContext | undefined;
   enabled: boolean;
   siteHobby: boolean;
@@ -165,155 +162,6 @@ export interface CountingFilters {
   allowedCountries: string[];
   blockedCountries: string[];
 }
-
-function createBaseAuditContext(): AuditContext {
-  return { accountId: 0, keyId: "", ip: "", userAgent: "", requestId: "" };
-}
-
-export const AuditContext: MessageFns<AuditContext> = {
-  encode(message: AuditContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.accountId !== 0) {
-      writer.uint32(8).int64(message.accountId);
-    }
-    if (message.keyId !== "") {
-      writer.uint32(18).string(message.keyId);
-    }
-    if (message.ip !== "") {
-      writer.uint32(26).string(message.ip);
-    }
-    if (message.userAgent !== "") {
-      writer.uint32(34).string(message.userAgent);
-    }
-    if (message.requestId !== "") {
-      writer.uint32(42).string(message.requestId);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): AuditContext {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseAuditContext();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.accountId = longToNumber(reader.int64());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.keyId = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.ip = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.userAgent = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.requestId = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): AuditContext {
-    return {
-      accountId: isSet(object.accountId)
-        ? globalThis.Number(object.accountId)
-        : isSet(object.account_id)
-        ? globalThis.Number(object.account_id)
-        : 0,
-      keyId: isSet(object.keyId)
-        ? globalThis.String(object.keyId)
-        : isSet(object.key_id)
-        ? globalThis.String(object.key_id)
-        : "",
-      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
-      userAgent: isSet(object.userAgent)
-        ? globalThis.String(object.userAgent)
-        : isSet(object.user_agent)
-        ? globalThis.String(object.user_agent)
-        : "",
-      requestId: isSet(object.requestId)
-        ? globalThis.String(object.requestId)
-        : isSet(object.request_id)
-        ? globalThis.String(object.request_id)
-        : "",
-    };
-  },
-
-  toJSON(message: AuditContext): unknown {
-    const obj: any = {};
-    if (message.accountId !== 0) {
-      obj.accountId = Math.round(message.accountId);
-    }
-    if (message.keyId !== "") {
-      obj.keyId = message.keyId;
-    }
-    if (message.ip !== "") {
-      obj.ip = message.ip;
-    }
-    if (message.userAgent !== "") {
-      obj.userAgent = message.userAgent;
-    }
-    if (message.requestId !== "") {
-      obj.requestId = message.requestId;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<AuditContext>, I>>(base?: I): AuditContext {
-    return AuditContext.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<AuditContext>, I>>(object: I): AuditContext {
-    const message = createBaseAuditContext();
-    message.accountId = object.accountId ?? 0;
-    message.keyId = object.keyId ?? "";
-    message.ip = object.ip ?? "";
-    message.userAgent = object.userAgent ?? "";
-    message.requestId = object.requestId ?? "";
-    return message;
-  },
-};
 
 function createBaseGetTrackingRequest(): GetTrackingRequest {
   return { siteId: 0 };
@@ -389,7 +237,7 @@ export const GetTrackingRequest: MessageFns<GetTrackingRequest> = {
 };
 
 function createBasePutTrackingRequest(): PutTrackingRequest {
-  return { siteId: 0, audit: undefined, features: [] };
+  return { siteId: 0, actor: undefined, audit: undefined, features: [] };
 }
 
 export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
@@ -397,8 +245,11 @@ export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
     if (message.audit !== undefined) {
-      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+      AuditContext.encode(message.audit, writer.uint32(42).fork()).join();
     }
     for (const v of message.features) {
       writer.uint32(26).string(v!);
@@ -427,8 +278,16 @@ export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
             message.siteId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
               break;
             }
 
@@ -462,6 +321,7 @@ export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
         : isSet(object.site_id)
         ? globalThis.Number(object.site_id)
         : 0,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
       features: globalThis.Array.isArray(object?.features) ? object.features.map((e: any) => globalThis.String(e)) : [],
     };
@@ -471,6 +331,9 @@ export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
     }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
@@ -487,6 +350,7 @@ export const PutTrackingRequest: MessageFns<PutTrackingRequest> = {
   fromPartial<I extends Exact<DeepPartial<PutTrackingRequest>, I>>(object: I): PutTrackingRequest {
     const message = createBasePutTrackingRequest();
     message.siteId = object.siteId ?? 0;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -690,7 +554,15 @@ export const GetHostnamesRequest: MessageFns<GetHostnamesRequest> = {
 };
 
 function createBasePutHostnamesRequest(): PutHostnamesRequest {
-  return { siteId: 0, audit: undefined, allowed: [], blocked: [], siteHost: "", siteRecentlyActive: false };
+  return {
+    siteId: 0,
+    actor: undefined,
+    audit: undefined,
+    allowed: [],
+    blocked: [],
+    siteHost: "",
+    siteRecentlyActive: false,
+  };
 }
 
 export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
@@ -698,8 +570,11 @@ export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(58).fork()).join();
+    }
     if (message.audit !== undefined) {
-      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+      AuditContext.encode(message.audit, writer.uint32(66).fork()).join();
     }
     for (const v of message.allowed) {
       writer.uint32(26).string(v!);
@@ -737,8 +612,16 @@ export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
             message.siteId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
               break;
             }
 
@@ -796,6 +679,7 @@ export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
         : isSet(object.site_id)
         ? globalThis.Number(object.site_id)
         : 0,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
       allowed: globalThis.Array.isArray(object?.allowed) ? object.allowed.map((e: any) => globalThis.String(e)) : [],
       blocked: globalThis.Array.isArray(object?.blocked) ? object.blocked.map((e: any) => globalThis.String(e)) : [],
@@ -816,6 +700,9 @@ export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
     }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
@@ -841,6 +728,7 @@ export const PutHostnamesRequest: MessageFns<PutHostnamesRequest> = {
   fromPartial<I extends Exact<DeepPartial<PutHostnamesRequest>, I>>(object: I): PutHostnamesRequest {
     const message = createBasePutHostnamesRequest();
     message.siteId = object.siteId ?? 0;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -1120,7 +1008,7 @@ export const GetBlockedIpsRequest: MessageFns<GetBlockedIpsRequest> = {
 };
 
 function createBasePutBlockedIpsRequest(): PutBlockedIpsRequest {
-  return { siteId: 0, audit: undefined, blockedIps: [] };
+  return { siteId: 0, actor: undefined, audit: undefined, blockedIps: [] };
 }
 
 export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
@@ -1128,8 +1016,11 @@ export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
     if (message.audit !== undefined) {
-      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+      AuditContext.encode(message.audit, writer.uint32(42).fork()).join();
     }
     for (const v of message.blockedIps) {
       writer.uint32(26).string(v!);
@@ -1158,8 +1049,16 @@ export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
             message.siteId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
               break;
             }
 
@@ -1193,6 +1092,7 @@ export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
         : isSet(object.site_id)
         ? globalThis.Number(object.site_id)
         : 0,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
       blockedIps: globalThis.Array.isArray(object?.blockedIps)
         ? object.blockedIps.map((e: any) => globalThis.String(e))
@@ -1206,6 +1106,9 @@ export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
     }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
@@ -1222,6 +1125,7 @@ export const PutBlockedIpsRequest: MessageFns<PutBlockedIpsRequest> = {
   fromPartial<I extends Exact<DeepPartial<PutBlockedIpsRequest>, I>>(object: I): PutBlockedIpsRequest {
     const message = createBasePutBlockedIpsRequest();
     message.siteId = object.siteId ?? 0;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -1397,7 +1301,7 @@ export const GetCountriesRequest: MessageFns<GetCountriesRequest> = {
 };
 
 function createBasePutCountriesRequest(): PutCountriesRequest {
-  return { siteId: 0, audit: undefined, allowed: [], blocked: [] };
+  return { siteId: 0, actor: undefined, audit: undefined, allowed: [], blocked: [] };
 }
 
 export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
@@ -1405,8 +1309,11 @@ export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
     if (message.audit !== undefined) {
-      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+      AuditContext.encode(message.audit, writer.uint32(50).fork()).join();
     }
     for (const v of message.allowed) {
       writer.uint32(26).string(v!);
@@ -1438,8 +1345,16 @@ export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
             message.siteId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
               break;
             }
 
@@ -1481,6 +1396,7 @@ export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
         : isSet(object.site_id)
         ? globalThis.Number(object.site_id)
         : 0,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
       allowed: globalThis.Array.isArray(object?.allowed) ? object.allowed.map((e: any) => globalThis.String(e)) : [],
       blocked: globalThis.Array.isArray(object?.blocked) ? object.blocked.map((e: any) => globalThis.String(e)) : [],
@@ -1491,6 +1407,9 @@ export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
     }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
@@ -1510,6 +1429,7 @@ export const PutCountriesRequest: MessageFns<PutCountriesRequest> = {
   fromPartial<I extends Exact<DeepPartial<PutCountriesRequest>, I>>(object: I): PutCountriesRequest {
     const message = createBasePutCountriesRequest();
     message.siteId = object.siteId ?? 0;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -1831,7 +1751,7 @@ export const GetPublicDashboardRequest: MessageFns<GetPublicDashboardRequest> = 
 };
 
 function createBasePutPublicDashboardRequest(): PutPublicDashboardRequest {
-  return { siteId: 0, audit: undefined, enabled: false, siteHobby: false, accountPaid: false };
+  return { siteId: 0, actor: undefined, audit: undefined, enabled: false, siteHobby: false, accountPaid: false };
 }
 
 export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = {
@@ -1839,8 +1759,11 @@ export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = 
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(50).fork()).join();
+    }
     if (message.audit !== undefined) {
-      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+      AuditContext.encode(message.audit, writer.uint32(58).fork()).join();
     }
     if (message.enabled !== false) {
       writer.uint32(24).bool(message.enabled);
@@ -1875,8 +1798,16 @@ export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = 
             message.siteId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
               break;
             }
 
@@ -1926,6 +1857,7 @@ export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = 
         : isSet(object.site_id)
         ? globalThis.Number(object.site_id)
         : 0,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
       siteHobby: isSet(object.siteHobby)
@@ -1945,6 +1877,9 @@ export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = 
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
     }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
@@ -1967,6 +1902,7 @@ export const PutPublicDashboardRequest: MessageFns<PutPublicDashboardRequest> = 
   fromPartial<I extends Exact<DeepPartial<PutPublicDashboardRequest>, I>>(object: I): PutPublicDashboardRequest {
     const message = createBasePutPublicDashboardRequest();
     message.siteId = object.siteId ?? 0;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -2328,7 +2264,10 @@ export const CountingFilters: MessageFns<CountingFilters> = {
  * (the site's own host, whether it is a hobby site, whether the owner pays). This
  * service calls no other service. Every write stores a `settings.changed` message
  * in its outbox in the same transaction (relayed to the bus afterwards), carrying
- * the audit entry the sites service records.
+ * the audit entry the sites service records. Writes name their writer with the
+ * shared `common.v1.Actor` and `common.v1.AuditContext`; field 2 of each write once
+ * held a settings-only AuditContext and stays reserved, so an older peer's bytes are
+ * never read as the new shape (a write without an actor is refused).
  */
 export type SettingsServiceService = typeof SettingsServiceService;
 export const SettingsServiceService = {
