@@ -10,7 +10,7 @@ import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import { identityClientOf, queryClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
+import { identityClientOf, ingestClientOf, queryClientOf, scriptBuilderClientOf, settingsClientOf, sitesClientOf, type ServiceClient } from './service-clients.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -25,6 +25,7 @@ import { auditRoutes } from './routes/site-audit.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { importRoutes } from './routes/site-imports.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 
 export interface GatewayOptions {
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   version: string;
   writesEnabled: boolean;
   bodyLimitBytes: number;
+  /** IMPORT_MAX_BYTES: the largest import upload (streamed, never held whole) */
+  importMaxBytes: number;
   trustedProxies: string[];
   services: readonly ServiceClient[];
   ownStores: HealthRouteOptions['ownStores'];
@@ -106,6 +109,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const scriptCache = new TrackerScriptCache();
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query: queryClientOf(options.services), scriptCache, deadlineMs });
+  await app.register(importRoutes, { sites, ingest: ingestClientOf(options.services), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

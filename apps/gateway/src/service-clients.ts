@@ -1,4 +1,4 @@
-import { health, commonV1, identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import { health, commonV1, identityV1, ingestV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
 
@@ -46,6 +46,10 @@ export function scriptBuilderClientOf(clients: readonly ServiceClient[]): script
 
 export function queryClientOf(clients: readonly ServiceClient[]): queryV1.QueryServiceClient {
   return onChannelOf(clients, 'query', queryV1.QueryServiceClient as never);
+}
+
+export function ingestClientOf(clients: readonly ServiceClient[]): ingestV1.IngestServiceClient {
+  return onChannelOf(clients, 'ingest', ingestV1.IngestServiceClient as never);
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

@@ -1,4 +1,4 @@
-import type { CollectedEvent } from '@sightline/events-schema';
+import type { CollectedEvent, ImportProgress } from '@sightline/events-schema';
 import type { StreamConfig } from './bus.js';
 
 /**
@@ -9,6 +9,7 @@ export const STREAM_NAMES = {
   events: 'EVENTS',
   sites: 'SITES',
   settings: 'SETTINGS',
+  imports: 'IMPORTS',
 } as const;
 
 export const SUBJECTS = {
@@ -18,6 +19,8 @@ export const SUBJECTS = {
   siteDeleted: 'site.deleted',
   /** Site/account settings changed; caches reload. (stream SETTINGS) */
   settingsChanged: 'settings.changed',
+  /** Progress and outcome of an import job: ingest reports, sites records it on the job. (stream IMPORTS) */
+  importProgress: 'import.progress',
   /** Broadcast, not stored: an API key was revoked; every gateway replica drops it now. */
   keysRevoked: 'keys.revoked',
 } as const;
@@ -36,6 +39,7 @@ export const SIGHTLINE_STREAMS: StreamConfig[] = [
   { name: STREAM_NAMES.events, subjects: ['events.>'], maxAgeMs: 72 * HOUR_MS },
   { name: STREAM_NAMES.sites, subjects: ['site.>'], maxAgeMs: 14 * 24 * HOUR_MS },
   { name: STREAM_NAMES.settings, subjects: ['settings.>'], maxAgeMs: 14 * 24 * HOUR_MS },
+  { name: STREAM_NAMES.imports, subjects: ['import.>'], maxAgeMs: 7 * 24 * HOUR_MS },
 ];
 
 /**
@@ -69,6 +73,12 @@ export interface SubjectPayloads {
       details: Record<string, unknown>;
     };
   };
+  /**
+   * published by ingest as an import moves on: `seq` grows with every report of one
+   * import, so sites applies a report only when it is newer than the one it holds
+   * (redeliveries and reordering never move a job backwards).
+   */
+  [SUBJECTS.importProgress]: ImportProgress;
   /** published by identity on revoke and rotate; gateways drop the key from their cache */
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
 }

@@ -10,7 +10,9 @@ export type AuditAction =
   | 'goal.create'
   | 'goal.delete'
   | 'funnel.create'
-  | 'funnel.delete';
+  | 'funnel.delete'
+  | 'import.create'
+  | 'import.delete';
 
 /** Records a write inside the write's own transaction: both happen, or neither. */
 export async function recordAudit(

@@ -1,0 +1,61 @@
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
+import { ApiError, fromGrpcError } from '@sightline/errors';
+import { REQUEST_ID_METADATA_KEY } from '@sightline/grpc-kit';
+import type { ingestV1 } from '@sightline/proto';
+import { injectTraceContext } from '@sightline/telemetry';
+import type { Readable } from 'node:stream';
+
+export interface UploadTarget {
+  importId: number;
+  siteId: number;
+  format: string;
+}
+
+/**
+ * Streams an upload body to ingest (IngestService.ImportEvents): the header, then the
+ * body's chunks as they arrive, honouring gRPC flow control, so the gateway holds a
+ * chunk at a time whatever the size. Past `maxBytes` the call is cancelled (ingest
+ * drops what it staged and fails the job) and 413 `payload_too_large` is thrown.
+ */
+export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readable, target: UploadTarget, options: { requestId: string; deadlineMs: number; maxBytes: number }): Promise<ingestV1.ImportEventsResponse> {
+  const metadata = new Metadata();
+  metadata.set(REQUEST_ID_METADATA_KEY, options.requestId);
+  injectTraceContext(metadata);
+  return new Promise((resolve, reject) => {
+    let tooLarge = false;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+    };
+    const call = ingest.importEvents(metadata, { deadline: Date.now() + options.deadlineMs }, (error: ServiceError | null, response) => {
+      if (tooLarge) return settle(() => reject(new ApiError('payload_too_large', `An import upload is at most ${options.maxBytes} bytes; split the history into several imports.`)));
+      if (error) return settle(() => reject(fromGrpcError(error)));
+      settle(() => resolve(response));
+    });
+    call.write({ header: { importId: target.importId, siteId: target.siteId, format: target.format }, data: Buffer.alloc(0) });
+    let bytes = 0;
+    body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > options.maxBytes) {
+        tooLarge = true;
+        body.destroy();
+        call.cancel();
+        return;
+      }
+      if (!call.write({ data: chunk })) {
+        body.pause();
+        call.once('drain', () => body.resume());
+      }
+    });
+    body.on('end', () => {
+      if (!tooLarge) call.end();
+    });
+    body.on('error', () => {
+      if (tooLarge) return;
+      call.cancel();
+      settle(() => reject(new ApiError('invalid_request', 'The upload was interrupted.')));
+    });
+  });
+}
