@@ -29,8 +29,9 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
       settled = true;
       fn();
     };
+    const refuse = () => settle(() => reject(payloadTooLarge(options.maxBytes)));
     const call = ingest.importEvents(metadata, { deadline: Date.now() + options.deadlineMs }, (error: ServiceError | null, response) => {
-      if (tooLarge) return settle(() => reject(new ApiError('payload_too_large', `An import upload is at most ${options.maxBytes} bytes; split the history into several imports.`)));
+      if (tooLarge) return; // answered once the body is drained
       if (error) return settle(() => reject(fromGrpcError(error)));
       settle(() => resolve(response));
     });
@@ -38,10 +39,18 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
     let bytes = 0;
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
+      if (tooLarge) {
+        // discarded; a client still sending far past the limit is cut off
+        if (bytes > DRAIN_FACTOR * options.maxBytes) {
+          body.destroy();
+          refuse();
+        }
+        return;
+      }
       if (bytes > options.maxBytes) {
         tooLarge = true;
-        body.destroy();
         call.cancel();
+        body.resume();
         return;
       }
       if (!call.write({ data: chunk })) {
@@ -50,12 +59,39 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
       }
     });
     body.on('end', () => {
-      if (!tooLarge) call.end();
+      if (tooLarge) refuse();
+      else call.end();
     });
     body.on('error', () => {
-      if (tooLarge) return;
+      if (tooLarge) return refuse();
       call.cancel();
       settle(() => reject(new ApiError('invalid_request', 'The upload was interrupted.')));
     });
+  });
+}
+
+/**
+ * Past the limit the rest of the body is read and dropped (up to this many times the
+ * limit) before answering 413, so the client reads the answer instead of a reset.
+ */
+export const DRAIN_FACTOR = 2;
+
+export const payloadTooLarge = (maxBytes: number): ApiError =>
+  new ApiError('payload_too_large', `An import upload is at most ${maxBytes} bytes (IMPORT_MAX_BYTES); split the history into several imports.`);
+
+/** Reads and drops a body (at most `limit` bytes), so a refusal reaches a client that is still sending. */
+export function drainBody(body: Readable, limit: number): Promise<void> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        body.destroy();
+        resolve();
+      }
+    });
+    body.on('end', resolve);
+    body.on('error', () => resolve());
+    body.on('close', resolve);
   });
 }

@@ -4,7 +4,7 @@ import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { ingestV1, sitesV1 } from '@sightline/proto';
 import type { Readable } from 'node:stream';
-import { streamUpload } from '../import-upload.js';
+import { DRAIN_FACTOR, drainBody, payloadTooLarge, streamUpload } from '../import-upload.js';
 import { actorOf, auditOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { ImportCreated, ImportFormatQuery, ImportObject, toImportObject } from '../schemas/imports-schemas.js';
@@ -68,8 +68,10 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
       if (!body || typeof (body as Readable).pipe !== 'function') throw new ApiError('invalid_request', `Send the events as ${NDJSON} (one JSON object per line).`);
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        (body as Readable).resume();
-        throw new ApiError('payload_too_large', `An import upload is at most ${maxBytes} bytes; split the history into several imports.`);
+        // a modest overshoot is drained so the client reads the 413; a huge one is cut off
+        if (declared <= DRAIN_FACTOR * maxBytes) await drainBody(body as Readable, DRAIN_FACTOR * maxBytes);
+        else reply.header('connection', 'close');
+        throw payloadTooLarge(maxBytes);
       }
       const siteId = siteIdOf(request.params.id);
       const format = request.query.format;
