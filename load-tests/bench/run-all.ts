@@ -6,6 +6,7 @@ import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
 import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
+import { benchIngest } from './ingest-pipeline.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -14,6 +15,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['collection', benchCollect],
   ['enrichment steps', benchEnrich],
   ['geo lookup', benchGeo],
+  ['ingestion', benchIngest],
 ];
 
 const only = process.argv[2];

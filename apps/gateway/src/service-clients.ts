@@ -1,6 +1,7 @@
-import { health, commonV1, identityV1, ingestV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import { health, commonV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
+import { serviceClient, type CalledService, type ServiceClients as TypedClients } from '@sightline/service-clients';
 
 /** The gateway's gRPC channels, one per service; a service's clients share its channel. */
 export interface ServiceClient {
@@ -21,35 +22,11 @@ export function connectServices(addresses: ServiceAddresses): ServiceClient[] {
   });
 }
 
-/** A typed client of one service, sharing that service's channel. */
-function onChannelOf<C>(clients: readonly ServiceClient[], name: ServiceName, Ctor: new (address: string, creds: never, options: object) => C): C {
+/** The typed client of one service (libs/service-clients), on that service's channel. */
+export function clientOf<S extends CalledService>(clients: readonly ServiceClient[], name: S): TypedClients[S] {
   const client = clients.find((c) => c.name === name);
   if (!client) throw new Error(`no channel to the ${name} service`);
-  return new Ctor(client.address, null as never, { channelOverride: client.health.getChannel() });
-}
-
-export function identityClientOf(clients: readonly ServiceClient[]): identityV1.IdentityServiceClient {
-  return onChannelOf(clients, 'identity', identityV1.IdentityServiceClient as never);
-}
-
-export function sitesClientOf(clients: readonly ServiceClient[]): sitesV1.SitesServiceClient {
-  return onChannelOf(clients, 'sites', sitesV1.SitesServiceClient as never);
-}
-
-export function settingsClientOf(clients: readonly ServiceClient[]): settingsV1.SettingsServiceClient {
-  return onChannelOf(clients, 'settings', settingsV1.SettingsServiceClient as never);
-}
-
-export function scriptBuilderClientOf(clients: readonly ServiceClient[]): scriptBuilderV1.ScriptBuilderServiceClient {
-  return onChannelOf(clients, 'script-builder', scriptBuilderV1.ScriptBuilderServiceClient as never);
-}
-
-export function queryClientOf(clients: readonly ServiceClient[]): queryV1.QueryServiceClient {
-  return onChannelOf(clients, 'query', queryV1.QueryServiceClient as never);
-}
-
-export function ingestClientOf(clients: readonly ServiceClient[]): ingestV1.IngestServiceClient {
-  return onChannelOf(clients, 'ingest', ingestV1.IngestServiceClient as never);
+  return serviceClient(name, client.address, client.health.getChannel());
 }
 
 export function closeServices(clients: readonly ServiceClient[]): void {

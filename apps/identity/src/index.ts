@@ -1,16 +1,16 @@
-import type { ServiceModule } from '@sightline/runtime';
+import { defineServiceModule } from '@sightline/runtime';
 import { IDENTITY_MIGRATIONS_DIR, IDENTITY_SCHEMA } from './migrations-dir.js';
-import { startIdentity } from './start-identity.js';
+import { IDENTITY_NEEDS, startIdentity } from './start-identity.js';
 
 /**
  * The identity service: accounts, one-time codes, terms acceptances, API keys,
  * plans and the shared usage counters (proto/sightline/identity/v1). Refuses to
  * start without SECRET_KEY.
  */
-export const identityModule: ServiceModule = {
+export const identityModule = defineServiceModule({
   name: 'identity',
-  needs: { db: true, bus: true, mail: true },
+  needs: IDENTITY_NEEDS,
   dbSchema: IDENTITY_SCHEMA,
   dbMigrationsDir: IDENTITY_MIGRATIONS_DIR,
   start: (deps) => startIdentity(deps),
-};
+});

@@ -1,5 +1,5 @@
 import { identityV1 } from '@sightline/proto';
-import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import type { DepsFor, ServiceInstance } from '@sightline/runtime';
 import { identitySettings, type IdentityContext } from './identity-context.js';
 import { identityServiceImplementation } from './identity-service.js';
 import { DEFAULT_JANITOR_INTERVAL_MS, startJanitor } from './janitor.js';
@@ -9,11 +9,13 @@ export interface IdentityOptions {
   janitorIntervalMs?: number;
 }
 
-/** Checks the deps, then serves IdentityService and runs the janitor until `stop()`. */
-export async function startIdentity(deps: ServiceDeps, options: IdentityOptions = {}): Promise<ServiceInstance> {
+/** Serves IdentityService and runs the janitor until `stop()`. */
+/** The stores identity asks the launcher for. */
+export const IDENTITY_NEEDS = { db: true, bus: true, mail: true } as const;
+
+export async function startIdentity(deps: DepsFor<typeof IDENTITY_NEEDS>, options: IdentityOptions = {}): Promise<ServiceInstance> {
   const settings = identitySettings(deps.config);
   const { db, bus, mailer } = deps;
-  if (!db || !bus || !mailer) throw new Error('identity needs its db, bus and mailer');
   const ctx: IdentityContext = { db, bus, mailer, clock: deps.clock, log: deps.log, settings };
   const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);
   return {

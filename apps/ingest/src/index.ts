@@ -1,18 +1,25 @@
-import type { ServiceModule } from '@sightline/runtime';
-import { startImports } from './imports/start-imports.js';
+import { defineServiceModule } from '@sightline/runtime';
+import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
+import { INGEST_CALLS, INGEST_NEEDS, startIngest } from './start-ingest.js';
 
 /**
- * The ingest service. Consumes collected events, enriches and sessionizes them, writes them to the events store;
- * imports history (IngestService.ImportEvents, proto/sightline/ingest/v1) through the same steps.
+ * The ingest service: consumes `events.collected`, drops what must not be counted,
+ * enriches, sessionizes and writes events and session versions to the events store
+ * in batches (acked after the insert); `site.deleted` deletes a site's rows. It
+ * calls sites, settings and identity for each site's context (libs/site-context).
  */
-export const ingestModule: ServiceModule = {
+export const ingestModule = defineServiceModule({
   name: 'ingest',
-  needs: { events: true, bus: true },
-  eventMigrationsDir: new URL('../clickhouse', import.meta.url).pathname,
-  async start(deps) {
-    const { events, bus } = deps;
-    if (!events || !bus) throw new Error('ingest needs its events store and bus');
-    const imports = await startImports({ events, bus, log: deps.log, clock: deps.clock });
-    return { services: imports.services, stop: () => imports.stop() };
-  },
-};
+  needs: INGEST_NEEDS,
+  calls: INGEST_CALLS,
+  dbSchema: INGEST_SCHEMA,
+  dbMigrationsDir: INGEST_MIGRATIONS_DIR,
+  eventMigrationsDir: INGEST_EVENT_MIGRATIONS_DIR,
+  start: (deps) => startIngest(deps),
+});
+
+export { startIngest } from './start-ingest.js';
+export type { StartIngestOptions } from './start-ingest.js';
+export { sessionizeVisitor, applyEvent } from './sessions/sessionizer.js';
+export type { SessionEvent } from './sessions/session-event.js';
+export type { IngestPorts, SiteResolver, Enricher, GeoLookup, SiteContext } from './pipeline/ports.js';

@@ -128,4 +128,11 @@ describe('launcher configuration errors', () => {
     expect(code).toBe(1);
     expect(output).toContain('set DATABASE_URL, NATS_URL');
   });
+
+  it('refuses to run a service alone without the addresses of the services it calls', async () => {
+    const env = { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICKHOUSE_URL: 'http://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1', SITES_GRPC_ADDR: '', SETTINGS_GRPC_ADDR: '127.0.0.1:1', IDENTITY_GRPC_ADDR: '' };
+    const { code, output } = await runLauncherToExit({ args: ['--target=ingest'], env });
+    expect(code).toBe(1);
+    expect(output).toContain('--target=ingest calls sites, settings, identity: set SITES_GRPC_ADDR, IDENTITY_GRPC_ADDR');
+  });
 });

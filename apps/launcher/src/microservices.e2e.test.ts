@@ -67,12 +67,14 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
       SIGHTLINE_DATA_DIR: dataDir.path,
       SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
-    const addresses: Record<string, string> = {};
+    // every address is known up front: a service dials those it calls (ingest: sites,
+    // settings, identity) lazily, so the processes may start in any order
+    const ports = new Map<ServiceName, number>();
+    for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+    const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
-        const port = await freePort();
-        services.set(name, await startService(name, port, env));
-        addresses[`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`] = `127.0.0.1:${port}`;
+        services.set(name, await startService(name, ports.get(name)!, { ...env, ...addresses }));
       }),
     );
     gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });

@@ -2,22 +2,23 @@ import type { Config } from '@sightline/config';
 import { runMigrations } from '@sightline/db';
 import { runEventMigrations } from '@sightline/event-store';
 import { startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
-import type { Clock, ServiceModule } from '@sightline/runtime';
+import { assertDepsFor, type Clock, type LaunchDeps, type LaunchableModule, type ServiceName } from '@sightline/runtime';
+import { connectServiceClients, type CalledService } from '@sightline/service-clients';
 import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
 
 export interface RunningService {
-  name: string;
+  name: ServiceName;
   server: RunningGrpcServer;
   stop(graceMs: number): Promise<void>;
 }
 
 /** Migrates a service's stores, starts it, and serves it over gRPC with health and ServiceInfo. */
 export async function runService(
-  module: ServiceModule,
+  module: LaunchableModule,
   stores: Stores,
-  options: { config: Config; log: Logger; clock: Clock; host: string; port: number },
+  options: { config: Config; log: Logger; clock: Clock; host: string; port: number; addresses: Partial<Record<CalledService, string>> },
 ): Promise<RunningService> {
   // a process running one service already names it on every line
   const log = options.log.bindings().service ? options.log : options.log.child({ service: module.name });
@@ -30,7 +31,19 @@ export async function runService(
     const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: options.config.CLICKHOUSE_CLUSTER });
     if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
   }
-  const instance = await module.start({ config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer });
+  const calls = module.calls ?? [];
+  const unknown = calls.filter((service) => !options.addresses[service]);
+  if (unknown.length > 0) throw new Error(`${module.name} calls ${unknown.join(', ')}, whose address is unknown`);
+  const connected = connectServiceClients(Object.fromEntries(calls.map((service) => [service, options.addresses[service]!])) as Record<CalledService, string>);
+  const deps: LaunchDeps = { config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer, clients: connected.clients };
+  let instance;
+  try {
+    assertDepsFor(module, deps);
+    instance = await module.start(deps);
+  } catch (error) {
+    connected.close();
+    throw error;
+  }
   const server = await startGrpcServer({
     name: module.name,
     version: VERSION,
@@ -47,6 +60,7 @@ export async function runService(
     stop: async (graceMs) => {
       await server.stop(graceMs);
       await instance.stop();
+      connected.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '@sightline/config';
 import { buildGateway, closeServices, connectServices, type ServiceAddresses } from '@sightline/gateway';
 import { SERVICE_NAMES, systemClock, type Clock, type ServiceName, type StoreNeeds } from '@sightline/runtime';
+import type { CalledService } from '@sightline/service-clients';
 import type { Logger } from '@sightline/telemetry';
 import type { Bus } from '@sightline/bus';
 import type { EventStore } from '@sightline/event-store';
@@ -12,6 +13,8 @@ import { runService, type RunningService } from './run-service.js';
 import { VERSION } from './version.js';
 import { withConcretePort } from './resolve-port.js';
 import { withSecretKey } from './secret-key.js';
+import { configuredAddresses } from './service-addresses.js';
+import { startOrder } from './start-order.js';
 
 export interface RunningSightline {
   target: Target;
@@ -45,21 +48,8 @@ function unionNeeds(list: StoreNeeds[]): StoreNeeds {
   return list.reduce<StoreNeeds>((all, n) => ({ db: all.db || n.db, events: all.events || n.events, bus: all.bus || n.bus, mail: all.mail || n.mail }), {});
 }
 
-const ADDRESS_VARIABLES: Record<ServiceName, keyof Config> = {
-  identity: 'IDENTITY_GRPC_ADDR',
-  sites: 'SITES_GRPC_ADDR',
-  settings: 'SETTINGS_GRPC_ADDR',
-  'script-builder': 'SCRIPT_BUILDER_GRPC_ADDR',
-  query: 'QUERY_GRPC_ADDR',
-  ingest: 'INGEST_GRPC_ADDR',
-};
-
-function configuredAddresses(config: Config): ServiceAddresses {
-  const missing = SERVICE_NAMES.filter((name) => !config[ADDRESS_VARIABLES[name]]);
-  if (missing.length > 0) {
-    throw new Error(`--target=gateway needs the address of every service: set ${missing.map((n) => ADDRESS_VARIABLES[n]).join(', ')}`);
-  }
-  return Object.fromEntries(SERVICE_NAMES.map((name) => [name, config[ADDRESS_VARIABLES[name]] as string])) as ServiceAddresses;
+function loopbackAddresses(services: readonly RunningService[]): Partial<Record<CalledService, string>> {
+  return Object.fromEntries(services.map((s) => [s.name, s.server.address]));
 }
 
 /**
@@ -69,12 +59,15 @@ function configuredAddresses(config: Config): ServiceAddresses {
  */
 export async function startSightline({ config: given, log, target, extraRoutes, clock = systemClock }: StartOptions): Promise<RunningSightline> {
   const withGateway = target === 'all' || target === 'gateway';
-  const serviceNames: ServiceName[] = target === 'all' ? [...SERVICE_NAMES] : target === 'gateway' ? [] : [target];
+  const serviceNames: ServiceName[] = startOrder(target === 'all' ? [...SERVICE_NAMES] : target === 'gateway' ? [] : [target], SERVICE_MODULES);
   const needs = unionNeeds([...serviceNames.map((name) => SERVICE_MODULES[name].needs), ...(withGateway ? [GATEWAY_NEEDS] : [])]);
   if (target !== 'all') assertExternalStores(given, needs, target);
   const withPort = withGateway ? await withConcretePort(given) : given;
   const config = serviceNames.includes('identity') ? await withSecretKey(withPort, target) : withPort;
-  const addresses = target === 'gateway' ? configuredAddresses(config) : undefined;
+  const addresses = target === 'gateway' ? configuredAddresses(config, SERVICE_NAMES, '--target=gateway needs the address of every service') : undefined;
+  // a service alone dials the services it calls at their configured addresses; in one process, at their loopback ones
+  const called = target === 'all' || target === 'gateway' ? [] : [...(SERVICE_MODULES[target].calls ?? [])];
+  const calledAddresses: Partial<Record<CalledService, string>> = called.length > 0 ? configuredAddresses(config, called, `--target=${target} calls ${called.join(', ')}`) : {};
 
   const stores: Stores = await openStores(config, needs);
   const services: RunningService[] = [];
@@ -99,6 +92,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
           clock,
           host: alone ? config.GRPC_HOST : '127.0.0.1',
           port: alone ? config.GRPC_PORT : 0,
+          addresses: alone ? calledAddresses : loopbackAddresses(services),
         }),
       );
     }

@@ -56,6 +56,7 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     token = (await register(client, smtp, `browser.${Date.now()}@mail.sightline-e2e.net`)).token;
     const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://shop.sightline-e2e.net' } });
     scriptUrl = site.body.script_url;
+    siteId = site.body.site_id;
     settingsPath = `/api/v1/sites/${site.body.site_id}/settings/tracking`;
     pages = http.createServer((request, response) => {
       // every path is the single-page app; /elsewhere stands for another site
@@ -81,9 +82,17 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
 
   const eventsFor = (path: string, name: string) => received.filter((m) => m.n === name && new URL(m.u).pathname === path);
 
+  // Headless Chromium announces itself ("HeadlessChrome") and ingest rightly drops it
+  // as automation; the visit that must be counted presents the desktop Chrome UA
+  // and arrives from 8.8.8.8 through the trusted proxy (DB-IP: US / US-CA / Mountain View).
+  const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+  let siteId = 0;
+
   it('sends the pageview, an SPA pageview, engagement with scroll depth, a tagged event and an outbound click', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${pagesUrl}/`);
+    const page = await browser.newPage({ userAgent: DESKTOP_CHROME });
+    // the visitor's address as a trusted proxy reports it (added below the page, so no CORS preflight)
+    await page.route('**/api/event', (route) => route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': '8.8.8.8' } }));
+    await page.goto(`${pagesUrl}/`, { referer: 'https://www.google.com/' });
     await expect.poll(() => eventsFor('/', 'pageview').length, { timeout: 10_000 }).toBe(1);
     const first = eventsFor('/', 'pageview')[0]!;
     expect(first).toMatchObject({ d: '127.0.0.1', ua: expect.stringContaining('Chrome') });
@@ -106,6 +115,24 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     // one tab, one session marker
     expect(new Set(received.map((m) => m.s)).size).toBe(1);
     await page.close();
+  });
+
+  it('counts what the browser sent in ClickHouse: one visit with its browser, OS, device, source, channel, geo and pages', async () => {
+    const rows = () =>
+      sightline.events!.query<{ name: string; pathname: string; browser: string; os: string; device: string; source: string; channel: string; country: string; region: string; city: number }>(
+        'SELECT name, pathname, browser, os, device, source, channel, country, region, city FROM events WHERE site_id = {site:UInt64} ORDER BY timestamp',
+        { site: siteId },
+      );
+    await expect.poll(async () => (await rows()).filter((r) => r.name === 'pageview').length, { timeout: 15_000 }).toBe(2);
+    for (const row of await rows()) {
+      expect(row).toMatchObject({ browser: 'Chrome', os: 'GNU/Linux', device: 'Desktop', source: 'Google', channel: 'Organic Search', country: 'US', region: 'US-CA', city: 5375480 });
+    }
+    expect((await rows()).map((r) => `${r.name} ${r.pathname}`)).toEqual(expect.arrayContaining(['pageview /', 'pageview /pricing', 'Signup /pricing']));
+    const [visit] = await sightline.events!.query<{ visits: number; pageviews: number; bounces: number; entry: string; exit: string }>(
+      'SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(is_bounce * sign) AS bounces, argMax(entry_page, version) AS entry, argMax(exit_page, version) AS exit FROM sessions WHERE site_id = {site:UInt64}',
+      { site: siteId },
+    );
+    expect(visit).toEqual({ visits: 1, pageviews: 2, bounces: 0, entry: '/', exit: '/pricing' });
   });
 
   it('serves a different script once a feature is turned off, and the page stops sending it', async () => {

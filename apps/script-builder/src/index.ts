@@ -1,5 +1,5 @@
-import type { ServiceModule } from '@sightline/runtime';
-import { startScriptBuilder } from './start-script-builder.js';
+import { defineServiceModule } from '@sightline/runtime';
+import { SCRIPT_BUILDER_NEEDS, startScriptBuilder } from './start-script-builder.js';
 
 /**
  * The script-builder service: the tracker feature catalogue with measured sizes,
@@ -8,10 +8,10 @@ import { startScriptBuilder } from './start-script-builder.js';
  * cached in memory and rebuilt on demand. Consumes settings.changed (durable
  * `script-builder`) to pre-warm and, when configured, call a CDN purge webhook.
  */
-export const scriptBuilderModule: ServiceModule = {
+export const scriptBuilderModule = defineServiceModule({
   name: 'script-builder',
-  needs: { bus: true },
+  needs: SCRIPT_BUILDER_NEEDS,
   start: (deps) => startScriptBuilder(deps, { purgeWebhookUrl: deps.config.SCRIPT_PURGE_WEBHOOK_URL }),
-};
+});
 
 export { startScriptBuilder, type ScriptBuilderOptions, type ScriptBuilderInstance } from './start-script-builder.js';

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Subscription } from '@sightline/bus';
 import { unary } from '@sightline/grpc-kit';
 import { scriptBuilderV1 } from '@sightline/proto';
-import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import type { DepsFor, ServiceInstance } from '@sightline/runtime';
 import { PRESETS } from '@sightline/tracker-features';
 import { BundleCache } from './bundle-cache.js';
 import { buildScript, parseSelection, type ScriptCache } from './build-script.js';
@@ -41,9 +41,11 @@ interface SettingsChanged {
  * settings.changed as a signal: pre-warm the new selection when the message
  * carries one, and call the purge webhook when configured.
  */
-export async function startScriptBuilder(deps: ServiceDeps, options: ScriptBuilderOptions = {}): Promise<ScriptBuilderInstance> {
+/** The stores script-builder asks the launcher for. */
+export const SCRIPT_BUILDER_NEEDS = { bus: true } as const;
+
+export async function startScriptBuilder(deps: DepsFor<typeof SCRIPT_BUILDER_NEEDS>, options: ScriptBuilderOptions = {}): Promise<ScriptBuilderInstance> {
   const { bus, log } = deps;
-  if (!bus) throw new Error('script-builder needs its bus');
   const bundles = new BundleCache(options.bundleCacheSize ?? 64);
   const scripts: ScriptCache = new LRUCache({ max: options.scriptCacheSize ?? 2_000 });
   const catalogue = await measureCatalogue(bundles);

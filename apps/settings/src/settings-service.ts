@@ -1,6 +1,7 @@
 import { unary } from '@sightline/grpc-kit';
 import type { settingsV1 } from '@sightline/proto';
 import { getBlockedIps, putBlockedIps } from './blocked-ips.js';
+import { getCountingFilters } from './counting-filters.js';
 import { getCountries, putCountries } from './countries.js';
 import { getHostnames, putHostnames } from './hostnames.js';
 import { getPublicDashboard, putPublicDashboard } from './public-dashboard.js';
@@ -21,5 +22,6 @@ export function settingsServiceImplementation(ctx: SettingsContext): settingsV1.
     putCountries: unary('Settings/PutCountries', log, (r: settingsV1.PutCountriesRequest) => putCountries(ctx, r)),
     getPublicDashboard: unary('Settings/GetPublicDashboard', log, (r: settingsV1.GetPublicDashboardRequest) => getPublicDashboard(ctx, r)),
     putPublicDashboard: unary('Settings/PutPublicDashboard', log, (r: settingsV1.PutPublicDashboardRequest) => putPublicDashboard(ctx, r)),
+    getCountingFilters: unary('Settings/GetCountingFilters', log, (r: settingsV1.GetCountingFiltersRequest) => getCountingFilters(ctx, r)),
   };
 }

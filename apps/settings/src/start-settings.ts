@@ -1,6 +1,6 @@
 import type { Subscription } from '@sightline/bus';
 import { settingsV1 } from '@sightline/proto';
-import { startPeriodicTask, type ServiceDeps, type ServiceInstance } from '@sightline/runtime';
+import { startPeriodicTask, type DepsFor, type ServiceInstance } from '@sightline/runtime';
 import { DEFAULT_RELAY_INTERVAL_MS, DEFAULT_SWEEP_INTERVAL_MS, startOutboxRelay, sweepOutbox, type OutboxRelay } from './outbox/relay.js';
 import type { SettingsContext } from './settings-context.js';
 import { settingsServiceImplementation } from './settings-service.js';
@@ -19,9 +19,11 @@ export interface SettingsInstance extends ServiceInstance {
 }
 
 /** Serves SettingsService, runs the outbox relay and its sweep, and consumes site.deleted until `stop()`. */
-export async function startSettings(deps: ServiceDeps, options: SettingsOptions = {}): Promise<SettingsInstance> {
+/** The stores settings asks the launcher for. */
+export const SETTINGS_NEEDS = { db: true, bus: true } as const;
+
+export async function startSettings(deps: DepsFor<typeof SETTINGS_NEEDS>, options: SettingsOptions = {}): Promise<SettingsInstance> {
   const { db, bus } = deps;
-  if (!db || !bus) throw new Error('settings needs its db and bus');
   const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const sweeper = startPeriodicTask('settings-outbox-sweep', DEFAULT_SWEEP_INTERVAL_MS, async () => void (await sweepOutbox(db, deps.clock())), deps.log);
   let consumer: Subscription;

@@ -1,5 +1,5 @@
 import { sitesV1 } from '@sightline/proto';
-import type { ServiceDeps, ServiceInstance } from '@sightline/runtime';
+import type { DepsFor, ServiceInstance } from '@sightline/runtime';
 import { startSettingsAuditConsumer } from './audit/settings-audit-consumer.js';
 import { startImportProgressConsumer } from './imports/import-progress-consumer.js';
 import { DEFAULT_JANITOR_INTERVAL_MS, startJanitor } from './janitor.js';
@@ -23,10 +23,12 @@ export interface SitesInstance extends ServiceInstance {
   relay: OutboxRelay;
 }
 
-/** Checks the deps, then serves SitesService and runs the outbox relay and the janitor until `stop()`. */
-export async function startSites(deps: ServiceDeps, options: SitesOptions = {}): Promise<SitesInstance> {
+/** Serves SitesService and runs the outbox relay and the janitor until `stop()`. */
+/** The stores sites asks the launcher for. */
+export const SITES_NEEDS = { db: true, bus: true } as const;
+
+export async function startSites(deps: DepsFor<typeof SITES_NEEDS>, options: SitesOptions = {}): Promise<SitesInstance> {
   const { db, bus } = deps;
-  if (!db || !bus) throw new Error('sites needs its db and bus');
   const settings = sitesSettings(deps.config);
   const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);

@@ -17,6 +17,8 @@ export const SUBJECTS = {
   eventsCollected: 'events.collected',
   /** A site was deleted; owners of per-site data clean up. (stream SITES) */
   siteDeleted: 'site.deleted',
+  /** A site's name (origin), timezone or week start changed; caches of site context reload. (stream SITES) */
+  siteUpdated: 'site.updated',
   /** Site/account settings changed; caches reload. (stream SETTINGS) */
   settingsChanged: 'settings.changed',
   /** Progress and outcome of an import job: ingest reports, sites records it on the job. (stream IMPORTS) */
@@ -56,6 +58,8 @@ export interface SubjectPayloads {
   [SUBJECTS.eventsCollected]: CollectedEvent;
   /** published by sites (through its outbox) when a site is deleted; per-site data owners drop theirs */
   [SUBJECTS.siteDeleted]: { site_id: number; account_id: number; tracking_key: string; deleted_at: string };
+  /** published by sites (through its outbox) when UpdateSite changed the name, timezone or week start; the site as it now is */
+  [SUBJECTS.siteUpdated]: { site_id: number; account_id: number; tracking_key: string; name: string; timezone: string; week_start: number; updated_at: string };
   /** published by settings (through its outbox) on every settings write; sites records `audit` in its audit trail */
   [SUBJECTS.settingsChanged]: {
     site_id: number;

@@ -76,6 +76,9 @@ export const ENV_SCHEMA = z.object({
   QUERY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the query service.'),
   INGEST_GRPC_ADDR: grpcAddress.optional().describe('host:port of the ingest service.'),
   GRPC_DEADLINE_MS: positiveInt.default(10_000).describe('Deadline of a gateway → service call.'),
+  // -- ingestion
+  INGEST_BATCH_ROWS: positiveInt.max(1_000_000).default(5_000).describe('Ingest inserts a batch once this many rows wait (events, session versions, drop counters).'),
+  INGEST_BATCH_MAX_DELAY_MS: positiveInt.max(60_000).default(1_000).describe('…or once the oldest waiting row is this old (ms).'),
   // -- lifecycle and observability
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000).describe('On SIGTERM, how long in-flight requests may take before the process exits anyway.'),
   HEALTH_PROBE_INTERVAL_MS: positiveInt.default(5_000).describe('How often a service re-checks its stores for its gRPC health status.'),

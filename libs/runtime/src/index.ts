@@ -1,4 +1,4 @@
-export { SERVICE_NAMES, isServiceName, systemClock } from './service-module.js';
-export type { Clock, ServiceName, ServiceModule, ServiceDeps, ServiceInstance, StoreNeeds } from './service-module.js';
+export { SERVICE_NAMES, assertDepsFor, defineServiceModule, isServiceName, systemClock } from './service-module.js';
+export type { Clock, CoreDeps, DepsFor, LaunchDeps, LaunchableModule, ServiceName, ServiceModule, ServiceInstance, StoreNeeds } from './service-module.js';
 export { startPeriodicTask } from './periodic-task.js';
 export { randomBase62, BASE62_ALPHABET } from './random-base62.js';

@@ -67,7 +67,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = a
   /** The owner's plan decides whether a hobby site may hide its dashboard. */
   async function accountPaid(request: FastifyRequest, site: sitesV1.Site): Promise<boolean> {
     const plan = await callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId: site.ownerAccountId }, callOptions(request, deadlineMs));
-    return plan.subscriptionStatus === 'active' || plan.subscriptionStatus === 'past_due';
+    return plan.paid;
   }
 
   const manage = { write: true, auth: { permission: 'sites:write' as const } };

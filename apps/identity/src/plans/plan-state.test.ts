@@ -28,6 +28,7 @@ describe('planStateOf', () => {
       subscriptionStatus: 'none',
       trialStartedAt: undefined,
       trialEndsAt: undefined,
+      paid: false,
       reportsOpen: true,
       trackingActive: true,
     });
@@ -53,6 +54,17 @@ describe('planStateOf', () => {
       expect(summary(onTrial({ subscription_status: status, subscription_updated_at: at(100) }), at(200))).toEqual([status, true, true]);
       expect(summary(account({ subscription_status: status, subscription_updated_at: at(1) }), at(2))).toEqual([status, true, true]);
     }
+  });
+
+  it('paid only for active and past_due: not free, trial, expired, lapsed or canceled', () => {
+    const paid = (row: PlanRow, now: Date) => planStateOf(row, now, GRACE).paid;
+    expect(paid(account({ subscription_status: 'active', subscription_updated_at: at(1) }), at(2))).toBe(true);
+    expect(paid(onTrial({ subscription_status: 'past_due', subscription_updated_at: at(40) }), at(60))).toBe(true);
+    expect(paid(account(), at(1))).toBe(false);
+    expect(paid(onTrial(), at(1))).toBe(false);
+    expect(paid(onTrial(), at(31))).toBe(false);
+    expect(paid(onTrial(), at(50))).toBe(false);
+    expect(paid(onTrial({ subscription_status: 'canceled', subscription_updated_at: at(10) }), at(20))).toBe(false);
   });
 
   it('canceled during the trial keeps the trial to its end', () => {

@@ -17,7 +17,7 @@ export const PLAN_COLUMNS = 'id, trial_started_at, trial_ends_at, subscription_s
 /**
  * An account's plan at `now`, a pure function of its row:
  *
- * - subscription `active` / `past_due` → that plan: reports open, tracking on;
+ * - subscription `active` / `past_due` (`paid`) → that plan: reports open, tracking on;
  * - otherwise, until paid or trial coverage ever began → `free` (open);
  * - before the trial's end → `trial` (open);
  * - coverage over, within `graceDays` → `expired`: reports closed (403 plan_expired),
@@ -34,9 +34,10 @@ export function planStateOf(account: PlanRow, now: Date, graceDays: number): ide
     subscriptionStatus: account.subscription_status,
     trialStartedAt: account.trial_started_at ? rfc3339(account.trial_started_at) : undefined,
     trialEndsAt: account.trial_ends_at ? rfc3339(account.trial_ends_at) : undefined,
+    paid: false,
   };
   const status = account.subscription_status;
-  if (status === 'active' || status === 'past_due') return { ...base, plan: status, reportsOpen: true, trackingActive: true };
+  if (isPaid(status)) return { ...base, plan: status, paid: true, reportsOpen: true, trackingActive: true };
 
   const canceledAt = status === 'canceled' ? account.subscription_updated_at : null;
   const coverageEnd = latest(account.trial_ends_at, canceledAt);
@@ -45,6 +46,11 @@ export function planStateOf(account: PlanRow, now: Date, graceDays: number): ide
   const graceEnd = addDays(coverageEnd, graceDays);
   const inGrace = now < graceEnd;
   return { ...base, plan: inGrace ? 'expired' : 'lapsed', graceEndsAt: rfc3339(graceEnd), reportsOpen: false, trackingActive: inGrace };
+}
+
+/** The one "paid subscription" rule: `active` or `past_due` (a trial or a canceled subscription is not paid). */
+export function isPaid(status: SubscriptionStatus): boolean {
+  return status === 'active' || status === 'past_due';
 }
 
 function latest(a: Date | null, b: Date | null): Date | null {

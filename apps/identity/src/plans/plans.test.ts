@@ -26,7 +26,7 @@ describe('plans over gRPC', () => {
   it('free → trial (once) → expired → lapsed as the clock moves', async () => {
     const { answer } = await register(h);
     const accountId = answer.accountId;
-    expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'free', subscriptionStatus: 'none', reportsOpen: true, trackingActive: true });
+    expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'free', subscriptionStatus: 'none', reportsOpen: true, trackingActive: true, paid: false });
     const started = h.time.now();
     const trial = await h.rpc.startTrial({ accountId });
     expect(trial).toMatchObject({ plan: 'trial', trialStartedAt: started.toISOString(), trialEndsAt: new Date(started.getTime() + 30 * DAY).toISOString(), reportsOpen: true });
@@ -45,8 +45,8 @@ describe('plans over gRPC', () => {
     expect(billing.permissions).toEqual(['billing:write']);
     await expectApiError(h.rpc.setSubscription({ actor: billing, status: 'paused' }), 'invalid_request', /active, past_due, canceled/);
     await expectApiError(h.rpc.setSubscription({ actor: billing, status: 'none' }), 'invalid_request');
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'active' })).toMatchObject({ accountId: owner.answer.accountId, plan: 'active', subscriptionStatus: 'active', reportsOpen: true });
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'past_due' })).toMatchObject({ plan: 'past_due', reportsOpen: true, trackingActive: true });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'active' })).toMatchObject({ accountId: owner.answer.accountId, plan: 'active', subscriptionStatus: 'active', reportsOpen: true, paid: true });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'past_due' })).toMatchObject({ plan: 'past_due', reportsOpen: true, trackingActive: true, paid: true });
   });
 
   it('a paid account gets no trial; canceling gives the grace period from the cancellation', async () => {
@@ -57,7 +57,7 @@ describe('plans over gRPC', () => {
     expect(await h.rpc.startTrial({ accountId })).toMatchObject({ plan: 'active', trialStartedAt: undefined });
     h.time.advance(100 * DAY);
     const canceledAt = h.time.now();
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({ plan: 'expired', subscriptionStatus: 'canceled', reportsOpen: false, trackingActive: true });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({ plan: 'expired', subscriptionStatus: 'canceled', reportsOpen: false, trackingActive: true, paid: false });
     h.time.advance(5 * DAY);
     // a retried cancel does not restart the grace period
     expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({ graceEndsAt: new Date(canceledAt.getTime() + 14 * DAY).toISOString() });

@@ -12,5 +12,5 @@ function hash64(...parts: Array<string | number>): string {
  */
 export const importVisitorId = (siteId: number, visitorKey: string): string => hash64('import-visitor', siteId, visitorKey);
 
-/** A session of an import: deterministic, so re-running an import writes the very same rows. */
-export const importSessionId = (importId: number, visitorKey: string, firstLine: number): string => hash64('import-session', importId, visitorKey, firstLine);
+
+

@@ -37,6 +37,7 @@ export function rpcClient(client: settingsV1.SettingsServiceClient) {
     putCountries: (r: settingsV1.PutCountriesRequest) => callUnary(client, client.putCountries, 'Settings/PutCountries', r, options()),
     getPublicDashboard: (r: settingsV1.GetPublicDashboardRequest) => callUnary(client, client.getPublicDashboard, 'Settings/GetPublicDashboard', r, options()),
     putPublicDashboard: (r: settingsV1.PutPublicDashboardRequest) => callUnary(client, client.putPublicDashboard, 'Settings/PutPublicDashboard', r, options()),
+    getCountingFilters: (r: settingsV1.GetCountingFiltersRequest) => callUnary(client, client.getCountingFilters, 'Settings/GetCountingFilters', r, options()),
   };
 }
 

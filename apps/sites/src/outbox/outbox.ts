@@ -5,6 +5,9 @@ import type { SUBJECTS, SubjectPayloads } from '@sightline/bus';
 /** `site.deleted` (stream SITES): owners of per-site data (events, settings) drop the site's. Declared in the bus catalogue. */
 export type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 
+/** `site.updated` (stream SITES): caches of a site's context (ingest) reload it. */
+export type SiteUpdatedPayload = SubjectPayloads[typeof SUBJECTS.siteUpdated];
+
 /** Writes a bus message into the outbox inside the caller's transaction; the relay publishes it after commit. */
 export function enqueueMessage(tx: Queryable, subject: string, payload: unknown, now: Date): Promise<number> {
   return enqueueOutboxMessage(tx, 'sites', subject, payload, now);

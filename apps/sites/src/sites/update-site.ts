@@ -1,9 +1,12 @@
+import { SUBJECTS } from '@sightline/bus';
 import type { CallContext } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
 import { auditSourceOf, writerOf } from '../access/actor.js';
 import { reachSite } from '../access/reach.js';
 import { recordAudit } from '../audit/audit.js';
+import { enqueueMessage, type SiteUpdatedPayload } from '../outbox/outbox.js';
 import type { SitesContext } from '../sites-context.js';
+import { rfc3339 } from '../time.js';
 import { isUniqueViolation, siteExists } from './site-errors.js';
 import { SITE_COLUMNS, toSite, type SiteRow } from './site-row.js';
 import { parseTimezone, parseWeekStart } from './site-settings-input.js';
@@ -14,6 +17,8 @@ import { parseSiteUrl, requireHobbyHost } from './site-url.js';
  * creation rules (refused zone, hobby hosts, one site per origin per account: the
  * site's owner's account); the name becomes the new origin, the tracking key and
  * hash stay. A request that changes nothing answers the site and records nothing.
+ * A change writes `site.updated` to the outbox in the same transaction, so every
+ * cache of the site's context hears of it (at least once, after the commit).
  */
 export async function updateSite(ctx: SitesContext, request: sitesV1.UpdateSiteRequest, call: CallContext): Promise<sitesV1.Site> {
   const actor = writerOf(request.actor);
@@ -24,6 +29,7 @@ export async function updateSite(ctx: SitesContext, request: sitesV1.UpdateSiteR
   const source = auditSourceOf(actor, request.audit, call);
   const now = ctx.clock();
 
+  let changed = false;
   const row = await ctx.db.transaction(async (tx) => {
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
     const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -41,12 +47,25 @@ export async function updateSite(ctx: SitesContext, request: sitesV1.UpdateSiteR
         `UPDATE sites.sites SET name = $2, timezone = $3, week_start = $4, updated_at = $5 WHERE id = $1 RETURNING ${SITE_COLUMNS}`,
         [site.id, origin?.origin ?? site.name, timezone ?? site.timezone, weekStart ?? site.week_start, now],
       );
+      const updated = rows[0]!;
       await recordAudit(tx, source, 'site.update', site.id, { changes }, now);
-      return rows[0]!;
+      const payload: SiteUpdatedPayload = {
+        site_id: updated.id,
+        account_id: updated.owner_account_id,
+        tracking_key: updated.tracking_key,
+        name: updated.name,
+        timezone: updated.timezone,
+        week_start: updated.week_start,
+        updated_at: rfc3339(now),
+      };
+      await enqueueMessage(tx, SUBJECTS.siteUpdated, payload, now);
+      changed = true;
+      return updated;
     } catch (error) {
       if (isUniqueViolation(error, 'sites_owner_name_unique')) throw siteExists(origin!.origin);
       throw error;
     }
   });
+  if (changed) ctx.kickOutbox();
   return toSite(row, ctx.settings);
 }

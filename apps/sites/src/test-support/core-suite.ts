@@ -300,6 +300,36 @@ export function sitesCoreSuite(name: string, openDb: () => Promise<TestDb | unde
         expect(await auditActions(site.siteId)).toEqual(['site.create', 'site.update']);
       });
 
+      test('a change announces site.updated (the site as it now is) through the outbox; a no-op announces nothing', async () => {
+        const o = owner();
+        const site = await create(o, 'https://announce.example.com');
+        const outboxRows = async () =>
+          (
+            await h.db.query<{ payload: Record<string, unknown>; published_at: Date | null }>(
+              "SELECT payload, published_at FROM sites.outbox WHERE subject = 'site.updated' AND (payload->>'site_id')::bigint = $1 ORDER BY id",
+              [site.siteId],
+            )
+          ).rows;
+        expect(await outboxRows()).toEqual([]);
+        h.time.advance(MINUTE);
+        await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, timezone: 'America/New_York', weekStart: 0 });
+        await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, timezone: 'America/New_York' });
+        await h.instance.relay.flush();
+        const rows = await outboxRows();
+        expect(rows.map((r) => r.payload)).toEqual([
+          {
+            site_id: site.siteId,
+            account_id: o.accountId,
+            tracking_key: site.trackingKey,
+            name: 'https://announce.example.com',
+            timezone: 'America/New_York',
+            week_start: 0,
+            updated_at: h.time.now().toISOString(),
+          },
+        ]);
+        expect(rows[0]!.published_at).not.toBeNull();
+      });
+
       test('validates like creation: week_start 0..6, IANA timezone, origin url, refused zones; nothing changes', async () => {
         const o = owner();
         const site = await create(o);

@@ -169,6 +169,8 @@ export interface PlanState {
   reportsOpen: boolean;
   /** false: the account's sites lapse; reads answer 403 tracking_inactive */
   trackingActive: boolean;
+  /** the subscription is paid for: status active or past_due (a trial does not count) */
+  paid: boolean;
 }
 
 export interface FindAccountRequest {
@@ -2162,6 +2164,7 @@ function createBasePlanState(): PlanState {
     graceEndsAt: undefined,
     reportsOpen: false,
     trackingActive: false,
+    paid: false,
   };
 }
 
@@ -2190,6 +2193,9 @@ export const PlanState: MessageFns<PlanState> = {
     }
     if (message.trackingActive !== false) {
       writer.uint32(64).bool(message.trackingActive);
+    }
+    if (message.paid !== false) {
+      writer.uint32(72).bool(message.paid);
     }
     return writer;
   },
@@ -2271,6 +2277,14 @@ export const PlanState: MessageFns<PlanState> = {
             message.trackingActive = reader.bool();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.paid = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2321,6 +2335,7 @@ export const PlanState: MessageFns<PlanState> = {
         : isSet(object.tracking_active)
         ? globalThis.Boolean(object.tracking_active)
         : false,
+      paid: isSet(object.paid) ? globalThis.Boolean(object.paid) : false,
     };
   },
 
@@ -2350,6 +2365,9 @@ export const PlanState: MessageFns<PlanState> = {
     if (message.trackingActive !== false) {
       obj.trackingActive = message.trackingActive;
     }
+    if (message.paid !== false) {
+      obj.paid = message.paid;
+    }
     return obj;
   },
 
@@ -2366,6 +2384,7 @@ export const PlanState: MessageFns<PlanState> = {
     message.graceEndsAt = object.graceEndsAt ?? undefined;
     message.reportsOpen = object.reportsOpen ?? false;
     message.trackingActive = object.trackingActive ?? false;
+    message.paid = object.paid ?? false;
     return message;
   },
 };

@@ -147,6 +147,25 @@ export interface PublicDashboard {
   enabled: boolean;
 }
 
+export interface GetCountingFiltersRequest {
+  siteId: number;
+}
+
+/**
+ * Everything ingest needs to decide whether an event counts; empty lists for a
+ * site with nothing stored (an empty `allowed` list means no restriction).
+ */
+export interface CountingFilters {
+  siteId: number;
+  allowedHostnames: string[];
+  blockedHostnames: string[];
+  /** addresses or CIDR ranges, normalized */
+  blockedIps: string[];
+  /** ISO 3166-1 alpha-2 codes */
+  allowedCountries: string[];
+  blockedCountries: string[];
+}
+
 function createBaseAuditContext(): AuditContext {
   return { accountId: 0, keyId: "", ip: "", userAgent: "", requestId: "" };
 }
@@ -2047,6 +2066,259 @@ export const PublicDashboard: MessageFns<PublicDashboard> = {
   },
 };
 
+function createBaseGetCountingFiltersRequest(): GetCountingFiltersRequest {
+  return { siteId: 0 };
+}
+
+export const GetCountingFiltersRequest: MessageFns<GetCountingFiltersRequest> = {
+  encode(message: GetCountingFiltersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCountingFiltersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCountingFiltersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCountingFiltersRequest {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetCountingFiltersRequest): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCountingFiltersRequest>, I>>(base?: I): GetCountingFiltersRequest {
+    return GetCountingFiltersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCountingFiltersRequest>, I>>(object: I): GetCountingFiltersRequest {
+    const message = createBaseGetCountingFiltersRequest();
+    message.siteId = object.siteId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCountingFilters(): CountingFilters {
+  return {
+    siteId: 0,
+    allowedHostnames: [],
+    blockedHostnames: [],
+    blockedIps: [],
+    allowedCountries: [],
+    blockedCountries: [],
+  };
+}
+
+export const CountingFilters: MessageFns<CountingFilters> = {
+  encode(message: CountingFilters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    for (const v of message.allowedHostnames) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.blockedHostnames) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.blockedIps) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.allowedCountries) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.blockedCountries) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountingFilters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountingFilters();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.allowedHostnames.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockedHostnames.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blockedIps.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.allowedCountries.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.blockedCountries.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountingFilters {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      allowedHostnames: globalThis.Array.isArray(object?.allowedHostnames)
+        ? object.allowedHostnames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_hostnames)
+        ? object.allowed_hostnames.map((e: any) => globalThis.String(e))
+        : [],
+      blockedHostnames: globalThis.Array.isArray(object?.blockedHostnames)
+        ? object.blockedHostnames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.blocked_hostnames)
+        ? object.blocked_hostnames.map((e: any) => globalThis.String(e))
+        : [],
+      blockedIps: globalThis.Array.isArray(object?.blockedIps)
+        ? object.blockedIps.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.blocked_ips)
+        ? object.blocked_ips.map((e: any) => globalThis.String(e))
+        : [],
+      allowedCountries: globalThis.Array.isArray(object?.allowedCountries)
+        ? object.allowedCountries.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_countries)
+        ? object.allowed_countries.map((e: any) => globalThis.String(e))
+        : [],
+      blockedCountries: globalThis.Array.isArray(object?.blockedCountries)
+        ? object.blockedCountries.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.blocked_countries)
+        ? object.blocked_countries.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CountingFilters): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.allowedHostnames?.length) {
+      obj.allowedHostnames = message.allowedHostnames;
+    }
+    if (message.blockedHostnames?.length) {
+      obj.blockedHostnames = message.blockedHostnames;
+    }
+    if (message.blockedIps?.length) {
+      obj.blockedIps = message.blockedIps;
+    }
+    if (message.allowedCountries?.length) {
+      obj.allowedCountries = message.allowedCountries;
+    }
+    if (message.blockedCountries?.length) {
+      obj.blockedCountries = message.blockedCountries;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountingFilters>, I>>(base?: I): CountingFilters {
+    return CountingFilters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountingFilters>, I>>(object: I): CountingFilters {
+    const message = createBaseCountingFilters();
+    message.siteId = object.siteId ?? 0;
+    message.allowedHostnames = object.allowedHostnames?.map((e) => e) || [];
+    message.blockedHostnames = object.blockedHostnames?.map((e) => e) || [];
+    message.blockedIps = object.blockedIps?.map((e) => e) || [];
+    message.allowedCountries = object.allowedCountries?.map((e) => e) || [];
+    message.blockedCountries = object.blockedCountries?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * Tracking settings and counting filters of a site, and its public-dashboard flag.
  *
@@ -2152,6 +2424,17 @@ export const SettingsServiceService = {
     responseSerialize: (value: PublicDashboard): Buffer => Buffer.from(PublicDashboard.encode(value).finish()),
     responseDeserialize: (value: Buffer): PublicDashboard => PublicDashboard.decode(value),
   },
+  /** The three counting filters of a site in one call (ingest's site context cache). */
+  getCountingFilters: {
+    path: "/sightline.settings.v1.SettingsService/GetCountingFilters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCountingFiltersRequest): Buffer =>
+      Buffer.from(GetCountingFiltersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCountingFiltersRequest => GetCountingFiltersRequest.decode(value),
+    responseSerialize: (value: CountingFilters): Buffer => Buffer.from(CountingFilters.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountingFilters => CountingFilters.decode(value),
+  },
 } as const;
 
 export interface SettingsServiceServer extends UntypedServiceImplementation {
@@ -2165,6 +2448,8 @@ export interface SettingsServiceServer extends UntypedServiceImplementation {
   putCountries: handleUnaryCall<PutCountriesRequest, FilterWriteResponse>;
   getPublicDashboard: handleUnaryCall<GetPublicDashboardRequest, PublicDashboard>;
   putPublicDashboard: handleUnaryCall<PutPublicDashboardRequest, PublicDashboard>;
+  /** The three counting filters of a site in one call (ingest's site context cache). */
+  getCountingFilters: handleUnaryCall<GetCountingFiltersRequest, CountingFilters>;
 }
 
 export interface SettingsServiceClient extends Client {
@@ -2317,6 +2602,22 @@ export interface SettingsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PublicDashboard) => void,
+  ): ClientUnaryCall;
+  /** The three counting filters of a site in one call (ingest's site context cache). */
+  getCountingFilters(
+    request: GetCountingFiltersRequest,
+    callback: (error: ServiceError | null, response: CountingFilters) => void,
+  ): ClientUnaryCall;
+  getCountingFilters(
+    request: GetCountingFiltersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountingFilters) => void,
+  ): ClientUnaryCall;
+  getCountingFilters(
+    request: GetCountingFiltersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountingFilters) => void,
   ): ClientUnaryCall;
 }
 

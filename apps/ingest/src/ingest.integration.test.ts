@@ -1,0 +1,224 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalBus, SUBJECTS, type Bus } from '@sightline/bus';
+import type { Config } from '@sightline/config';
+import { PgDb, runMigrations } from '@sightline/db';
+import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import type { ServiceInstance } from '@sightline/runtime';
+import { createLogger } from '@sightline/telemetry';
+import { backendGate, createTestDatabase, movableClock, uniqueName, type TestDatabase } from '@sightline/testkit';
+import { DailySalts } from './identity/daily-salts.js';
+import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
+import { IngestPipeline } from './pipeline/ingest-pipeline.js';
+import { rebuildSessions } from './sessions/rebuild-sessions.js';
+import { SessionCache } from './sessions/session-cache.js';
+import { startIngest } from './start-ingest.js';
+import { fixturePorts, site } from './test-support/fixture-ports.js';
+import { BatchWriter } from './writer/batch-writer.js';
+
+const gate = await backendGate('postgres');
+const NOW = '2025-03-10T12:00:00.000Z';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+const SITES = {
+  livekey0001: site({ site_id: 11, hostnames: { allowed: ['example.com', '*.example.com'], blocked: ['staging.example.com'] }, blocked_ips: ['10.9.0.0/16'], countries: { allowed: [], blocked: ['RU'] } }),
+  inactive0001: site({ site_id: 12, tracking_active: false }),
+  onlyde000001: site({ site_id: 13, countries: { allowed: ['DE'], blocked: [] } }),
+};
+const GEO = { '203.0.113.5': { country: 'DE', region: 'DE-BE', city: 2950159 }, '203.0.113.6': { country: 'FR', region: 'FR-IDF', city: 2988507 }, '198.51.100.9': { country: 'RU', region: '', city: 0 } };
+
+function collected(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { k: 'livekey0001', n: 'pageview', u: 'https://example.com/', d: 'example.com', ts: NOW, ip: '203.0.113.5', ua: FIREFOX, ...overrides };
+}
+
+const at = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
+
+async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (done(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () => {
+  let root: string;
+  let testDb: TestDatabase;
+  let db: PgDb;
+  let store: EventStore;
+  const clock = movableClock(NOW);
+  const log = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
+  const config = { INGEST_BATCH_ROWS: 50, INGEST_BATCH_MAX_DELAY_MS: 30 } as Config;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'sightline-ingest-'));
+    testDb = await createTestDatabase(gate.url, 'sightline_ingest');
+    db = new PgDb(testDb.url);
+    await runMigrations(db, { schema: INGEST_SCHEMA, dir: INGEST_MIGRATIONS_DIR });
+    store = await ChdbEventStore.open({ path: path.join(root, 'events'), database: uniqueName('ingest') });
+    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+    await testDb?.drop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function start(bus: Bus): Promise<ServiceInstance> {
+    return startIngest({ config, log, clock: clock.clock, db, events: store, bus }, { ports: fixturePorts(SITES, GEO, clock.clock) });
+  }
+
+  const count = async (sql: string, params = {}) => Number((await store.query<{ n: number }>(sql, params))[0]?.n ?? 0);
+  const stored = () => count('SELECT count() AS n FROM events');
+  const droppedTotal = () => count('SELECT sum(count) AS n FROM dropped_events');
+
+  it('drops each refused event under its reason and stores the rest', async () => {
+    const bus = new LocalBus();
+    const ingest = await start(bus);
+    const messages = [
+      collected({ u: 'https://example.com/a' }), // stored
+      collected({ u: 'https://blog.example.com/b', ts: at(1) }), // stored (wildcard allowed host)
+      collected({ ua: GOOGLEBOT }), // bot
+      collected({ r: 'https://007agent-i.fr/x' }), // referrer_spam (on Matomo's list)
+      collected({ k: 'unknownkey01' }), // unknown_site
+      collected({ k: 'inactive0001' }), // tracking_inactive
+      collected({ u: 'https://other.org/' }), // hostname_not_allowed
+      collected({ u: 'https://staging.example.com/' }), // hostname_blocked (blocked wins over *.example.com)
+      collected({ ip: '10.9.200.1' }), // ip_blocked (CIDR)
+      collected({ ip: '::ffff:10.9.0.7' }), // ip_blocked (IPv4-mapped)
+      collected({ ip: '198.51.100.9' }), // country_blocked
+      collected({ k: 'onlyde000001', ip: '203.0.113.6' }), // country_not_allowed
+      collected({ n: 'engagement', e: 1000, ip: '203.0.113.99' }), // engagement_without_session
+      collected({ ts: '2025-03-08T12:00:00.000Z' }), // stale: the 8th's salt is gone on the 10th
+      { k: 'livekey0001', n: 'pageview' }, // invalid
+    ];
+    for (const m of messages) await bus.publish(SUBJECTS.eventsCollected, m);
+    await waitFor(async () => (await stored()) + (await droppedTotal()), (n) => n >= messages.length);
+    await ingest.stop();
+    await bus.close();
+
+    expect(await stored()).toBe(2);
+    const rows = await store.query<{ site_id: number; reason: string; crawler_category: string; n: number }>(
+      'SELECT site_id, reason, crawler_category, sum(count) AS n FROM dropped_events GROUP BY site_id, reason, crawler_category ORDER BY reason',
+    );
+    expect(rows).toEqual([
+      { site_id: 11, reason: 'bot', crawler_category: 'search', n: 1 },
+      { site_id: 13, reason: 'country_not_allowed', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'country_blocked', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'engagement_without_session', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'hostname_blocked', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'hostname_not_allowed', crawler_category: '', n: 1 },
+      { site_id: 0, reason: 'invalid', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'ip_blocked', crawler_category: '', n: 2 },
+      { site_id: 11, reason: 'referrer_spam', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'stale', crawler_category: '', n: 1 },
+      { site_id: 12, reason: 'tracking_inactive', crawler_category: '', n: 1 },
+      { site_id: 0, reason: 'unknown_site', crawler_category: '', n: 1 },
+    ].sort((a, b) => a.reason.localeCompare(b.reason)));
+    // Both stored pageviews are one visitor's one visit (same IP+UA, 1 minute apart).
+    const visit = await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = 11');
+    expect(visit).toEqual([{ visits: 1, pageviews: 2, duration: 60 }]);
+    // Nothing of the IP or the User-Agent is stored.
+    const dump = JSON.stringify(await store.query('SELECT * FROM events')) + JSON.stringify(await store.query('SELECT * FROM sessions'));
+    expect(dump).not.toContain('203.0.113.5');
+    expect(dump).not.toContain('Gecko');
+  });
+
+  it('keeps a visit together when the IP changes mid-visit with the same tab marker, and rebuilds live visits after a restart', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const bus = new LocalBus();
+    let ingest = await start(bus);
+    await bus.publish(SUBJECTS.eventsCollected, collected({ ts: at(10), s: 'tab-1', u: 'https://example.com/one' }));
+    await waitFor(stored, (n) => n >= 1);
+    // mobile network switch: new IP, same tab
+    await bus.publish(SUBJECTS.eventsCollected, collected({ ts: at(12), s: 'tab-1', ip: '203.0.113.6', u: 'https://example.com/two' }));
+    await waitFor(stored, (n) => n >= 2);
+    await ingest.stop();
+
+    // Restart: a fresh process knows no visit until it rebuilds them from the sessions table.
+    clock.set(at(20));
+    ingest = await start(bus);
+    await bus.publish(SUBJECTS.eventsCollected, collected({ ts: at(20), u: 'https://example.com/three' }));
+    await waitFor(stored, (n) => n >= 3);
+    await ingest.stop();
+    await bus.close();
+    clock.set(NOW);
+
+    const visits = await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(is_bounce * sign) AS bounces FROM sessions');
+    expect(visits).toEqual([{ visits: 1, pageviews: 3, bounces: 0 }]);
+    const sessionsOfEvents = await count('SELECT uniqExact(session_id) AS n FROM events');
+    expect(sessionsOfEvents).toBe(1);
+    const [final] = await store.query<{ entry_page: string; exit_page: string; duration: number }>(
+      'SELECT argMax(entry_page, version) AS entry_page, argMax(exit_page, version) AS exit_page, argMax(duration, version) AS duration FROM sessions',
+    );
+    expect(final).toEqual({ entry_page: '/one', exit_page: '/three', duration: 600 });
+  });
+
+  it('never counts a redelivered event twice: waiting in a batch, or already stored', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const writer = new BatchWriter(store, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
+    const pipeline = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
+    const first = collected({ ts: at(30), u: 'https://example.com/p' });
+    const second = collected({ ts: at(31), u: 'https://example.com/q' });
+    // redelivered while the first delivery still waits in the batch
+    await Promise.all([pipeline.handle(first, false), pipeline.handle(first, true)]);
+    // redelivered after it was stored (an ack that got lost)
+    await pipeline.handle(first, true);
+    await pipeline.handle(second, false);
+    await pipeline.handle(second, true);
+    // after a crash: a fresh process (empty cache) gets both again
+    await writer.flush();
+    const rebuilt = new SessionCache();
+    clock.set(at(32));
+    expect(await rebuildSessions(store, rebuilt, clock.now())).toBe(1);
+    clock.set(NOW);
+    const restarted = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: rebuilt, writer, store });
+    await restarted.handle(first, true);
+    await restarted.handle(second, true);
+    await writer.close();
+
+    expect(await stored()).toBe(2);
+    expect(await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews FROM sessions')).toEqual([{ visits: 1, pageviews: 2 }]);
+  });
+
+  it('shares one salt per day between replicas and deletes salts older than yesterday', async () => {
+    const a = new DailySalts(db, clock.clock);
+    const b = new DailySalts(db, clock.clock);
+    const [sa, sb] = await Promise.all([a.forDay('2025-03-10'), b.forDay('2025-03-10')]);
+    expect(sa?.length).toBe(32);
+    expect(sa?.equals(sb!)).toBe(true);
+    await a.forDay('2025-03-09');
+    expect(await a.forDay('2025-03-08')).toBeNull();
+    const later = movableClock('2025-03-12T00:00:01Z');
+    await new DailySalts(db, later.clock).forDay('2025-03-12');
+    const { rows } = await db.query<{ day: string }>("SELECT to_char(day, 'YYYY-MM-DD') AS day FROM ingest.daily_salts ORDER BY day");
+    expect(rows.map((r) => r.day)).toEqual(['2025-03-12']);
+  });
+
+  it('deletes a deleted site’s events, sessions and drop counts on site.deleted', async () => {
+    const bus = new LocalBus();
+    const ingest = await start(bus);
+    await bus.publish(SUBJECTS.eventsCollected, collected({ ts: at(40) }));
+    await bus.publish(SUBJECTS.eventsCollected, collected({ ts: at(40), ua: GOOGLEBOT }));
+    await waitFor(async () => count('SELECT count() AS n FROM events WHERE site_id = 11'), (n) => n >= 1);
+    await waitFor(() => count("SELECT sum(count) AS n FROM dropped_events WHERE site_id = 11 AND reason = 'bot'"), (n) => n >= 2);
+    await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
+    await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
+    const left = await waitFor(
+      async () => (await count('SELECT count() AS n FROM events WHERE site_id = 11')) + (await count('SELECT count() AS n FROM sessions WHERE site_id = 11')) + (await count('SELECT count() AS n FROM dropped_events WHERE site_id = 11')),
+      (n) => n === 0,
+    );
+    await ingest.stop();
+    await bus.close();
+    expect(left).toBe(0);
+    expect(await count('SELECT count() AS n FROM dropped_events WHERE site_id <> 11')).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { ENGAGEMENT } from '@sightline/events-schema';
+import type { EventStore } from '@sightline/event-store';
+import type { DailySalts } from '../identity/daily-salts.js';
+import { previousUtcDay, utcDay, visitorHash } from '../identity/visitor-hash.js';
+import type { SessionCache } from '../sessions/session-cache.js';
+import { applyEvent, continuesSession } from '../sessions/sessionizer.js';
+import type { BatchWriter } from '../writer/batch-writer.js';
+import { isEventStored } from '../writer/stored-event-check.js';
+import type { Drop } from './drop-reasons.js';
+import type { IngestPorts } from './ports.js';
+import { prepareEvent } from './prepare-event.js';
+
+export interface IngestPipelineDeps {
+  ports: IngestPorts;
+  salts: DailySalts;
+  sessions: SessionCache;
+  writer: BatchWriter;
+  store: EventStore;
+}
+
+/**
+ * One collected event from the bus to a batch: prepare (parse, drops, site, filters,
+ * enrich) → identify (visitor ids under the event day's salt and the day before) →
+ * sessionize → buffer. `handle` resolves once the rows are stored, so the caller acks
+ * after the insert.
+ *
+ * Exactly once: a redelivery of a message still waiting in a batch joins that wait
+ * (same payload bytes); a redelivery of a stored one is found in the events table and
+ * writes no second row — its session update is replayed only when the rebuilt visit
+ * does not contain it yet (an event newer than the visit's last one).
+ */
+export class IngestPipeline {
+  private readonly waiting = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: IngestPipelineDeps) {}
+
+  handle(raw: unknown, redelivered: boolean): Promise<void> {
+    const key = createHash('sha256').update(JSON.stringify(raw)).digest('base64');
+    const pending = this.waiting.get(key);
+    if (pending) return pending;
+    const run = this.process(raw, redelivered).finally(() => this.waiting.delete(key));
+    this.waiting.set(key, run);
+    return run;
+  }
+
+  private drop(drop: Drop): Promise<void> {
+    return this.deps.writer.add({ events: [], sessions: [], drops: [drop] });
+  }
+
+  private async process(raw: unknown, redelivered: boolean): Promise<void> {
+    const { ports, salts, sessions, writer, store } = this.deps;
+    const prepared = await prepareEvent(raw, ports);
+    if (!prepared.ok) return this.drop(prepared.drop);
+    const { site, event, ip, ua } = prepared.value;
+
+    const day = utcDay(event.at);
+    const salt = await salts.forDay(day);
+    if (!salt) return this.drop({ reason: 'stale', site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
+    const previousSalt = await salts.forDay(previousUtcDay(day));
+    const visitorIds = [visitorHash(salt, site.site_id, ip, ua)];
+    if (previousSalt) visitorIds.push(visitorHash(previousSalt, site.site_id, ip, ua));
+    const visitorId = visitorIds[0]!;
+
+    let stored = false;
+    if (redelivered) {
+      const candidate = sessions.find(site.site_id, visitorIds, event.marker, event.at);
+      stored = await isEventStored(store, event, candidate ? [...visitorIds, candidate.visitor_id] : visitorIds);
+    }
+
+    // From here to writer.add nothing awaits: lookup and update of the visit are atomic.
+    const live = sessions.find(site.site_id, visitorIds, event.marker, event.at);
+    if (stored) {
+      // Replay only what the (rebuilt) visit provably lacks: a non-engagement event
+      // newer than its last one. Anything else is already counted, or unknowable.
+      const visitLacksIt = event.name !== ENGAGEMENT && live !== undefined && continuesSession(live, event.at) && event.at > live.last;
+      if (!visitLacksIt) return;
+    }
+    const step = applyEvent(live, { ...event, visitor_id: visitorId });
+    if (step.dropped) {
+      return this.drop({ reason: step.dropped, site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
+    }
+    if (step.session) sessions.put(step.session, visitorId);
+    return writer.add({ events: step.eventRow && !stored ? [step.eventRow] : [], sessions: step.sessionRows, drops: [] });
+  }
+}

@@ -1,0 +1,36 @@
+import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE } from '@sightline/events-schema';
+import type { EventStore } from '@sightline/event-store';
+import type { Logger } from '@sightline/telemetry';
+import type { SessionCache } from './sessions/session-cache.js';
+
+type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
+
+export const INGEST_DURABLE = 'ingest';
+
+/** Deletes a site's events, sessions and drop counts (idempotent: a redelivery deletes nothing more). */
+export async function deleteSiteData(store: EventStore, siteId: number): Promise<void> {
+  for (const table of [EVENTS_TABLE, SESSIONS_TABLE, DROPPED_EVENTS_TABLE]) {
+    // Lightweight DELETE: rows vanish from queries at once, parts are rewritten later.
+    await store.command(`DELETE FROM ${table} WHERE site_id = {site:UInt64}`, { site: siteId });
+  }
+}
+
+/** Consumes `site.deleted` (stream SITES, durable `ingest`). */
+export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: SessionCache, log: Logger): Promise<Subscription> {
+  return bus.consume<SiteDeletedPayload>({
+    stream: STREAM_NAMES.sites,
+    durable: INGEST_DURABLE,
+    filterSubject: SUBJECTS.siteDeleted,
+    handler: async (msg) => {
+      const siteId = msg.data?.site_id;
+      if (!Number.isSafeInteger(siteId) || siteId <= 0) {
+        log.warn({ msg_id: msg.msgId }, 'site.deleted without a valid site_id; dropped');
+        return;
+      }
+      sessions.dropSite(siteId);
+      await deleteSiteData(store, siteId);
+      log.info({ site_id: siteId }, 'events, sessions and drop counts of a deleted site deleted');
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import { DEFAULT_MAX_ACK_PENDING, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
+import type { ServiceInstance } from '@sightline/runtime';
+import { DailySalts } from './identity/daily-salts.js';
+import { IngestPipeline } from './pipeline/ingest-pipeline.js';
+import type { IngestPorts } from './pipeline/ports.js';
+import { rebuildSessions } from './sessions/rebuild-sessions.js';
+import { SessionCache } from './sessions/session-cache.js';
+import { INGEST_DURABLE, consumeSiteDeleted } from './site-deleted.js';
+import { startImports } from './imports/start-imports.js';
+import { productionPorts, type IngestDeps } from './wiring.js';
+
+export { INGEST_CALLS, INGEST_NEEDS } from './wiring.js';
+import { BatchWriter } from './writer/batch-writer.js';
+
+/**
+ * Unacked events come back after this long. Longer than a batch takes; while the
+ * store is down, redeliveries join the batch already waiting (see IngestPipeline).
+ */
+const EVENTS_ACK_WAIT_MS = 60_000;
+
+export interface StartIngestOptions {
+  /** the pipeline's ports; production ones from wiring.ts when absent */
+  ports?: IngestPorts;
+}
+
+/** Tests hand their own ports and need no gRPC clients. */
+type StartDeps = Omit<IngestDeps, 'clients'> & Partial<Pick<IngestDeps, 'clients'>>;
+
+export async function startIngest(deps: StartDeps, options: StartIngestOptions = {}): Promise<ServiceInstance> {
+  const { db, events: store, bus, log, config } = deps;
+  await bus.ensureStreams(SIGHTLINE_STREAMS);
+
+  const sessions = new SessionCache();
+  const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, log)];
+
+  let ports = options.ports;
+  let closePorts = async (): Promise<void> => {};
+  if (!ports) {
+    if (!deps.clients) throw new Error('ingest needs its gRPC clients (sites, settings, identity) or test ports');
+    const production = await productionPorts({ ...deps, clients: deps.clients });
+    ports = production.ports;
+    closePorts = production.close;
+  }
+
+  let writer: BatchWriter | undefined;
+  let expiry: NodeJS.Timeout | undefined;
+  if (ports) {
+    const rebuilt = await rebuildSessions(store, sessions, ports.clock());
+    log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
+    writer = new BatchWriter(store, {
+      maxRows: config.INGEST_BATCH_ROWS,
+      maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
+      retryBaseMs: 200,
+      retryMaxMs: 30_000,
+      // The bus hands out at most this many unacked messages: once all wait here, write.
+      maxParts: DEFAULT_MAX_ACK_PENDING,
+      onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
+    });
+    const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
+    subscriptions.push(
+      await bus.consume({
+        stream: STREAM_NAMES.events,
+        durable: INGEST_DURABLE,
+        // No filter: the EVENTS stream holds only collected events, sharded or not (events.collected[.<shard>]).
+        ackWaitMs: EVENTS_ACK_WAIT_MS,
+        // A payload never fails for its content (bad ones are counted and acked), only
+        // for the store being down: keep redelivering, never give an event up.
+        maxDeliver: -1,
+        handler: (msg) => pipeline.handle(msg.data, msg.deliveryCount > 1),
+      }),
+    );
+    expiry = setInterval(() => sessions.expire(), 60_000);
+    expiry.unref();
+  }
+
+  // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
+  const imports = await startImports({ events: store, bus, log, clock: deps.clock });
+
+  return {
+    services: imports.services,
+    stop: async () => {
+      await imports.stop();
+      clearInterval(expiry);
+      await Promise.all(subscriptions.map((s) => s.stop()));
+      await writer?.close();
+      await closePorts();
+    },
+  };
+}

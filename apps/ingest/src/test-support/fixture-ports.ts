@@ -1,0 +1,27 @@
+import type { Clock } from '@sightline/runtime';
+import type { GeoInfo, GeoLookup, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
+import { createEnricher } from '../enrich/enricher.js';
+
+/**
+ * TEST fixtures of the pipeline's ports: sites the test declares and geo from a
+ * table (so expectations do not move with the DB-IP data); enrichment is the real
+ * one. Never used by production code (wiring.ts plugs the real ones).
+ */
+export function site(overrides: Partial<SiteContext> & { site_id: number }): SiteContext {
+  return {
+    account_id: 1, domain: 'example.com', timezone: 'UTC', tracking_active: true,
+    hostnames: { allowed: [], blocked: [] }, blocked_ips: [], countries: { allowed: [], blocked: [] }, ...overrides,
+  };
+}
+
+export function mapSiteResolver(sites: Record<string, SiteContext>): SiteResolver {
+  return { resolve: async (key) => sites[key] ?? null };
+}
+
+export function tableGeo(table: Record<string, GeoInfo>): GeoLookup {
+  return { lookup: (ip) => table[ip] ?? { country: '', region: '', city: 0 } };
+}
+
+export function fixturePorts(sites: Record<string, SiteContext>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
+  return { sites: mapSiteResolver(sites), enricher: createEnricher(), geo: tableGeo(geo), clock };
+}

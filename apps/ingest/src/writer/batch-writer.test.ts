@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalBus } from '@sightline/bus';
+import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { uniqueName } from '@sightline/testkit';
+import { INGEST_EVENT_MIGRATIONS_DIR } from '../migrations-dir.js';
+import { applyEvent } from '../sessions/sessionizer.js';
+import { BatchWriter } from './batch-writer.js';
+
+/** The real store, with inserts into chosen tables failing while `down` says so (an outage, not a fake store). */
+function withOutage(store: EventStore, down: (table: string) => boolean): EventStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'insert') {
+        return async (table: string, rows: readonly Record<string, unknown>[]) => {
+          if (down(table)) throw new Error(`events store unreachable (${table})`);
+          return target.insert(table, rows);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function part(at: number) {
+  const step = applyEvent(undefined, {
+    site_id: 5, at, name: 'pageview', visitor_id: String(at), marker: '', hostname: 'example.com', pathname: '/', prop_keys: [], prop_values: [],
+    engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
+    attributes: { referrer: '', source: '', channel: 'Direct', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: 'Desktop' },
+  });
+  return { events: [step.eventRow!], sessions: step.sessionRows, drops: [] };
+}
+
+describe('BatchWriter on chDB', () => {
+  let root: string;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'sightline-writer-'));
+    store = await ChdbEventStore.open({ path: path.join(root, 'events'), database: uniqueName('writer') });
+    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const count = async (table: string) => Number((await store.query<{ n: number }>(`SELECT count() AS n FROM ${table}`))[0]?.n);
+
+  it('flushes at maxRows without waiting for the timer', async () => {
+    await store.command('TRUNCATE TABLE events');
+    const writer = new BatchWriter(store, { maxRows: 4, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 });
+    // each part = 1 event + 1 session row: two parts reach 4 rows
+    await Promise.all([writer.add(part(1_000)), writer.add(part(2_000))]);
+    expect(await count('events')).toBe(2);
+    await writer.close();
+  });
+
+  it('keeps the batch through an outage (sessions insert failing after events succeeded), then writes each table exactly once', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    let sessionsDown = true;
+    const errors: number[] = [];
+    const writer = new BatchWriter(withOutage(store, (t) => t === 'sessions' && sessionsDown), {
+      maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40, onInsertError: (_e, attempt) => errors.push(attempt),
+    });
+    let stored = false;
+    const added = writer.add(part(3_000)).then(() => (stored = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stored).toBe(false); // the caller has not acked: its insert did not succeed
+    expect(errors.length).toBeGreaterThanOrEqual(3);
+    sessionsDown = false;
+    await added;
+    expect(await count('events')).toBe(1);
+    expect(await count('sessions')).toBe(1);
+    await writer.close();
+  });
+
+  it('acks a bus message only after its insert: an outage leaves it unacked and it is stored once the store is back', async () => {
+    await store.command('TRUNCATE TABLE events');
+    let down = true;
+    const writer = new BatchWriter(withOutage(store, () => down), { maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40 });
+    const bus = new LocalBus();
+    await bus.ensureStreams([{ name: 'WTEST', subjects: ['wtest.>'] }]);
+    const acked: number[] = [];
+    const sub = await bus.consume<{ at: number }>({
+      stream: 'WTEST', durable: 'w', ackWaitMs: 10_000,
+      handler: async (msg) => {
+        await writer.add(part(msg.data.at));
+        await msg.ack();
+        acked.push(msg.data.at);
+      },
+    });
+    await bus.publish('wtest.one', { at: 4_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(acked).toEqual([]);
+    expect(await count('events')).toBe(0);
+    down = false;
+    for (let i = 0; i < 100 && acked.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(acked).toEqual([4_000]);
+    expect(await count('events')).toBe(1);
+    await sub.stop();
+    await bus.close();
+    await writer.close();
+  });
+});

@@ -1,0 +1,156 @@
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type SessionRow } from '@sightline/events-schema';
+import type { EventStore } from '@sightline/event-store';
+import type { Drop } from '../pipeline/drop-reasons.js';
+
+export interface BatchWriterOptions {
+  /** flush once this many rows wait (events + session versions + drop counters) */
+  maxRows: number;
+  /** …or once the oldest waiting row is this old */
+  maxDelayMs: number;
+  /** first retry delay after a failed insert; doubles up to retryMaxMs */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /**
+   * flush once this many parts (bus messages) wait: set to the consumer's
+   * maxAckPending, since no further message arrives until these are acked
+   */
+  maxParts?: number;
+  onInsertError?: (err: unknown, attempt: number) => void;
+}
+
+export const DEFAULT_BATCH_WRITER_OPTIONS: BatchWriterOptions = { maxRows: 5000, maxDelayMs: 1000, retryBaseMs: 200, retryMaxMs: 30_000 };
+
+/** What one message contributes to a batch. */
+export interface BatchPart {
+  events: readonly EventRow[];
+  sessions: readonly SessionRow[];
+  drops: readonly Drop[];
+}
+
+interface DropCount {
+  site_id: number;
+  hour: string;
+  reason: string;
+  crawler_category: string;
+  count: number;
+}
+
+type Table = typeof EVENTS_TABLE | typeof SESSIONS_TABLE | typeof DROPPED_EVENTS_TABLE;
+
+class Batch {
+  readonly events: EventRow[] = [];
+  readonly sessions: SessionRow[] = [];
+  readonly drops = new Map<string, DropCount>();
+  /** tables already inserted: a retry after a partial failure never writes one twice */
+  readonly written = new Set<Table>();
+  parts = 0;
+  readonly done: Promise<void>;
+  resolve!: () => void;
+  reject!: (err: unknown) => void;
+
+  constructor() {
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.done.catch(() => {});
+  }
+
+  get rows(): number {
+    return this.events.length + this.sessions.length + this.drops.size;
+  }
+}
+
+function hourOf(at: Date): string {
+  return `${at.toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+}
+
+/**
+ * Buffers rows and inserts them in batches: at maxRows or after maxDelayMs.
+ * `add` resolves only once its rows are stored, so a caller acks its bus message
+ * after the insert — never before. A failed insert keeps the batch and retries with
+ * backoff until it succeeds (the bus holds the messages meanwhile); one batch is in
+ * flight at a time, so retries keep their order.
+ */
+export class BatchWriter {
+  private current = new Batch();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: BatchWriterOptions = DEFAULT_BATCH_WRITER_OPTIONS,
+  ) {}
+
+  /** Resolves when the part is stored; rejects only when the writer closes before the store came back. */
+  add(part: BatchPart): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('batch writer closed'));
+    const batch = this.current;
+    batch.parts += 1;
+    batch.events.push(...part.events);
+    batch.sessions.push(...part.sessions);
+    for (const d of part.drops) {
+      const hour = hourOf(d.at);
+      const key = `${d.site_id}|${hour}|${d.reason}|${d.crawler_category}`;
+      const row = batch.drops.get(key);
+      if (row) row.count += 1;
+      else batch.drops.set(key, { site_id: d.site_id, hour, reason: d.reason, crawler_category: d.crawler_category, count: 1 });
+    }
+    if (batch.rows >= this.options.maxRows || batch.parts >= (this.options.maxParts ?? Infinity)) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
+    return batch.done;
+  }
+
+  /** Writes what waits now (and waits for any batch already in flight first). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.current;
+    if (batch.rows === 0) return this.flushing ?? Promise.resolve();
+    this.current = new Batch();
+    // One batch in flight at a time; a previous failure does not stop this one.
+    const previous = (this.flushing ?? Promise.resolve()).catch(() => {});
+    const run: Promise<void> = previous.then(() => this.write(batch)).then(() => batch.done);
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.flushing === tracked) this.flushing = undefined;
+    });
+    tracked.catch(() => {});
+    this.flushing = tracked;
+    return run;
+  }
+
+  /** Flushes what is buffered; if the store stays down past `graceMs`, the waiting parts are rejected (their messages get redelivered). */
+  async close(graceMs = 5000): Promise<void> {
+    const pending = this.flush();
+    this.closed = true;
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+    await Promise.race([pending.catch(() => {}), timeout]);
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.insertOnce(batch, EVENTS_TABLE, batch.events);
+        await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions);
+        await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);
+        batch.resolve();
+        return;
+      } catch (err) {
+        this.options.onInsertError?.(err, attempt);
+        if (this.closed) {
+          batch.reject(err);
+          return;
+        }
+        const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 20));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async insertOnce(batch: Batch, table: Table, rows: readonly object[]): Promise<void> {
+    if (batch.written.has(table) || rows.length === 0) return;
+    await this.store.insert(table, rows as Record<string, unknown>[]);
+    batch.written.add(table);
+  }
+}
