@@ -7,6 +7,7 @@ import { benchCollect } from './collect.js';
 import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
+import { benchImports } from './imports.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['enrichment steps', benchEnrich],
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],
+  ['imports', () => benchImports()],
 ];
 
 const only = process.argv[2];

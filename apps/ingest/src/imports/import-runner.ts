@@ -57,7 +57,7 @@ export class ImportRunner {
       await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted by a restart; nothing was imported. Upload it again.');
     }
     for (const run of await this.store.stagedRuns()) {
-      this.log.info({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
+      this.log.warn({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
       this.#enqueue(run);
     }
   }

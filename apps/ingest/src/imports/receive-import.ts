@@ -5,7 +5,7 @@ import type { ImportRun, ImportStore } from './import-store.js';
 import type { StagedRow } from './staged-row.js';
 
 /** Rows per staging insert: large enough for ClickHouse, small enough to bound memory. */
-export const STAGE_BATCH_ROWS = 20_000;
+export const STAGE_BATCH_ROWS = 10_000;
 
 export interface ImportHeader {
   importId: number;

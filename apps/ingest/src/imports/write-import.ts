@@ -4,8 +4,8 @@ import { sessionizeVisitor } from './sessionize-import.js';
 import type { StagedRow } from './staged-row.js';
 
 /** Staged rows read per page; written rows flushed per batch. */
-export const READ_PAGE_ROWS = 50_000;
-export const WRITE_BATCH_ROWS = 50_000;
+export const READ_PAGE_ROWS = 10_000;
+export const WRITE_BATCH_ROWS = 10_000;
 
 export type WriteOutcome = { done: true; run: ImportRun } | { done: false; reason: 'deleted' };
 
