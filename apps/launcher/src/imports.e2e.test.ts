@@ -254,6 +254,13 @@ describe.skipIf(!pgGate.available)('imports over HTTP', () => {
     expect((await api.request('GET', `/api/v1/sites/${siteId}/imports/${first.body.import_id}`, { token: who.token })).body.code).toBe('import_not_found');
     const list = await api.request<{ imports: ImportJob[] }>('GET', `/api/v1/sites/${siteId}/imports`, { token: who.token });
     expect(list.body.imports.map((j) => j.import_id)).toEqual([second.body.import_id]);
+    // audited: two creations, one deletion (the repeated DELETE found nothing and records nothing)
+    const audit = await api.request<{ entries: Array<{ action: string; details: Record<string, unknown> }> }>('GET', `/api/v1/sites/${siteId}/audit`, { token: who.token });
+    expect(audit.body.entries.filter((e) => e.action.startsWith('import.')).map((e) => [e.action, e.details.import_id])).toEqual([
+      ['import.delete', first.body.import_id],
+      ['import.create', second.body.import_id],
+      ['import.create', first.body.import_id],
+    ]);
   });
 
   it('deleting the site removes its import jobs and imported rows', async () => {
