@@ -1,12 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+// The test projects. Each test file belongs to exactly one, by where it lives:
+//   unit      libs' own tests, minus the store adapters: pure logic, no server (the fast loop); the Helm chart's
+//   contract  the store adapters (db, bus, event-store, mailer) over both of their backends
+//   service   each service app over real gRPC and real databases (PGlite and PostgreSQL)
+//   e2e       the launcher started in-process or as a child process, spoken to over HTTP
+//   browser   the tracker in Debian's Chromium
+// `npm test` runs all of them; `npm run test:<project>` one.
+const E2E = 'apps/*/src/**/*.e2e.test.ts';
+const BROWSER = 'apps/*/src/**/*.browser.test.ts';
+const CONTRACT = [
+  'libs/db/src/*-db.test.ts',
+  'libs/bus/src/*-bus.test.ts',
+  'libs/bus/src/*-bus-*.test.ts',
+  'libs/event-store/src/*-event-store.test.ts',
+  'libs/event-store/src/chdb-throughput.test.ts',
+  'libs/mailer/src/*-mailer.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts'],
     // Each test file runs in its own process: chDB allows one data directory per process.
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './tools/vitest-summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts'], exclude: [...CONTRACT, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'contract', include: CONTRACT } },
+      { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'e2e', include: [E2E] } },
+      { extends: true, test: { name: 'browser', include: [BROWSER] } },
+    ],
   },
 });

@@ -8,6 +8,7 @@ import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
 import { benchImports } from './imports.js';
+import { benchQuery } from './query.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],
   ['imports', () => benchImports()],
+  ['query', benchQuery],
 ];
 
 const only = process.argv[2];

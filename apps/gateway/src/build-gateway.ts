@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
 import { registerErrorRenderer } from './render-error.js';
+import { clientErrorHandler, renderFrameworkError } from './framework-errors.js';
 import { RouteIndex } from './route-index.js';
 import { registerNotFound } from './not-found.js';
 import { registerWriteSwitch } from './write-switch.js';
@@ -11,6 +12,7 @@ import { registerTracing } from './tracing-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
 import { clientOf, type ServiceClient } from './service-clients.js';
+import { termsRoutes } from './routes/terms.js';
 import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -26,6 +28,7 @@ import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
+import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 
 export interface GatewayOptions {
@@ -45,6 +48,8 @@ export interface GatewayOptions {
   keyCacheTtlMs: number;
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
+  /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
+  terms: { externalUrl?: string; url: string; version: string };
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -65,6 +70,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // failures raised before any route or hook still answer the error object
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: clientErrorHandler(options.log),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -91,8 +99,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version });
+  await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version, termsUrl: options.terms.url });
   await app.register(openApiDocumentRoute);
+  await app.register(termsRoutes, { externalUrl: options.terms.externalUrl, version: options.terms.version });
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });
@@ -108,7 +117,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const scriptBuilder = clientOf(options.services, 'script-builder');
   const scriptCache = new TrackerScriptCache();
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
-  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query: clientOf(options.services, 'query'), scriptCache, deadlineMs });
+  const query = clientOf(options.services, 'query');
+  await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
+  await app.register(queryRoutes, { sites, identity, query, deadlineMs });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

@@ -10,7 +10,8 @@ import type { ErrorObject } from './schemas/error-object.js';
  */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
-  const fastifyError = error as Partial<FastifyError> & { validation?: unknown };
+  // `throw undefined` / `throw null` happen too; they must still render as internal
+  const fastifyError = (error ?? {}) as Partial<FastifyError> & { validation?: unknown };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation
       .map((issue) => `${issue.instancePath ? issue.instancePath.slice(1).replaceAll('/', '.') : 'body'}: ${issue.message}`)
@@ -34,17 +35,28 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('invalid_request', 'The body is not valid JSON.');
   }
   if (fastifyError.statusCode === 413) return new ApiError('payload_too_large');
+  // the client went away or sent less than it announced (fastify tags it 400)
+  if (fastifyError.code === 'ECONNRESET' || fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return new ApiError('invalid_request', 'The body ended before its Content-Length.');
+  }
+  // any other failure fastify attributes to the request is the client's: no 5xx, no framework code
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_')) {
+    return new ApiError('invalid_request', fastifyError.message ?? undefined);
+  }
   return new ApiError('internal');
 }
 
-export function errorBody(request: FastifyRequest, error: ApiError, extra: Partial<ErrorObject> = {}): ErrorObject {
-  return { code: error.code, error: error.message, request_id: request.id, ...extra };
+export function errorBody(requestId: string, error: ApiError, extra: Partial<ErrorObject> = {}): ErrorObject {
+  return { code: error.code, error: error.message, request_id: requestId, ...extra };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, extra: Partial<ErrorObject> = {}): FastifyReply {
+  // set here too: failures raised before the onRequest hooks (router errors) skip them
+  reply.header('x-request-id', request.id);
   if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
   if (error.details.allow) reply.header('allow', error.details.allow.join(', '));
-  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(request, error, extra));
+  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(request.id, error, extra));
 }
 
 export function registerErrorRenderer(app: FastifyInstance): void {

@@ -18,6 +18,8 @@ export interface IdentityContext {
 export interface IdentitySettings {
   secretKey: string;
   termsVersion: string;
+  /** where the terms of service are published (linked from the sign-in mail) */
+  termsUrl: string;
   keysPerAccount: number;
   trialDays: number;
   planGraceDays: number;
@@ -31,6 +33,7 @@ export function identitySettings(config: Config): IdentitySettings {
   return {
     secretKey: config.SECRET_KEY,
     termsVersion: config.TERMS_VERSION,
+    termsUrl: config.termsUrl,
     keysPerAccount: config.KEYS_PER_ACCOUNT,
     trialDays: config.TRIAL_DAYS,
     planGraceDays: config.PLAN_GRACE_DAYS,

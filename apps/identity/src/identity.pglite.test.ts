@@ -1,4 +1,5 @@
-import { identityCoreSuite } from './test-support/core-suite.js';
-import { pgliteTestDb } from './test-support/test-databases.js';
+import { IDENTITY_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeIdentitySuites } from './test-support/identity-suite.js';
 
-identityCoreSuite('identity over gRPC on PGlite', pgliteTestDb);
+// Every identity feature suite on PGlite.
+describeIdentitySuites('PGlite', IDENTITY_FEATURE_SUITES);

@@ -1,10 +1,5 @@
-import { backendGate } from '@sightline/testkit';
-import { identityCoreSuite } from './test-support/core-suite.js';
-import { postgresTestDb } from './test-support/test-databases.js';
+import { IDENTITY_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeIdentitySuites } from './test-support/identity-suite.js';
 
-// A fresh database per run (the schema name `identity` is fixed), dropped afterwards.
-// Here concurrent calls really run in parallel (a connection pool), unlike PGlite.
-identityCoreSuite('identity over gRPC on PostgreSQL', async () => {
-  const gate = await backendGate('postgres');
-  return gate.available ? postgresTestDb(gate.url) : undefined;
-});
+// Every identity feature suite on PostgreSQL (a fresh database per run, dropped afterwards; concurrent calls really run in parallel).
+describeIdentitySuites('PostgreSQL', IDENTITY_FEATURE_SUITES);

@@ -1,7 +1,6 @@
 import type { Db } from '@sightline/db';
-import { startPeriodicTask, type Clock } from '@sightline/runtime';
+import { addMs, startPeriodicTask, type Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
-import { addMs } from './time.js';
 import { USAGE_RETENTION_MS } from './usage/report-usage.js';
 
 const OTP_RETENTION_MS = 86_400_000;

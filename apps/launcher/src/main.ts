@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '@sightline/config';
 import { createLogger, startTracing } from '@sightline/telemetry';
 import { parseTarget, TARGETS } from './parse-target.js';
 import { startSightline } from './start-sightline.js';
+import { migrateAll } from './migrate.js';
 
 /**
  * `npm start` → every service in one process on embedded stores.
@@ -36,6 +37,19 @@ async function main(): Promise<void> {
     serviceName: config.OTEL_SERVICE_NAME ?? `sightline-${target}`,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
+
+  if (target === 'migrate') {
+    try {
+      await migrateAll(config, log);
+      log.info({ seconds: ((performance.now() - started) / 1000).toFixed(1) }, 'migrations applied');
+      await tracing.shutdown();
+      return;
+    } catch (error) {
+      log.fatal({ err: error }, 'migrations failed');
+      await tracing.shutdown();
+      process.exit(1);
+    }
+  }
 
   let running;
   try {

@@ -2,10 +2,13 @@ import { SERVICE_NAMES, isServiceName, type ServiceName } from '@sightline/runti
 
 export type Target = 'all' | 'gateway' | ServiceName;
 
-export const TARGETS: readonly Target[] = ['all', 'gateway', ...SERVICE_NAMES];
+/** `migrate` is no running target: it applies every migration and exits (Helm hook). */
+export type Command = Target | 'migrate';
+
+export const TARGETS: readonly Command[] = ['all', 'gateway', ...SERVICE_NAMES, 'migrate'];
 
 /** `--target=<name>` (or `--target <name>`); default `all`, like Loki/Mimir's single binary. */
-export function parseTarget(argv: readonly string[]): Target {
+export function parseTarget(argv: readonly string[]): Command {
   let value = 'all';
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
@@ -13,6 +16,6 @@ export function parseTarget(argv: readonly string[]): Target {
     else if (arg === '--target' && argv[i + 1]) value = argv[++i]!;
     else if (arg === '--help' || arg === '-h') value = 'help';
   }
-  if (value === 'all' || value === 'gateway' || isServiceName(value)) return value;
+  if (value === 'all' || value === 'gateway' || value === 'migrate' || isServiceName(value)) return value;
   throw new Error(`unknown target "${value}"; expected one of: ${TARGETS.join(', ')}`);
 }

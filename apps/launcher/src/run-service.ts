@@ -1,12 +1,11 @@
 import type { Config } from '@sightline/config';
-import { runMigrations } from '@sightline/db';
-import { runEventMigrations } from '@sightline/event-store';
 import { startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
 import { assertDepsFor, type Clock, type LaunchDeps, type LaunchableModule, type ServiceName } from '@sightline/runtime';
 import { connectServiceClients, type CalledService } from '@sightline/service-clients';
 import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
+import { migrateModule } from './migrate.js';
 
 export interface RunningService {
   name: ServiceName;
@@ -22,15 +21,7 @@ export async function runService(
 ): Promise<RunningService> {
   // a process running one service already names it on every line
   const log = options.log.bindings().service ? options.log : options.log.child({ service: module.name });
-  // a declared migrations folder that is missing is a packaging error: the runner refuses it
-  if (module.needs.db && module.dbSchema && module.dbMigrationsDir && stores.db) {
-    const { applied } = await runMigrations(stores.db, { schema: module.dbSchema, dir: module.dbMigrationsDir });
-    if (applied.length > 0) log.info({ applied }, 'database migrations applied');
-  }
-  if (module.needs.events && module.eventMigrationsDir && stores.events) {
-    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: options.config.CLICKHOUSE_CLUSTER });
-    if (applied.length > 0) log.info({ applied }, 'events store migrations applied');
-  }
+  await migrateModule(module, stores, options.config, log);
   const calls = module.calls ?? [];
   const unknown = calls.filter((service) => !options.addresses[service]);
   if (unknown.length > 0) throw new Error(`${module.name} calls ${unknown.join(', ')}, whose address is unknown`);

@@ -115,6 +115,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
       budgets: { write: config.BUDGET_WRITE_PER_HOUR, account: config.BUDGET_ACCOUNT_PER_HOUR, key: config.BUDGET_KEY_PER_HOUR },
       usageSyncIntervalMs: config.USAGE_SYNC_INTERVAL_MS,
+      terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
       extraRoutes,
     });
     await gateway.listen({ host: config.HOST, port: config.PORT });

@@ -2,11 +2,14 @@ import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import { unary } from '@sightline/grpc-kit';
 import { queryV1 } from '@sightline/proto';
 import { defineServiceModule } from '@sightline/runtime';
+import { geoLabels } from '@sightline/geo';
+import { handleListProps, handleQuery } from './query-service.js';
 import { siteActivity } from './site-activity.js';
 
 /**
  * The query service: reads the events store to answer statistics questions;
- * stateless. `POST /query` lands with the query issue; today it answers SiteActivity.
+ * stateless: every answer is a function of the request, the site context the gateway
+ * resolved, and the events store (see src/query for the pipeline).
  */
 export const queryModule = defineServiceModule({
   name: 'query',
@@ -14,7 +17,15 @@ export const queryModule = defineServiceModule({
   async start({ events, log }) {
     const implementation: queryV1.QueryServiceServer = {
       siteActivity: unary('Query/SiteActivity', log, (request: queryV1.SiteActivityRequest) => siteActivity(events, request)),
+      // readable names for visit:country/region/city rows come from the same geo data ingest codes with
+      query: unary('Query/Query', log, (request: queryV1.QueryRequest) => handleQuery({ events, geo: geoLabels }, request)),
+      listProps: unary('Query/ListProps', log, (request: queryV1.ListPropsRequest) => handleListProps(events, request)),
     };
     return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
   },
 });
+
+// The pipeline itself, for the query benchmark (load-tests/bench/query.ts).
+export { runQuery, type QueryAnswer } from './query/run-query.js';
+export { intlGeoLabels, type GeoLabels } from './geo-labels.js';
+export type { SiteContext } from './query/site-context.js';

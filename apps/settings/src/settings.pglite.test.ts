@@ -1,4 +1,5 @@
-import { settingsCoreSuite } from './test-support/core-suite.js';
-import { pgliteTestDb } from './test-support/test-databases.js';
+import { SETTINGS_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeSettingsSuites } from './test-support/settings-suite.js';
 
-settingsCoreSuite('settings over gRPC on PGlite', pgliteTestDb);
+// Every settings feature suite on PGlite.
+describeSettingsSuites('PGlite', SETTINGS_FEATURE_SUITES);

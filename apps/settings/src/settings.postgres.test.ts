@@ -1,10 +1,5 @@
-import { backendGate } from '@sightline/testkit';
-import { settingsCoreSuite } from './test-support/core-suite.js';
-import { postgresTestDb } from './test-support/test-databases.js';
+import { SETTINGS_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeSettingsSuites } from './test-support/settings-suite.js';
 
-// A fresh database per run (the schema name `settings` is fixed), dropped afterwards.
-// Here concurrent writes really run in parallel (a connection pool), unlike PGlite.
-settingsCoreSuite('settings over gRPC on PostgreSQL', async () => {
-  const gate = await backendGate('postgres');
-  return gate.available ? postgresTestDb(gate.url) : undefined;
-});
+// Every settings feature suite on PostgreSQL (a fresh database per run, dropped afterwards; concurrent calls really run in parallel).
+describeSettingsSuites('PostgreSQL', SETTINGS_FEATURE_SUITES);

@@ -1,19 +1,11 @@
+import { AUDIT_FIELD_BOUNDS as AUDIT_BOUNDS, SETTINGS_AUDIT_ACTIONS } from '@sightline/audit';
 import { SUBJECTS } from '@sightline/bus';
 import type { Queryable } from '@sightline/db';
 import { ApiError } from '@sightline/errors';
 import type { settingsV1 } from '@sightline/proto';
 import { enqueueMessage, type SettingsChangedPayload, type SettingsKind } from './outbox/outbox.js';
 
-/** Bounds of what the audit entry may carry (the sites audit trail's column limits). */
-const AUDIT_BOUNDS = { keyId: 200, ip: 100, userAgent: 1000, requestId: 200 } as const;
-
-export const ACTIONS: Record<SettingsKind, string> = {
-  tracking: 'site.tracking.update',
-  hostnames: 'site.hostnames.update',
-  blocked_ips: 'site.blocked_ips.update',
-  countries: 'site.countries.update',
-  public_dashboard: 'site.public_dashboard.update',
-};
+export const ACTIONS: Record<SettingsKind, string> = SETTINGS_AUDIT_ACTIONS;
 
 /** The site id the gateway resolved: a positive safe integer, else 400. */
 export function siteIdOf(value: number): number {

@@ -1,4 +1,5 @@
-import { sitesCoreSuite } from './test-support/core-suite.js';
-import { pgliteTestDb } from './test-support/test-databases.js';
+import { SITES_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeSitesSuites } from './test-support/sites-suite.js';
 
-sitesCoreSuite('sites over gRPC on PGlite', pgliteTestDb);
+// Every sites feature suite on PGlite.
+describeSitesSuites('PGlite', SITES_FEATURE_SUITES);

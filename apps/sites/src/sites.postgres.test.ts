@@ -1,10 +1,5 @@
-import { backendGate } from '@sightline/testkit';
-import { sitesCoreSuite } from './test-support/core-suite.js';
-import { postgresTestDb } from './test-support/test-databases.js';
+import { SITES_FEATURE_SUITES } from './test-support/feature-suites.js';
+import { describeSitesSuites } from './test-support/sites-suite.js';
 
-// A fresh database per run (the schema name `sites` is fixed), dropped afterwards.
-// Here concurrent calls really run in parallel (a connection pool), unlike PGlite.
-sitesCoreSuite('sites over gRPC on PostgreSQL', async () => {
-  const gate = await backendGate('postgres');
-  return gate.available ? postgresTestDb(gate.url) : undefined;
-});
+// Every sites feature suite on PostgreSQL (a fresh database per run, dropped afterwards; concurrent calls really run in parallel).
+describeSitesSuites('PostgreSQL', SITES_FEATURE_SUITES);

@@ -47,6 +47,7 @@ export const ENV_SCHEMA = z.object({
   // -- identity, keys and plans
   SECRET_KEY: z.string().min(32, 'at least 32 characters').optional().describe('Server secret (≥ 32 chars) keying the hashes of one-time codes. Required when identity runs alone; `npm start` generates one in `<data dir>/secret-key`.'),
   TERMS_VERSION: z.string().min(1).max(50).default('2026-11-01').describe('Version of the terms of service recorded with each acceptance.'),
+  TERMS_URL: url.optional().describe('Where your terms of service are published; linked from the sign-in mail and the OpenAPI description, and `GET /terms` redirects there. Unset: `GET /terms` serves the bundled default terms.'),
   KEYS_PER_ACCOUNT: positiveInt.default(10).describe('Cap of active (unrevoked, unexpired) API keys per account; beyond it 400 `key_limit_reached`.'),
   TRIAL_DAYS: positiveInt.default(30).describe('Length of the trial that starts with an account’s first non-hobby site.'),
   PLAN_GRACE_DAYS: z.coerce.number().int().min(0).default(14).describe('Days tracking goes on after a trial ends without a subscription; then the account’s sites lapse.'),

@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://stats.example.net/' }).publicUrl).toBe('https://stats.example.net');
   });
 
+  it('links the terms of service: TERMS_URL, else the bundled page under the public URL', () => {
+    expect(loadConfig({ PORT: '9090' }).termsUrl).toBe('http://localhost:9090/terms');
+    expect(loadConfig({ PUBLIC_URL: 'https://stats.example.net/' }).termsUrl).toBe('https://stats.example.net/terms');
+    expect(loadConfig({ TERMS_URL: 'https://legal.example.net/sightline-terms' }).termsUrl).toBe('https://legal.example.net/sightline-terms');
+    expect(() => loadConfig({ TERMS_URL: 'not a url' })).toThrow(ConfigError);
+  });
+
   it('parses booleans and lists', () => {
     expect(loadConfig({ WRITES_ENABLED: 'false' }).WRITES_ENABLED).toBe(false);
     expect(loadConfig({ WRITES_ENABLED: '0' }).WRITES_ENABLED).toBe(false);

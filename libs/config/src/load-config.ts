@@ -5,6 +5,8 @@ import { ENV_SCHEMA, type Env } from './env-schema.js';
 export interface Config extends Env {
   /** PUBLIC_URL, or the local listen address when unset; never ends with `/` */
   publicUrl: string;
+  /** TERMS_URL, or `<publicUrl>/terms` (the bundled default page) when unset */
+  termsUrl: string;
   /** SIGHTLINE_DATA_DIR resolved to an absolute path */
   dataDir: string;
   /** DEFAULT_TIMEZONE, or the server's own time zone */
@@ -36,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const values = parsed.data;
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   const defaultTimezone = values.DEFAULT_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'Etc/UTC';
-  return { ...values, publicUrl, dataDir: path.resolve(cwd, values.SIGHTLINE_DATA_DIR), defaultTimezone };
+  const termsUrl = values.TERMS_URL ?? `${publicUrl}/terms`;
+  return { ...values, publicUrl, termsUrl, dataDir: path.resolve(cwd, values.SIGHTLINE_DATA_DIR), defaultTimezone };
 }

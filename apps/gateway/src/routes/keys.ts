@@ -4,7 +4,7 @@ import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
 import { errorResponses } from '../schemas/error-responses.js';
-import { CreateKeyBody, CurrentKeyAnswer, IssuedKeyAnswer, KeyIdParams, KeyListAnswer, toKeyObject } from '../schemas/identity-schemas.js';
+import { CreateKeyBody, CurrentKeyAnswer, IssuedKeyAnswer, KeyIdParams, KeyListAnswer, expiryForWire, toKeyObject } from '../schemas/identity-schemas.js';
 
 export interface KeyRouteOptions {
   identity: identityV1.IdentityServiceClient;
@@ -69,7 +69,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
         identity,
         identity.createKey,
         'Identity/CreateKey',
-        { actor, name: body.name, permissions: body.permissions, siteId: body.site_id, expiresInDays: body.expires_in_days },
+        { actor, name: body.name, permissions: body.permissions, siteId: body.site_id, expiresInDays: expiryForWire(body.expires_in_days) },
         { requestId: request.id, deadlineMs },
       );
       return reply.code(201).send({ token: answer.token, key: toKeyObject(answer.key) });

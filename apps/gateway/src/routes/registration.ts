@@ -3,7 +3,7 @@ import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1 } from '@sightline/proto';
 import { clientInfo } from '../client-info.js';
 import { errorResponses } from '../schemas/error-responses.js';
-import { SendOtpAnswer, SendOtpBody, VerifyOtpAnswer, VerifyOtpBody, toKeyObject } from '../schemas/identity-schemas.js';
+import { SendOtpAnswer, SendOtpBody, VerifyOtpAnswer, VerifyOtpBody, expiryForWire, toKeyObject } from '../schemas/identity-schemas.js';
 
 export interface RegistrationRouteOptions {
   identity: identityV1.IdentityServiceClient;
@@ -58,7 +58,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<RegistrationRouteOptions>
           code: body.code,
           acceptTerms: body.accept_terms === true,
           keyName: body.key_name,
-          expiresInDays: body.expires_in_days,
+          expiresInDays: expiryForWire(body.expires_in_days),
           permissions: body.permissions ?? [],
           permissionsGiven: body.permissions !== undefined,
           client: clientInfo(request),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError } from '@sightline/errors';
 import type { identityV1 } from '@sightline/proto';
 
 // Request schemas check shape only. Rules with their own error code (expiry range,
@@ -9,12 +10,28 @@ export const SendOtpBody = z.object({ email: z.string().max(320).describe('Where
 export const SendOtpAnswer = z.object({ sent: z.boolean(), email: z.string() }).meta({ id: 'SendOtpAnswer' });
 
 const expiresInDays = z.number().optional().describe('Days until the key expires, 1 to 365 (default 90).');
+
+/**
+ * `expires_in_days` as the wire carries it (uint32). The range 1..365 is identity's
+ * rule; a value no uint32 can hold (negative, fractional, huge) cannot be in it
+ * either, so it gets identity's answer here instead of a failed encoding.
+ */
+export function expiryForWire(days: number | undefined): number | undefined {
+  if (days === undefined) return undefined;
+  if (!Number.isInteger(days) || days < 0 || days > 0xffff_ffff) {
+    throw new ApiError('invalid_expiry', `expires_in_days must be a whole number from 1 to 365 (got ${days}).`);
+  }
+  return days;
+}
 const permissionList = z.array(z.string().max(40)).max(10);
 
 export const VerifyOtpBody = z.object({
   email: z.string().max(320),
   code: z.string().max(20).describe('The six-digit code from the e-mail.'),
-  accept_terms: z.boolean().optional().describe('Must be true: the person has seen the terms of service and agrees.'),
+  accept_terms: z
+    .boolean()
+    .optional()
+    .describe('Must be true: the person has read the terms of service and agrees. They are at `GET /terms` on this server (outside /api/v1; it redirects to the operator’s own terms when TERMS_URL is set), also linked as the document’s `termsOfService` and in the sign-in mail.'),
   key_name: z.string().max(200).describe('Label of the API key issued.'),
   expires_in_days: expiresInDays,
   permissions: permissionList.optional().describe('Default: stats:read, sites:write, keys:write. billing:write cannot be requested here.'),

@@ -32,9 +32,17 @@ export const UpdateSiteBody = z.object({
 /** `{id}` as the spec uses it; anything that is not a site id is simply no site. */
 export const SiteParams = z.object({ id: z.string().max(20) });
 
+/**
+ * The one parser of a site id from a path: a decimal integer from 1 to 2^53-1.
+ * Ids travel as int64 but are JavaScript numbers end to end, so a larger one can
+ * never have been issued; like any unreachable id it is 404 `unknown_site`, never
+ * a number the services would fail to decode.
+ */
 export function siteIdOf(raw: string): number {
   if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw new ApiError('unknown_site');
-  return Number(raw);
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) throw new ApiError('unknown_site');
+  return id;
 }
 
 export function toSiteObject(site: sitesV1.Site | undefined): z.infer<typeof SiteObject> {

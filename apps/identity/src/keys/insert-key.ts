@@ -1,7 +1,7 @@
 import { ApiError } from '@sightline/errors';
 import type { Queryable } from '@sightline/db';
 import type { Permission } from '@sightline/permissions';
-import { addDays } from '../time.js';
+import { addDays } from '@sightline/runtime';
 import { KEY_COLUMNS, type KeyRow } from './key-row.js';
 import { mintToken, newKeyId } from './key-token.js';
 

@@ -7,7 +7,7 @@ import { loadActingKey, requireNoEscalation, requirePermission } from './acting-
 import { insertKey } from './insert-key.js';
 import { expiryDays, keyName, permissionList, siteIdOf } from './key-input.js';
 import { KEY_COLUMNS, isExpired, toApiKey, type KeyRow } from './key-row.js';
-import { mintToken } from './key-token.js';
+import { isKeyId, mintToken } from './key-token.js';
 
 /*
  * Key management as the acting key. Every call needs `keys:write` (the gateway
@@ -91,6 +91,7 @@ export async function revokeKey(ctx: IdentityContext, request: identityV1.Revoke
  * the actor must hold every permission of the target (403).
  */
 async function lockTargetKey(tx: Queryable, actor: KeyRow, keyId: string): Promise<KeyRow> {
+  if (!isKeyId(keyId)) throw new ApiError('api_key_not_found', 'No such API key on this account (unknown, already revoked, or another account’s).');
   const { rows } = await tx.query<KeyRow>(
     `SELECT ${KEY_COLUMNS} FROM identity.api_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL FOR UPDATE`,
     [keyId, actor.account_id],

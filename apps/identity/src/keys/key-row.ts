@@ -1,6 +1,6 @@
 import type { identityV1 } from '@sightline/proto';
 import type { Permission } from '@sightline/permissions';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 /** An `identity.api_keys` row as the handlers read it (never the secret hash). */
 export interface KeyRow {

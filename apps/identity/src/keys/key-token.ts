@@ -47,3 +47,10 @@ export function hashToken(token: string): string {
 export function newKeyId(): string {
   return `key_${randomBase62(20)}`;
 }
+
+const KEY_ID_SHAPE = /^key_[0-9A-Za-z]{20}$/;
+
+/** true when `keyId` could have been issued; anything else (a NUL byte PostgreSQL refuses, a typo) names no key. */
+export function isKeyId(keyId: string): boolean {
+  return KEY_ID_SHAPE.test(keyId);
+}

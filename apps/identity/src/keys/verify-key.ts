@@ -1,6 +1,6 @@
 import type { identityV1 } from '@sightline/proto';
 import type { IdentityContext } from '../identity-context.js';
-import { addMs } from '../time.js';
+import { addMs } from '@sightline/runtime';
 import { unauthorized } from './acting-key.js';
 import { KEY_COLUMNS, isExpired, toPrincipal, type KeyRow } from './key-row.js';
 import { hashToken, isWellFormedToken } from './key-token.js';

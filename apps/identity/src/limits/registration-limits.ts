@@ -1,6 +1,6 @@
 import { ApiError } from '@sightline/errors';
 import type { Db } from '@sightline/db';
-import { addMs, secondsUntil } from '../time.js';
+import { addMs, secondsUntil } from '@sightline/runtime';
 import { takeOne, windowStartOf } from '../usage/usage-counter.js';
 
 const MINUTE_MS = 60_000;

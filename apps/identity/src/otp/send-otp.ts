@@ -2,7 +2,7 @@ import { ApiError } from '@sightline/errors';
 import type { identityV1 } from '@sightline/proto';
 import type { IdentityContext } from '../identity-context.js';
 import { REGISTRATION_LIMITS, takeFromLimits } from '../limits/registration-limits.js';
-import { addMinutes } from '../time.js';
+import { addMinutes } from '@sightline/runtime';
 import { acceptedEmail } from './accepted-email.js';
 import { clientOf } from './client-info.js';
 import { OTP_TTL_MINUTES, generateCode, hashCode } from './otp-code.js';

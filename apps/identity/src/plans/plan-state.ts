@@ -1,5 +1,5 @@
 import type { identityV1 } from '@sightline/proto';
-import { addDays, rfc3339 } from '../time.js';
+import { addDays, rfc3339 } from '@sightline/runtime';
 
 export type SubscriptionStatus = 'none' | 'active' | 'past_due' | 'canceled';
 

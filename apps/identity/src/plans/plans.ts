@@ -3,7 +3,7 @@ import type { Queryable } from '@sightline/db';
 import type { identityV1 } from '@sightline/proto';
 import type { IdentityContext } from '../identity-context.js';
 import { loadActingKey, requirePermission } from '../keys/acting-key.js';
-import { addDays } from '../time.js';
+import { addDays } from '@sightline/runtime';
 import { PLAN_COLUMNS, planStateOf, type PlanRow } from './plan-state.js';
 
 const SETTABLE_STATUSES = ['active', 'past_due', 'canceled'] as const;

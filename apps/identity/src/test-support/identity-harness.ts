@@ -1,18 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { LocalBus, SUBJECTS, type SubjectPayloads } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import type { Db } from '@sightline/db';
-import { callUnary, createClient, startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
+import { callUnary } from '@sightline/grpc-kit';
 import { FileOutboxMailer, type Mailer } from '@sightline/mailer';
 import { parseMessage } from '@sightline/mailer/testing';
 import { identityV1 } from '@sightline/proto';
-import type { ServiceInstance } from '@sightline/runtime';
-import { createLogger } from '@sightline/telemetry';
-import { makeTempDir } from '@sightline/testkit';
 import { startIdentity } from '../start-identity.js';
-import { movableClock, type MovableClock } from '@sightline/testkit';
+import { captureLog, makeTempDir, movableClock, serveOnLoopback, testCallOptions, type MovableClock } from '@sightline/testkit';
 
 export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef-0123456789';
 export const TERMS_VERSION = '2026-11-01';
@@ -48,8 +44,7 @@ export interface HarnessOptions {
 
 /** Typed calls to a real IdentityService over gRPC (what the gateway does). */
 function rpcClient(client: identityV1.IdentityServiceClient) {
-  let n = 0;
-  const options = () => ({ requestId: `req_test_${++n}`, deadlineMs: 20_000 });
+  const options = testCallOptions(20_000);
   return {
     sendOtp: (r: identityV1.SendOtpRequest) => callUnary(client, client.sendOtp, 'Identity/SendOtp', r, options()),
     verifyOtp: (r: identityV1.VerifyOtpRequest) => callUnary(client, client.verifyOtp, 'Identity/VerifyOtp', r, options()),
@@ -78,21 +73,16 @@ export async function startIdentityHarness(options: HarnessOptions): Promise<Ide
   const bus = new LocalBus();
   const revoked: Revoked[] = [];
   const subscription = await bus.subscribe<Revoked>(SUBJECTS.keysRevoked, (data) => void revoked.push(data));
-  const logLines: string[] = [];
-  const log = createLogger({ level: 'debug', service: 'identity', destination: new Writable({ write: (chunk, _e, done) => (logLines.push(String(chunk)), done()) }) });
+  const { log, lines: logLines } = captureLog('identity');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
   const config = loadConfig({ SECRET_KEY: TEST_SECRET_KEY, TERMS_VERSION, PUBLIC_URL: 'https://sightline.test', ...options.env });
 
-  let instance: ServiceInstance | undefined;
-  let server: RunningGrpcServer | undefined;
-  try {
-    instance = await startIdentity({ config, log, clock: time.clock, db: options.db, bus, mailer }, { janitorIntervalMs: options.janitorIntervalMs });
-    server = await startGrpcServer({ name: 'identity', version: '0.0.0-test', host: '127.0.0.1', port: 0, services: instance.services, probes: [], probeIntervalMs: 60_000, log });
-  } catch (error) {
-    await instance?.stop();
-    throw error;
-  }
-  const client = createClient(identityV1.IdentityServiceClient, server.address);
+  const served = await serveOnLoopback({
+    name: 'identity',
+    log,
+    start: () => startIdentity({ config, log, clock: time.clock, db: options.db, bus, mailer }, { janitorIntervalMs: options.janitorIntervalMs }),
+    client: identityV1.IdentityServiceClient,
+  });
 
   const mailsTo = async (to: string) => {
     const names = (await readdir(mailDir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).sort();
@@ -102,7 +92,7 @@ export async function startIdentityHarness(options: HarnessOptions): Promise<Ide
   const lastMailTo = async (to: string) => (await mailsTo(to)).at(-1);
 
   return {
-    rpc: rpcClient(client),
+    rpc: rpcClient(served.client),
     db: options.db,
     time,
     revoked,
@@ -116,9 +106,7 @@ export async function startIdentityHarness(options: HarnessOptions): Promise<Ide
       return code;
     },
     close: async () => {
-      client.close();
-      await server!.stop(1_000);
-      await instance!.stop();
+      await served.close();
       await subscription.stop();
       await bus.close();
       await mailer.close();

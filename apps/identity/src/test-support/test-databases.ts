@@ -1,42 +1,11 @@
-import path from 'node:path';
-import { PgDb, PgliteDb, runMigrations, type Db } from '@sightline/db';
-import { createTestDatabase, makeTempDir } from '@sightline/testkit';
+import { pgliteTestDb as migratedPglite, postgresTestDb as migratedPostgres, type TestDb } from '@sightline/testkit';
+import { IDENTITY_MIGRATIONS_DIR, IDENTITY_SCHEMA } from '../migrations-dir.js';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+export type { TestDb };
+export const MIGRATIONS_DIR = IDENTITY_MIGRATIONS_DIR;
+const IDENTITY = { schema: IDENTITY_SCHEMA, dir: IDENTITY_MIGRATIONS_DIR };
 
-export interface TestDb {
-  db: Db;
-  /** where the CLI finds it: a PostgreSQL URL, or a data dir whose `pg/` holds the PGlite */
-  location: { databaseUrl?: string; dataDir?: string };
-  dispose(): Promise<void>;
-}
-
-/** A PGlite in a temp data dir (`<dir>/pg`, as openDb lays it out), migrated. */
-export async function pgliteTestDb(): Promise<TestDb> {
-  const dir = await makeTempDir('sightline-identity-');
-  const db = await PgliteDb.create(path.join(dir.path, 'pg'));
-  await runMigrations(db, { schema: 'identity', dir: MIGRATIONS_DIR });
-  return {
-    db,
-    location: { dataDir: dir.path },
-    dispose: async () => {
-      await db.close();
-      await dir.remove();
-    },
-  };
-}
-
-/** A fresh database on the PostgreSQL server at `serverUrl` (the schema name is fixed), migrated; dropped on dispose. */
-export async function postgresTestDb(serverUrl: string): Promise<TestDb> {
-  const database = await createTestDatabase(serverUrl, 'sightline_identity');
-  const db = new PgDb(database.url, { poolSize: 20 });
-  await runMigrations(db, { schema: 'identity', dir: MIGRATIONS_DIR });
-  return {
-    db,
-    location: { databaseUrl: database.url },
-    dispose: async () => {
-      await db.close();
-      await database.drop();
-    },
-  };
-}
+/** A PGlite in a temp data dir (`<dir>/pg`, as openDb lays it out, so the admin CLI can open it) with the identity migrations. */
+export const pgliteTestDb = (): Promise<TestDb> => migratedPglite(IDENTITY, { onDisk: true });
+/** A fresh database on the PostgreSQL server at `serverUrl` with the identity migrations; dropped on dispose. */
+export const postgresTestDb = (serverUrl: string): Promise<TestDb> => migratedPostgres(serverUrl, IDENTITY, { poolSize: 20 });

@@ -1,7 +1,7 @@
 import { ApiError } from '@sightline/errors';
 import type { identityV1 } from '@sightline/proto';
 import type { IdentityContext } from '../identity-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 import { addToCounters } from './usage-counter.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,11 +1,9 @@
-import { Writable } from 'node:stream';
 import { LocalBus, SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Bus, type Subscription } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import type { Db } from '@sightline/db';
-import { callUnary, createClient, startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
+import { callUnary } from '@sightline/grpc-kit';
 import { settingsV1 } from '@sightline/proto';
-import { createLogger } from '@sightline/telemetry';
-import { movableClock, type MovableClock } from '@sightline/testkit';
+import { captureLog, movableClock, serveOnLoopback, testCallOptions, type MovableClock } from '@sightline/testkit';
 import type { SettingsChangedPayload } from '../outbox/outbox.js';
 import { startSettings, type SettingsInstance } from '../start-settings.js';
 
@@ -24,8 +22,7 @@ export type SettingsRpc = ReturnType<typeof rpcClient>;
 
 /** Typed calls to a real SettingsService over gRPC (what the gateway does). */
 export function rpcClient(client: settingsV1.SettingsServiceClient) {
-  let n = 0;
-  const options = () => ({ requestId: `req_test_${++n}`, deadlineMs: 30_000 });
+  const options = testCallOptions(30_000);
   return {
     getTracking: (r: settingsV1.GetTrackingRequest) => callUnary(client, client.getTracking, 'Settings/GetTracking', r, options()),
     putTracking: (r: settingsV1.PutTrackingRequest) => callUnary(client, client.putTracking, 'Settings/PutTracking', r, options()),
@@ -52,30 +49,25 @@ export async function startSettingsHarness(options: { db: Db; start?: string; re
     filterSubject: SUBJECTS.settingsChanged,
     handler: async (msg) => void changed.push({ ...msg.data, msgId: msg.msgId }),
   });
-  const log = createLogger({ level: 'warn', service: 'settings', destination: new Writable({ write: (_c, _e, done) => done() }) });
+  const { log } = captureLog('settings', 'warn');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
   const config = loadConfig({ PUBLIC_URL: 'https://sightline.test' });
-  let instance: SettingsInstance | undefined;
-  let server: RunningGrpcServer | undefined;
-  try {
-    instance = await startSettings({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 });
-    server = await startGrpcServer({ name: 'settings', version: '0.0.0-test', host: '127.0.0.1', port: 0, services: instance.services, probes: [], probeIntervalMs: 60_000, log });
-  } catch (error) {
-    await instance?.stop();
-    throw error;
-  }
-  const client = createClient(settingsV1.SettingsServiceClient, server.address);
+  const served = await serveOnLoopback({
+    name: 'settings',
+    log,
+    start: (): Promise<SettingsInstance> => startSettings({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 }),
+    client: settingsV1.SettingsServiceClient,
+  });
+  const instance = served.instance;
   return {
-    rpc: rpcClient(client),
+    rpc: rpcClient(served.client),
     db: options.db,
     bus,
     time,
     instance,
     changed,
     close: async () => {
-      client.close();
-      await server!.stop(1_000);
-      await instance!.stop();
+      await served.close();
       await consumer.stop();
       await bus.close();
     },

@@ -1,3 +1,4 @@
+import { AUDIT_FIELD_BOUNDS } from '@sightline/audit';
 import { ApiError } from '@sightline/errors';
 import type { CallContext } from '@sightline/grpc-kit';
 import { describePermission, type Permission } from '@sightline/permissions';
@@ -22,7 +23,7 @@ export const unauthorized = (): ApiError => new ApiError('unauthorized', 'A vali
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 export function actorOf(actor: sitesV1.Actor | undefined): Actor {
-  if (!actor || !isId(actor.accountId) || typeof actor.keyId !== 'string' || actor.keyId === '' || actor.keyId.length > 200) throw unauthorized();
+  if (!actor || !isId(actor.accountId) || typeof actor.keyId !== 'string' || actor.keyId === '' || actor.keyId.length > AUDIT_FIELD_BOUNDS.keyId) throw unauthorized();
   if (actor.siteId !== undefined && actor.siteId !== null && !isId(actor.siteId)) throw unauthorized();
   return { accountId: actor.accountId, keyId: actor.keyId, permissions: actor.permissions ?? [], siteId: actor.siteId ?? null };
 }
@@ -60,8 +61,8 @@ export function auditSourceOf(actor: Actor, audit: sitesV1.AuditContext | undefi
   return {
     accountId: actor.accountId,
     keyId: actor.keyId,
-    ip: clip(audit?.ip, 100),
-    userAgent: clip(audit?.userAgent, 1000),
-    requestId: clip(audit?.requestId || call.requestId, 200),
+    ip: clip(audit?.ip, AUDIT_FIELD_BOUNDS.ip),
+    userAgent: clip(audit?.userAgent, AUDIT_FIELD_BOUNDS.userAgent),
+    requestId: clip(audit?.requestId || call.requestId, AUDIT_FIELD_BOUNDS.requestId),
   };
 }

@@ -1,18 +1,8 @@
 import type { Queryable } from '@sightline/db';
+import type { SitesAuditAction } from '@sightline/audit';
 import type { AuditSource } from '../access/actor.js';
 
-export type AuditAction =
-  | 'site.create'
-  | 'site.update'
-  | 'site.delete'
-  | 'member.add'
-  | 'member.remove'
-  | 'goal.create'
-  | 'goal.delete'
-  | 'funnel.create'
-  | 'funnel.delete'
-  | 'import.create'
-  | 'import.delete';
+export type AuditAction = SitesAuditAction;
 
 /** Records a write inside the write's own transaction: both happen, or neither. */
 export async function recordAudit(

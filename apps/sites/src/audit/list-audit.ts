@@ -4,7 +4,7 @@ import { actorOf } from '../access/actor.js';
 import { reachSite } from '../access/reach.js';
 import { LIMITS } from '../limits.js';
 import type { SitesContext } from '../sites-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 interface AuditRow {
   id: number;

@@ -4,7 +4,7 @@ import { createLogger } from '@sightline/telemetry';
 import { backendGate } from '@sightline/testkit';
 import { actorFor, auditContext, freshAccountId, freshUrl, startSitesHarness, type SitesHarness } from '../test-support/sites-harness.js';
 import { pgliteTestDb, postgresTestDb, type TestDb } from '../test-support/test-databases.js';
-import { waitFor } from '../test-support/wait-for.js';
+import { waitFor } from '@sightline/testkit';
 import { recordSettingsChange, type SettingsChangedPayload } from './settings-audit-consumer.js';
 
 const quietLog = createLogger({ level: 'silent', service: 'sites' });

@@ -1,21 +1,12 @@
 import { STREAM_NAMES, SUBJECTS, type Bus, type DeliveredMessage, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { AUDIT_FIELD_BOUNDS, clipAuditText as text, isSettingsAuditAction } from '@sightline/audit';
 import type { Db } from '@sightline/db';
 import type { Logger } from '@sightline/telemetry';
 
 export type SettingsChangedPayload = SubjectPayloads[typeof SUBJECTS.settingsChanged];
 
 export const SETTINGS_AUDIT_DURABLE = 'sites-audit';
-/** The actions settings writes announce; anything else is not recorded. */
-export const SETTINGS_AUDIT_ACTIONS: ReadonlySet<string> = new Set([
-  'site.tracking.update',
-  'site.hostnames.update',
-  'site.blocked_ips.update',
-  'site.countries.update',
-  'site.public_dashboard.update',
-]);
 const RETRY_START_MS = 5_000;
-
-const text = (value: unknown, max: number): string => (typeof value === 'string' ? value.slice(0, max) : '');
 
 /**
  * Records one settings.changed message as one audit entry, keyed by the message id
@@ -32,7 +23,7 @@ export async function recordSettingsChange(db: Db, msg: Pick<DeliveredMessage<Se
     !audit ||
     !Number.isSafeInteger(siteId) || siteId <= 0 ||
     !Number.isSafeInteger(accountId) || accountId <= 0 ||
-    !SETTINGS_AUDIT_ACTIONS.has(audit.action) ||
+    !isSettingsAuditAction(audit.action) ||
     Number.isNaN(at.getTime())
   ) {
     log.warn({ msg_id: msg.msgId }, 'settings.changed message not recordable; dropped');
@@ -48,13 +39,13 @@ export async function recordSettingsChange(db: Db, msg: Pick<DeliveredMessage<Se
       audit.action,
       siteId,
       accountId,
-      text(audit.key_id, 200),
-      text(audit.ip, 100),
-      text(audit.user_agent, 1000),
-      text(audit.request_id, 200),
+      text(audit.key_id, AUDIT_FIELD_BOUNDS.keyId),
+      text(audit.ip, AUDIT_FIELD_BOUNDS.ip),
+      text(audit.user_agent, AUDIT_FIELD_BOUNDS.userAgent),
+      text(audit.request_id, AUDIT_FIELD_BOUNDS.requestId),
       at,
       JSON.stringify(details),
-      msg.msgId === undefined ? null : msg.msgId.slice(0, 200),
+      msg.msgId === undefined ? null : msg.msgId.slice(0, AUDIT_FIELD_BOUNDS.messageId),
     ],
   );
   return rowCount > 0;

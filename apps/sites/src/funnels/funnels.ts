@@ -10,7 +10,7 @@ import { LIMITS } from '../limits.js';
 import { isUniqueViolation } from '../sites/site-errors.js';
 import type { SitesContext } from '../sites-context.js';
 import { positiveId, requiredText } from '../text-input.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 interface FunnelRow {
   id: number;

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '@sightline/errors';
 import type { Db, Queryable } from '@sightline/db';
 import { LIMITS } from '../limits.js';
-import { randomBase62 } from '@sightline/runtime';
-import { addMs, DAY_MS, MINUTE_MS } from '../time.js';
+import { addMs, DAY_MS, MINUTE_MS, randomBase62 } from '@sightline/runtime';
 
 /** How long a completed answer is replayed (spec: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;

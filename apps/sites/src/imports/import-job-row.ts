@@ -1,5 +1,5 @@
 import type { sitesV1 } from '@sightline/proto';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 export interface ImportJobRow {
   id: number;

@@ -6,7 +6,7 @@ import { reachSite, type Role } from '../access/reach.js';
 import { recordAudit } from '../audit/audit.js';
 import { LIMITS } from '../limits.js';
 import type { SitesContext } from '../sites-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 /*
  * Members: the owner and admins manage them (a member calling any of these gets

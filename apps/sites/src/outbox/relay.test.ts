@@ -2,7 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectNatsBus, STREAM_NAMES } from '@sightline/bus';
 import { backendGate } from '@sightline/testkit';
-import { waitFor } from '../test-support/wait-for.js';
+import { waitFor } from '@sightline/testkit';
 import { actorFor, auditContext, freshAccountId, freshUrl, startSitesHarness, type SitesHarness } from '../test-support/sites-harness.js';
 import { pgliteTestDb, type TestDb } from '../test-support/test-databases.js';
 

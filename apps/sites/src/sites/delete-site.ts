@@ -7,7 +7,7 @@ import { reachSite } from '../access/reach.js';
 import { recordAudit } from '../audit/audit.js';
 import { enqueueMessage, type SiteDeletedPayload } from '../outbox/outbox.js';
 import type { SitesContext } from '../sites-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 /**
  * DELETE /sites/{id}: the owner only. One transaction: the `site.deleted` message

@@ -1,6 +1,6 @@
 import type { sitesV1 } from '@sightline/proto';
 import type { SitesSettings } from '../sites-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 
 /** A `sites.sites` row as the handlers read it. */
 export interface SiteRow {

@@ -6,7 +6,7 @@ import { reachSite } from '../access/reach.js';
 import { recordAudit } from '../audit/audit.js';
 import { enqueueMessage, type SiteUpdatedPayload } from '../outbox/outbox.js';
 import type { SitesContext } from '../sites-context.js';
-import { rfc3339 } from '../time.js';
+import { rfc3339 } from '@sightline/runtime';
 import { isUniqueViolation, siteExists } from './site-errors.js';
 import { SITE_COLUMNS, toSite, type SiteRow } from './site-row.js';
 import { parseTimezone, parseWeekStart } from './site-settings-input.js';

@@ -1,13 +1,11 @@
-import { Writable } from 'node:stream';
 import { LocalBus, SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Bus, type Subscription } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import type { Db } from '@sightline/db';
-import { callUnary, createClient, startGrpcServer, type RunningGrpcServer } from '@sightline/grpc-kit';
+import { callUnary } from '@sightline/grpc-kit';
 import { sitesV1 } from '@sightline/proto';
-import { createLogger } from '@sightline/telemetry';
 import type { SiteDeletedPayload } from '../outbox/outbox.js';
 import { startSites, type SitesInstance } from '../start-sites.js';
-import { movableClock, type MovableClock } from '@sightline/testkit';
+import { captureLog, movableClock, serveOnLoopback, testCallOptions, type MovableClock } from '@sightline/testkit';
 
 export const PUBLIC_URL = 'https://sightline.test';
 export const DEFAULT_TZ = 'Europe/Berlin';
@@ -43,8 +41,7 @@ export type SitesRpc = ReturnType<typeof rpcClient>;
 
 /** Typed calls to a real SitesService over gRPC (what the gateway does). */
 export function rpcClient(client: sitesV1.SitesServiceClient) {
-  let n = 0;
-  const options = () => ({ requestId: `req_test_${++n}`, deadlineMs: 30_000 });
+  const options = testCallOptions(30_000);
   return {
     createSite: (r: sitesV1.CreateSiteRequest) => callUnary(client, client.createSite, 'Sites/CreateSite', r, options()),
     listSites: (r: sitesV1.ListSitesRequest) => callUnary(client, client.listSites, 'Sites/ListSites', r, options()),
@@ -86,23 +83,19 @@ export async function startSitesHarness(options: HarnessOptions): Promise<SitesH
       handler: async (msg) => void deleted.push({ ...msg.data, msgId: msg.msgId }),
     });
   }
-  const logLines: string[] = [];
-  const log = createLogger({ level: 'debug', service: 'sites', destination: new Writable({ write: (chunk, _e, done) => (logLines.push(String(chunk)), done()) }) });
+  const { log, lines: logLines } = captureLog('sites');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
   const config = loadConfig({ PUBLIC_URL, DEFAULT_TIMEZONE: DEFAULT_TZ, HOBBY_ZONES: 'github.io,pages.dev,bücher.example', ...options.env });
 
-  let instance: SitesInstance | undefined;
-  let server: RunningGrpcServer | undefined;
-  try {
-    instance = await startSites({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 });
-    server = await startGrpcServer({ name: 'sites', version: '0.0.0-test', host: '127.0.0.1', port: 0, services: instance.services, probes: [], probeIntervalMs: 60_000, log });
-  } catch (error) {
-    await instance?.stop();
-    throw error;
-  }
-  const client = createClient(sitesV1.SitesServiceClient, server.address);
+  const served = await serveOnLoopback({
+    name: 'sites',
+    log,
+    start: () => startSites({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 }),
+    client: sitesV1.SitesServiceClient,
+  });
+  const instance = served.instance;
   return {
-    rpc: rpcClient(client),
+    rpc: rpcClient(served.client),
     db: options.db,
     bus,
     time,
@@ -111,9 +104,7 @@ export async function startSitesHarness(options: HarnessOptions): Promise<SitesH
     durable,
     logLines,
     close: async () => {
-      client.close();
-      await server!.stop(1_000);
-      await instance!.stop();
+      await served.close();
       await consumer?.stop();
       if (ownBus) await bus.close();
     },

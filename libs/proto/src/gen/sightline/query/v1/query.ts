@@ -23,6 +23,57 @@ export const protobufPackage = "sightline.query.v1";
 
 export const protobufFileName = "sightline/query/v1/query.proto";
 
+/** What the gateway resolved about the site; the query service needs nothing else. */
+export interface SiteContext {
+  siteId: number;
+  /** IANA name */
+  timezone: string;
+  /** 0 = Sunday … 6 = Saturday */
+  weekStart: number;
+  goals: QueryGoal[];
+  /** RFC 3339; the clock the windows are resolved against */
+  now: string;
+}
+
+export interface QueryGoal {
+  displayName: string;
+  /** exactly one of event_name / page_path (with * wildcards) */
+  eventName?: string | undefined;
+  pagePath?: string | undefined;
+}
+
+export interface QueryRequest {
+  site?:
+    | SiteContext
+    | undefined;
+  /** the POST /query body (site_id already resolved into `site`) */
+  queryJson: string;
+}
+
+export interface QueryResponse {
+  /** {results, meta?, has_import, query} */
+  answerJson: string;
+}
+
+export interface ListPropsRequest {
+  site?:
+    | SiteContext
+    | undefined;
+  /** "7d", "month", … or the JSON of [start, end] */
+  dateRange: string;
+}
+
+export interface PropKey {
+  key: string;
+  events: number;
+}
+
+export interface ListPropsResponse {
+  props: PropKey[];
+  dateRangeStart: string;
+  dateRangeEnd: string;
+}
+
 export interface SiteActivityRequest {
   siteId: number;
   /** RFC 3339 */
@@ -32,6 +83,709 @@ export interface SiteActivityRequest {
 export interface SiteActivityResponse {
   events: number;
 }
+
+function createBaseSiteContext(): SiteContext {
+  return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "" };
+}
+
+export const SiteContext: MessageFns<SiteContext> = {
+  encode(message: SiteContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(18).string(message.timezone);
+    }
+    if (message.weekStart !== 0) {
+      writer.uint32(24).int32(message.weekStart);
+    }
+    for (const v of message.goals) {
+      QueryGoal.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.now !== "") {
+      writer.uint32(42).string(message.now);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SiteContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSiteContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.weekStart = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.goals.push(QueryGoal.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.now = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SiteContext {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      weekStart: isSet(object.weekStart)
+        ? globalThis.Number(object.weekStart)
+        : isSet(object.week_start)
+        ? globalThis.Number(object.week_start)
+        : 0,
+      goals: globalThis.Array.isArray(object?.goals) ? object.goals.map((e: any) => QueryGoal.fromJSON(e)) : [],
+      now: isSet(object.now) ? globalThis.String(object.now) : "",
+    };
+  },
+
+  toJSON(message: SiteContext): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    if (message.weekStart !== 0) {
+      obj.weekStart = Math.round(message.weekStart);
+    }
+    if (message.goals?.length) {
+      obj.goals = message.goals.map((e) => QueryGoal.toJSON(e));
+    }
+    if (message.now !== "") {
+      obj.now = message.now;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SiteContext>, I>>(base?: I): SiteContext {
+    return SiteContext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SiteContext>, I>>(object: I): SiteContext {
+    const message = createBaseSiteContext();
+    message.siteId = object.siteId ?? 0;
+    message.timezone = object.timezone ?? "";
+    message.weekStart = object.weekStart ?? 0;
+    message.goals = object.goals?.map((e) => QueryGoal.fromPartial(e)) || [];
+    message.now = object.now ?? "";
+    return message;
+  },
+};
+
+function createBaseQueryGoal(): QueryGoal {
+  return { displayName: "", eventName: undefined, pagePath: undefined };
+}
+
+export const QueryGoal: MessageFns<QueryGoal> = {
+  encode(message: QueryGoal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.displayName !== "") {
+      writer.uint32(10).string(message.displayName);
+    }
+    if (message.eventName !== undefined) {
+      writer.uint32(18).string(message.eventName);
+    }
+    if (message.pagePath !== undefined) {
+      writer.uint32(26).string(message.pagePath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryGoal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryGoal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.eventName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pagePath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueryGoal {
+    return {
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      eventName: isSet(object.eventName)
+        ? globalThis.String(object.eventName)
+        : isSet(object.event_name)
+        ? globalThis.String(object.event_name)
+        : undefined,
+      pagePath: isSet(object.pagePath)
+        ? globalThis.String(object.pagePath)
+        : isSet(object.page_path)
+        ? globalThis.String(object.page_path)
+        : undefined,
+    };
+  },
+
+  toJSON(message: QueryGoal): unknown {
+    const obj: any = {};
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.eventName !== undefined) {
+      obj.eventName = message.eventName;
+    }
+    if (message.pagePath !== undefined) {
+      obj.pagePath = message.pagePath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueryGoal>, I>>(base?: I): QueryGoal {
+    return QueryGoal.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryGoal>, I>>(object: I): QueryGoal {
+    const message = createBaseQueryGoal();
+    message.displayName = object.displayName ?? "";
+    message.eventName = object.eventName ?? undefined;
+    message.pagePath = object.pagePath ?? undefined;
+    return message;
+  },
+};
+
+function createBaseQueryRequest(): QueryRequest {
+  return { site: undefined, queryJson: "" };
+}
+
+export const QueryRequest: MessageFns<QueryRequest> = {
+  encode(message: QueryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.site !== undefined) {
+      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+    }
+    if (message.queryJson !== "") {
+      writer.uint32(18).string(message.queryJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.site = SiteContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queryJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueryRequest {
+    return {
+      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      queryJson: isSet(object.queryJson)
+        ? globalThis.String(object.queryJson)
+        : isSet(object.query_json)
+        ? globalThis.String(object.query_json)
+        : "",
+    };
+  },
+
+  toJSON(message: QueryRequest): unknown {
+    const obj: any = {};
+    if (message.site !== undefined) {
+      obj.site = SiteContext.toJSON(message.site);
+    }
+    if (message.queryJson !== "") {
+      obj.queryJson = message.queryJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueryRequest>, I>>(base?: I): QueryRequest {
+    return QueryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryRequest>, I>>(object: I): QueryRequest {
+    const message = createBaseQueryRequest();
+    message.site = (object.site !== undefined && object.site !== null)
+      ? SiteContext.fromPartial(object.site)
+      : undefined;
+    message.queryJson = object.queryJson ?? "";
+    return message;
+  },
+};
+
+function createBaseQueryResponse(): QueryResponse {
+  return { answerJson: "" };
+}
+
+export const QueryResponse: MessageFns<QueryResponse> = {
+  encode(message: QueryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.answerJson !== "") {
+      writer.uint32(10).string(message.answerJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.answerJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueryResponse {
+    return {
+      answerJson: isSet(object.answerJson)
+        ? globalThis.String(object.answerJson)
+        : isSet(object.answer_json)
+        ? globalThis.String(object.answer_json)
+        : "",
+    };
+  },
+
+  toJSON(message: QueryResponse): unknown {
+    const obj: any = {};
+    if (message.answerJson !== "") {
+      obj.answerJson = message.answerJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueryResponse>, I>>(base?: I): QueryResponse {
+    return QueryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryResponse>, I>>(object: I): QueryResponse {
+    const message = createBaseQueryResponse();
+    message.answerJson = object.answerJson ?? "";
+    return message;
+  },
+};
+
+function createBaseListPropsRequest(): ListPropsRequest {
+  return { site: undefined, dateRange: "" };
+}
+
+export const ListPropsRequest: MessageFns<ListPropsRequest> = {
+  encode(message: ListPropsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.site !== undefined) {
+      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+    }
+    if (message.dateRange !== "") {
+      writer.uint32(18).string(message.dateRange);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPropsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPropsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.site = SiteContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dateRange = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPropsRequest {
+    return {
+      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      dateRange: isSet(object.dateRange)
+        ? globalThis.String(object.dateRange)
+        : isSet(object.date_range)
+        ? globalThis.String(object.date_range)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPropsRequest): unknown {
+    const obj: any = {};
+    if (message.site !== undefined) {
+      obj.site = SiteContext.toJSON(message.site);
+    }
+    if (message.dateRange !== "") {
+      obj.dateRange = message.dateRange;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPropsRequest>, I>>(base?: I): ListPropsRequest {
+    return ListPropsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPropsRequest>, I>>(object: I): ListPropsRequest {
+    const message = createBaseListPropsRequest();
+    message.site = (object.site !== undefined && object.site !== null)
+      ? SiteContext.fromPartial(object.site)
+      : undefined;
+    message.dateRange = object.dateRange ?? "";
+    return message;
+  },
+};
+
+function createBasePropKey(): PropKey {
+  return { key: "", events: 0 };
+}
+
+export const PropKey: MessageFns<PropKey> = {
+  encode(message: PropKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.events !== 0) {
+      writer.uint32(16).uint64(message.events);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PropKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePropKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.events = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PropKey {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      events: isSet(object.events) ? globalThis.Number(object.events) : 0,
+    };
+  },
+
+  toJSON(message: PropKey): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.events !== 0) {
+      obj.events = Math.round(message.events);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PropKey>, I>>(base?: I): PropKey {
+    return PropKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PropKey>, I>>(object: I): PropKey {
+    const message = createBasePropKey();
+    message.key = object.key ?? "";
+    message.events = object.events ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPropsResponse(): ListPropsResponse {
+  return { props: [], dateRangeStart: "", dateRangeEnd: "" };
+}
+
+export const ListPropsResponse: MessageFns<ListPropsResponse> = {
+  encode(message: ListPropsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.props) {
+      PropKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.dateRangeStart !== "") {
+      writer.uint32(18).string(message.dateRangeStart);
+    }
+    if (message.dateRangeEnd !== "") {
+      writer.uint32(26).string(message.dateRangeEnd);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPropsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPropsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.props.push(PropKey.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dateRangeStart = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dateRangeEnd = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPropsResponse {
+    return {
+      props: globalThis.Array.isArray(object?.props) ? object.props.map((e: any) => PropKey.fromJSON(e)) : [],
+      dateRangeStart: isSet(object.dateRangeStart)
+        ? globalThis.String(object.dateRangeStart)
+        : isSet(object.date_range_start)
+        ? globalThis.String(object.date_range_start)
+        : "",
+      dateRangeEnd: isSet(object.dateRangeEnd)
+        ? globalThis.String(object.dateRangeEnd)
+        : isSet(object.date_range_end)
+        ? globalThis.String(object.date_range_end)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPropsResponse): unknown {
+    const obj: any = {};
+    if (message.props?.length) {
+      obj.props = message.props.map((e) => PropKey.toJSON(e));
+    }
+    if (message.dateRangeStart !== "") {
+      obj.dateRangeStart = message.dateRangeStart;
+    }
+    if (message.dateRangeEnd !== "") {
+      obj.dateRangeEnd = message.dateRangeEnd;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPropsResponse>, I>>(base?: I): ListPropsResponse {
+    return ListPropsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPropsResponse>, I>>(object: I): ListPropsResponse {
+    const message = createBaseListPropsResponse();
+    message.props = object.props?.map((e) => PropKey.fromPartial(e)) || [];
+    message.dateRangeStart = object.dateRangeStart ?? "";
+    message.dateRangeEnd = object.dateRangeEnd ?? "";
+    return message;
+  },
+};
 
 function createBaseSiteActivityRequest(): SiteActivityRequest {
   return { siteId: 0, since: "" };
@@ -207,6 +961,31 @@ export const QueryServiceService = {
       Buffer.from(SiteActivityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SiteActivityResponse => SiteActivityResponse.decode(value),
   },
+  /**
+   * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
+   * tracking state; the service is a pure function of (query, site context, events).
+   * The query and its answer travel as JSON: their shapes are the public API's
+   * (spec: POST /query), validated by the service with the spec's error codes.
+   */
+  query: {
+    path: "/sightline.query.v1.QueryService/Query" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: QueryRequest): Buffer => Buffer.from(QueryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueryRequest => QueryRequest.decode(value),
+    responseSerialize: (value: QueryResponse): Buffer => Buffer.from(QueryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QueryResponse => QueryResponse.decode(value),
+  },
+  /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
+  listProps: {
+    path: "/sightline.query.v1.QueryService/ListProps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPropsRequest): Buffer => Buffer.from(ListPropsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPropsRequest => ListPropsRequest.decode(value),
+    responseSerialize: (value: ListPropsResponse): Buffer => Buffer.from(ListPropsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPropsResponse => ListPropsResponse.decode(value),
+  },
 } as const;
 
 export interface QueryServiceServer extends UntypedServiceImplementation {
@@ -216,6 +995,15 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
    * `timestamp` columns; before ingestion has created the table, every site has 0.
    */
   siteActivity: handleUnaryCall<SiteActivityRequest, SiteActivityResponse>;
+  /**
+   * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
+   * tracking state; the service is a pure function of (query, site context, events).
+   * The query and its answer travel as JSON: their shapes are the public API's
+   * (spec: POST /query), validated by the service with the spec's error codes.
+   */
+  query: handleUnaryCall<QueryRequest, QueryResponse>;
+  /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
+  listProps: handleUnaryCall<ListPropsRequest, ListPropsResponse>;
 }
 
 export interface QueryServiceClient extends Client {
@@ -238,6 +1026,43 @@ export interface QueryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SiteActivityResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
+   * tracking state; the service is a pure function of (query, site context, events).
+   * The query and its answer travel as JSON: their shapes are the public API's
+   * (spec: POST /query), validated by the service with the spec's error codes.
+   */
+  query(
+    request: QueryRequest,
+    callback: (error: ServiceError | null, response: QueryResponse) => void,
+  ): ClientUnaryCall;
+  query(
+    request: QueryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: QueryResponse) => void,
+  ): ClientUnaryCall;
+  query(
+    request: QueryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: QueryResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
+  listProps(
+    request: ListPropsRequest,
+    callback: (error: ServiceError | null, response: ListPropsResponse) => void,
+  ): ClientUnaryCall;
+  listProps(
+    request: ListPropsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPropsResponse) => void,
+  ): ClientUnaryCall;
+  listProps(
+    request: ListPropsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPropsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,4 +1,4 @@
-/** Polls `condition` until true (at most `timeoutMs`). */
+/** Polls `condition` every 20 ms until it holds; throws after `timeoutMs`. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

@@ -1,5 +1,8 @@
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+// Date arithmetic and the one timestamp format of every answer, shared by the services
+// (identity and sites had twin copies).
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 
 export const addMs = (at: Date, ms: number): Date => new Date(at.getTime() + ms);
 export const addMinutes = (at: Date, minutes: number): Date => addMs(at, minutes * MINUTE_MS);

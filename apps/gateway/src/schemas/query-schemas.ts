@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * POST /query and GET /props as the OpenAPI document shows them. The body schema is
+ * deliberately permissive in types: the query service answers the spec's specific
+ * codes (metrics_required, invalid_filter, invalid_compare, …) where a strict schema
+ * here could only say invalid_request. Unknown fields are refused by the service.
+ */
+const range = z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]);
+
+export const QueryBody = z
+  .looseObject({
+    site_id: z.number().int().positive().optional().describe('Required with an all-sites key (400 site_id_required); a single-site key may omit it; another site → 403 key_not_scoped.'),
+    metrics: z.array(z.string().max(400)).max(20).optional().describe('At least one (400 metrics_required). Unknown name → unknown_metric; not computed by the dimension → metric_not_available.'),
+    date_range: range.optional().describe('`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD, up to 366 days), in the site’s timezone; else 400 invalid_date_range.'),
+    dimensions: z.array(z.string().max(400)).max(50).optional().describe('Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown. More → too_many_dimensions.'),
+    filters: z.array(z.unknown()).max(20).optional().describe('{field, operator, values}; operators is, is_not, contains, does_not_contain; values OR-ed, filters AND-ed; bad → invalid_filter. Up to 20 filters of 100 values (1000 characters each).'),
+    compare: z.unknown().optional().describe('`previous_period` or [start, end] of the same length (compare_length_mismatch); else invalid_compare.'),
+    limit: z.number().int().optional().describe('Breakdowns only (else limit_offset_misuse); default 100, clamped to 1..1000.'),
+    offset: z.number().int().optional().describe('Breakdowns only; default 0.'),
+  })
+  .meta({ id: 'QueryRequest' });
+
+const Values = z.record(z.string(), z.number().nullable());
+const Row = z.looseObject({
+  dimensions: z.record(z.string(), z.string()).optional(),
+  labels: z.record(z.string(), z.string()).optional().describe('visit:country, visit:region, visit:city only: the readable name.'),
+  metrics: Values,
+  comparison: z.object({ metrics: Values, change: Values }).optional().describe('With compare; absent for event:status_code and event:goal.'),
+});
+
+export const QueryAnswer = z
+  .object({
+    results: z.array(Row),
+    meta: z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), has_more: z.boolean() }).optional().describe('Breakdowns only.'),
+    has_import: z.boolean(),
+    query: z.looseObject({ site_id: z.number().int(), metrics: z.array(z.string()), dimensions: z.array(z.string()), date_range: z.array(z.string()) }),
+  })
+  .meta({ id: 'QueryAnswer' });
+
+export const PropsQuerystring = z.object({
+  site_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('As in POST /query.'),
+  date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates).'),
+});
+
+export const PropsAnswer = z
+  .object({ props: z.array(z.object({ key: z.string(), events: z.number().int() })).describe('Most used first, then by key; at most 1000.'), date_range: z.array(z.string()) })
+  .meta({ id: 'PropsAnswer' });

@@ -1,0 +1,38 @@
+import type { Config } from '@sightline/config';
+import { runMigrations } from '@sightline/db';
+import { runEventMigrations } from '@sightline/event-store';
+import { SERVICE_NAMES, type LaunchableModule } from '@sightline/runtime';
+import type { Logger } from '@sightline/telemetry';
+import { SERVICE_MODULES } from './service-modules.js';
+import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
+
+/** Applies one service's PostgreSQL and ClickHouse migrations (each runner skips what is applied). */
+export async function migrateModule(module: LaunchableModule, stores: Stores, config: Config, log: Logger): Promise<void> {
+  // a declared migrations folder that is missing is a packaging error: the runner refuses it
+  if (module.needs.db && module.dbSchema && module.dbMigrationsDir && stores.db) {
+    const { applied } = await runMigrations(stores.db, { schema: module.dbSchema, dir: module.dbMigrationsDir });
+    if (applied.length > 0) log.info({ applied, service: module.name }, 'database migrations applied');
+  }
+  if (module.needs.events && module.eventMigrationsDir && stores.events) {
+    const { applied } = await runEventMigrations(stores.events, { dir: module.eventMigrationsDir, cluster: config.CLICKHOUSE_CLUSTER });
+    if (applied.length > 0) log.info({ applied, service: module.name }, 'events store migrations applied');
+  }
+}
+
+/**
+ * `--target=migrate`: every service's migrations against the shared PostgreSQL and
+ * ClickHouse, then exit — the Helm chart's pre-install/pre-upgrade hook. Services
+ * still migrate on start (idempotent), so the hook only surfaces failures before
+ * any pod rolls.
+ */
+export async function migrateAll(config: Config, log: Logger): Promise<void> {
+  const modules = SERVICE_NAMES.map((name) => SERVICE_MODULES[name]);
+  const needs = { db: modules.some((m) => m.needs.db && m.dbSchema), events: modules.some((m) => m.needs.events && m.eventMigrationsDir) };
+  assertExternalStores(config, needs, 'migrate');
+  const stores = await openStores(config, needs);
+  try {
+    for (const module of modules) await migrateModule(module, stores, config, log);
+  } finally {
+    await closeStores(stores);
+  }
+}

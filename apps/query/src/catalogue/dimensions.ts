@@ -1,0 +1,81 @@
+import { ATTRIBUTE_SQL, NO_PROPERTY, folderOf, type AttributeField } from './columns-sql.js';
+import type { MetricName } from './metrics.js';
+
+/**
+ * The dimension catalogue: every breakdown dimension, the metrics it computes (the
+ * spec's table) and, per metric, which table computes it; the SQL of its value on
+ * each table; whether rows carry geo `labels` and whether compare applies.
+ *
+ * Metric sources: `sessions` (collapsed sessions grouped by `sessionSql`), `events`
+ * (event rows grouped by `eventSql`), `exit` (exit_rate: exits from sessions over
+ * pageviews of the page from events), `goal` (event:goal, see compile-sql).
+ */
+export type MetricSource = 'sessions' | 'events' | 'exit' | 'goal';
+export type GeoLabelKind = 'country' | 'region' | 'city';
+
+export interface DimensionSpec {
+  metrics: Partial<Record<MetricName, MetricSource>>;
+  sessionSql?: string;
+  eventSql?: string;
+  labels?: GeoLabelKind;
+  /** false: no comparison block (spec: event:status_code, event:goal) */
+  compare: boolean;
+  /** restrict event rows (e.g. pageviews only, custom events only) */
+  eventWhere?: string;
+}
+
+export const TIME_DIMENSIONS = ['time', 'time:minute', 'time:hour', 'time:day', 'time:week', 'time:month'] as const;
+export type TimeDimension = (typeof TIME_DIMENSIONS)[number];
+export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
+export const INTERVAL_OF: Record<TimeDimension, Interval> = { time: 'day', 'time:minute': 'minute', 'time:hour': 'hour', 'time:day': 'day', 'time:week': 'week', 'time:month': 'month' };
+
+const SESSION_ATTRIBUTE_METRICS = { visitors: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions' } as const;
+const attribute = (field: AttributeField, labels?: GeoLabelKind): DimensionSpec => ({
+  metrics: SESSION_ATTRIBUTE_METRICS, sessionSql: ATTRIBUTE_SQL[field], compare: true, ...(labels ? { labels } : {}),
+});
+const PAGE_METRICS = { visitors: 'events', pageviews: 'events', bounce_rate: 'sessions', time_on_page: 'events', scroll_depth: 'events' } as const;
+
+export const DIMENSIONS: Record<string, DimensionSpec> = {
+  'visit:source': attribute('source'),
+  'visit:referrer': attribute('referrer'),
+  'visit:channel': attribute('channel'),
+  'visit:utm_source': attribute('utm_source'),
+  'visit:utm_medium': attribute('utm_medium'),
+  'visit:utm_campaign': attribute('utm_campaign'),
+  'visit:utm_content': attribute('utm_content'),
+  'visit:utm_term': attribute('utm_term'),
+  'visit:country': attribute('country', 'country'),
+  'visit:region': attribute('region', 'region'),
+  'visit:city': attribute('city', 'city'),
+  'visit:browser': attribute('browser'),
+  'visit:browser_version': attribute('browser_version'),
+  'visit:os': attribute('os'),
+  'visit:os_version': attribute('os_version'),
+  'visit:device': attribute('device'),
+  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', compare: true },
+  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
+  // bounce_rate of a page = over sessions grouped by entry page (SEMANTICS)
+  'event:page': { metrics: PAGE_METRICS, eventSql: 'pathname', sessionSql: 'entry_page', compare: true },
+  'event:folder': { metrics: PAGE_METRICS, eventSql: folderOf('pathname'), sessionSql: folderOf('entry_page'), compare: true },
+  'event:hostname': {
+    metrics: { visitors: 'sessions', visits: 'sessions', pageviews: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions', views_per_visit: 'sessions' },
+    sessionSql: 'hostname', compare: true,
+  },
+  'event:status_code': { metrics: { pageviews: 'events' }, eventSql: 'toString(status_code)', eventWhere: "name = 'pageview' AND status_code != 0", compare: false },
+  'event:name': { metrics: { visitors: 'events', events: 'events' }, eventSql: 'name', eventWhere: "name NOT IN ('pageview', 'engagement')", compare: true },
+  'event:goal': { metrics: { visitors: 'goal', events: 'goal', conversion_rate: 'goal' }, compare: false },
+};
+
+export const PROPS_PREFIX = 'event:props:';
+/** A property key is data (bound as {prop_key:String}); only its length is limited. */
+export const PROP_KEY_MAX = 300;
+export const propsDimension: DimensionSpec = {
+  metrics: { visitors: 'events', events: 'events' },
+  eventSql: `if(has(prop_keys, {prop_key:String}), prop_values[indexOf(prop_keys, {prop_key:String})], '${NO_PROPERTY}')`,
+  eventWhere: "name NOT IN ('pageview', 'engagement')",
+  compare: true,
+};
+
+export function isTimeDimension(name: string): name is TimeDimension {
+  return (TIME_DIMENSIONS as readonly string[]).includes(name);
+}

@@ -1,0 +1,146 @@
+import type { Interval } from '../catalogue/dimensions.js';
+import { EVENT_METRIC_SQL, SESSION_METRIC_SQL, type MetricName } from '../catalogue/metrics.js';
+import { bucketKeySql } from './buckets.js';
+import { bounceScopeSql, compileFilters, type Params } from './compile-filters.js';
+import type { Part } from './plan.js';
+import type { Window } from './resolve-dates.js';
+import type { SiteContext } from './site-context.js';
+import type { ValidQuery } from './validate.js';
+
+/**
+ * Step 5: one part → ONE parameterized ClickHouse statement. Values are bound
+ * (`{name:Type}`), never spliced; identifiers and expressions come only from the
+ * catalogues. Result columns: `g` (group value), `m_<metric>`, and on a ranked part
+ * `total` (distinct values before paging).
+ *
+ * Sessions are read sign-aware, never with FINAL: the inner query collapses each
+ * session's versions (`sum(x * sign)`, `HAVING sum(sign) > 0`) and takes the
+ * current value of a changing attribute with `argMaxIf(…, version, sign > 0)`.
+ */
+export interface Statement {
+  sql: string;
+  params: Params;
+}
+
+export interface CompileInput {
+  query: ValidQuery;
+  part: Part;
+  window: Window;
+  site: SiteContext;
+  /** restrict the groups (secondary parts, compare windows) */
+  values?: string[];
+}
+
+const toDateTime64 = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+function metricColumns(metrics: readonly MetricName[], catalogue: Partial<Record<MetricName, string>>): string {
+  return metrics.map((m) => `${catalogue[m]!} AS m_${m}`).join(', ');
+}
+
+function outerClauses(input: CompileInput, params: Params, grouped: boolean): string {
+  const { part, values, query } = input;
+  let sql = '';
+  if (values) {
+    params.values = values;
+    sql += ' WHERE g IN {values:Array(String)}';
+  }
+  if (grouped) sql += ' GROUP BY g';
+  if (part.rankBy && !values) {
+    params.limit = query.limit;
+    params.offset = query.offset;
+    sql += ` ORDER BY m_${part.rankBy} DESC NULLS LAST, g ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
+  }
+  return sql;
+}
+
+function groupExpression(input: CompileInput, timeColumn: string): string | undefined {
+  const { query, part } = input;
+  if (query.shape === 'timeseries') return bucketKeySql(query.interval as Interval, timeColumn);
+  return part.groupSql;
+}
+
+function baseParams(input: CompileInput): Params {
+  const { window, site, query } = input;
+  const params: Params = { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) };
+  if (query.shape === 'timeseries') Object.assign(params, { tz: site.timezone, week_start: site.weekStart, window_start_date: window.startDate });
+  if (query.propKey !== undefined) params.prop_key = query.propKey;
+  return params;
+}
+
+function sessionsStatement(input: CompileInput): Statement {
+  const { query, part } = input;
+  const params = baseParams(input);
+  const filters = compileFilters(query.filters, 'sessions');
+  Object.assign(params, filters.params);
+  const group = groupExpression(input, 'greatest(start, {start:DateTime64(3)})');
+  const where = ['site_id = {site_id:UInt64}', 'start < {end:DateTime64(3)}', 'timestamp >= {start:DateTime64(3)}', ...filters.conditions].join(' AND ');
+  const inner = [
+    'SELECT session_id', 'any(visitor_id) AS visitor_id',
+    group ? `argMaxIf(${group}, version, sign > 0) AS g` : "'' AS g",
+    'sum(pageviews * sign) AS pageviews', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
+    `argMaxIf(${bounceScopeSql(query.filters)}, version, sign > 0) AS bounce_scope`,
+  ].join(', ');
+  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY session_id HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined)}`;
+  return { sql, params };
+}
+
+function eventsStatement(input: CompileInput): Statement {
+  const { query, part } = input;
+  const params = baseParams(input);
+  const filters = compileFilters(query.filters, 'events');
+  Object.assign(params, filters.params);
+  const group = groupExpression(input, 'timestamp');
+  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions].join(' AND ');
+  const inner = [
+    `SELECT ${group ?? "''"} AS g`, 'session_id', 'any(visitor_id) AS visitor_id',
+    "countIf(name = 'pageview') AS pv", "countIf(name != 'engagement') AS ev", "sumIf(engagement_ms, name = 'engagement') AS eng",
+    'maxIf(scroll_depth, scroll_depth <= 100) AS scroll', 'countIf(scroll_depth <= 100) > 0 AS has_scroll',
+  ].join(', ');
+  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined)}`;
+  return { sql, params };
+}
+
+/** Page goals: `*` matches any run of characters; everything else is literal. */
+export function goalPattern(pagePath: string): string {
+  return `^${pagePath.split('*').map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`;
+}
+
+function goalStatement(input: CompileInput): Statement {
+  const { query, part, site } = input;
+  const params = baseParams(input);
+  const filters = compileFilters(query.filters, 'events');
+  Object.assign(params, filters.params, {
+    goal_names: site.goals.map((g) => g.displayName),
+    goal_kinds: site.goals.map((g) => (g.pagePath !== undefined ? 'page' : 'event')),
+    goal_values: site.goals.map((g) => (g.pagePath !== undefined ? goalPattern(g.pagePath) : g.eventName ?? '')),
+  });
+  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', "name != 'engagement'", ...filters.conditions].join(' AND ');
+  const matches = "arrayFilter(i -> if({goal_kinds:Array(String)}[i] = 'page', name = 'pageview' AND match(pathname, {goal_values:Array(String)}[i]), name = {goal_values:Array(String)}[i]), arrayEnumerate({goal_kinds:Array(String)}))";
+  const columns = part.metrics.map((m) => (m === 'visitors' ? 'uniqExact(visitor_id) AS m_visitors' : 'count() AS m_events')).join(', ');
+  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  const sql = `SELECT g, ${columns}${total} FROM (SELECT {goal_names:Array(String)}[arrayJoin(${matches})] AS g, visitor_id FROM events WHERE ${where})${outerClauses(input, params, true)}`;
+  return { sql, params };
+}
+
+export function compilePart(input: CompileInput): Statement {
+  switch (input.part.kind) {
+    case 'sessions':
+      return sessionsStatement(input);
+    case 'events':
+      return eventsStatement(input);
+    case 'goal':
+      return goalStatement(input);
+    case 'goal-total':
+      // all visitors of the window (the denominator of conversion_rate)
+      return eventsStatement({ ...input, part: { kind: 'events', metrics: ['visitors'] }, values: undefined, query: { ...input.query, shape: 'aggregate' } });
+  }
+}
+
+export function hasImportStatement(window: Window, site: SiteContext): Statement {
+  return {
+    sql: 'SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)} AND import_id > 0 LIMIT 1)',
+    params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },
+  };
+}

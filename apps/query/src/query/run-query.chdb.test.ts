@@ -1,0 +1,296 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
+import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
+import { expectApiError, makeTempDir } from '@sightline/testkit';
+import { intlGeoLabels } from '../geo-labels.js';
+import { runQuery } from './run-query.js';
+import type { SiteContext } from './site-context.js';
+
+// The events tables are ingest's; their DDL is read as a file (no import of the app).
+const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
+
+/*
+ * Site 1 (UTC), week of 2026-06-01 (a Monday). Hand-computed facts:
+ *   s1 V1 06-01 10:00 pv /  (status 200), 10:02 pv /blog/a, 10:03 engagement /blog/a 30 s scroll 80, 10:05 Signup{plan:pro} on /blog/a
+ *      → 2 pageviews, 3 events, not bounced, 300 s, entry /, exit /blog/a; Direct, DE/DE-BE/Berlin, Chrome Desktop
+ *   s2 V2 06-01 11:00 pv / (status 404) → bounce, 0 s; Google, FR, Firefox Mobile
+ *   s3 V3 06-03 09:00 pv /blog/b, 09:01 engagement 10 s scroll 40 → bounce (engagement never un-bounces), 0 s; Google, DE/DE-BY, Chrome Desktop
+ *   s4 V1 06-05 15:00 pv /pricing, 15:10 Signup (no plan) on /pricing, 15:20 pv / → 1200 s, entry /pricing, exit /;
+ *      source `Newsletter, "weekly"`, utm_campaign `a%b_c\d`, DE/DE-BE, Chrome Desktop
+ *   s5 V4 06-08 10:05:10 pv / → bounce; Google, US, Safari Mobile
+ *   s6 V5 2026-05-20 pv / imported (import_id 7)
+ * Site 2: noise the queries of site 1 must never see. Site 3: a session across midnight.
+ */
+const visits: SeedVisit[] = [
+  {
+    visitor: 1, attrs: { country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Chrome', os: 'Mac', device: 'Desktop' },
+    events: [
+      { at: '2026-06-01 10:00:00', path: '/', status: 200 },
+      { at: '2026-06-01 10:02:00', path: '/blog/a' },
+      { at: '2026-06-01 10:03:00', name: 'engagement', path: '/blog/a', engagementMs: 30_000, scroll: 80 },
+      { at: '2026-06-01 10:05:00', name: 'Signup', path: '/blog/a', props: { plan: 'pro' } },
+    ],
+  },
+  { visitor: 2, attrs: { source: 'Google', channel: 'Organic Search', country: 'FR', browser: 'Firefox', device: 'Mobile' }, events: [{ at: '2026-06-01 11:00:00', path: '/', status: 404 }] },
+  {
+    visitor: 3, attrs: { source: 'Google', channel: 'Organic Search', country: 'DE', region: 'DE-BY', browser: 'Chrome', device: 'Desktop' },
+    events: [{ at: '2026-06-03 09:00:00', path: '/blog/b' }, { at: '2026-06-03 09:01:00', name: 'engagement', path: '/blog/b', engagementMs: 10_000, scroll: 40 }],
+  },
+  {
+    visitor: 1, attrs: { source: 'Newsletter, "weekly"', utm_campaign: 'a%b_c\\d', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Chrome', device: 'Desktop' },
+    events: [{ at: '2026-06-05 15:00:00', path: '/pricing' }, { at: '2026-06-05 15:10:00', name: 'Signup', path: '/pricing' }, { at: '2026-06-05 15:20:00', path: '/' }],
+  },
+  { visitor: 4, attrs: { source: 'Google', country: 'US', browser: 'Safari', device: 'Mobile' }, events: [{ at: '2026-06-08 10:05:10', path: '/' }] },
+  { visitor: 5, importId: 7, events: [{ at: '2026-05-20 12:00:00', path: '/' }] },
+  { visitor: 1, site: 2, events: [{ at: '2026-06-01 10:00:00' }, { at: '2026-06-01 10:01:00', name: 'Signup' }] },
+  { visitor: 9, site: 3, events: [{ at: '2026-05-31 23:50:00', path: '/' }, { at: '2026-06-01 00:10:00', path: '/next' }] },
+];
+
+const berlinVisits: SeedVisit[] = [
+  { visitor: 11, site: 4, events: [{ at: '2026-03-29 00:30:00' }] }, // 01:30 CET
+  { visitor: 12, site: 4, events: [{ at: '2026-03-29 01:30:00' }] }, // 03:30 CEST
+  { visitor: 13, site: 4, events: [{ at: '2026-10-24 22:30:00' }] }, // 10-25 00:30 CEST
+  { visitor: 14, site: 4, events: [{ at: '2026-10-25 00:30:00' }] }, // 02:30 CEST
+  { visitor: 15, site: 4, events: [{ at: '2026-10-25 01:30:00' }] }, // 02:30 CET (the repeated hour)
+];
+
+const goals = [
+  { displayName: 'Signup', eventName: 'Signup' },
+  { displayName: 'Blog', pagePath: '/blog/*' },
+  { displayName: 'Never', eventName: 'Never' },
+];
+const site: SiteContext = { siteId: 1, timezone: 'UTC', weekStart: 1, goals, nowMs: Date.parse('2026-06-10T12:00:00Z') };
+const WEEK = ['2026-06-01', '2026-06-07'];
+
+describe('POST /query on chDB', () => {
+  let dir: Awaited<ReturnType<typeof makeTempDir>>;
+  let events: ChdbEventStore;
+  const ask = (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
+    runQuery({ events, geo: intlGeoLabels }, { date_range: WEEK, ...body }, { ...site, ...context });
+  const metricsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) => (await ask(body, context)).results.map((r) => r.metrics);
+  const rowsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
+    (await ask(body, context)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    events = await ChdbEventStore.open({ path: dir.path, database: 'query_test' });
+    await runEventMigrations(events, { dir: INGEST_MIGRATIONS });
+    await seedVisits(events, visits, { siteId: 1 });
+    await seedVisits(events, berlinVisits, { siteId: 4, firstSessionId: 100 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await events?.close();
+    await dir?.remove();
+  });
+
+  const ALL = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'];
+
+  it('aggregate: every metric, one row without dimensions, the window echoed', async () => {
+    const answer = await ask({ metrics: ALL });
+    expect(answer.results).toEqual([{ metrics: { visitors: 3, pageviews: 6, visits: 4, visit_duration: 375, bounce_rate: 50, views_per_visit: 1.5, engagement_time: 10 } }]);
+    expect(answer.query).toEqual({ site_id: 1, metrics: ALL, dimensions: [], filters: [], date_range: WEEK });
+    expect(answer.has_import).toBe(false);
+    expect(answer.meta).toBeUndefined();
+  });
+
+  it('aggregate of an empty window: zeros, null averages', async () => {
+    expect(await metricsOf({ metrics: ALL, date_range: ['2025-01-01', '2025-01-07'] })).toEqual([
+      { visitors: 0, pageviews: 0, visits: 0, visit_duration: null, bounce_rate: 0, views_per_visit: 0, engagement_time: null },
+    ]);
+  });
+
+  it('Nd and month windows end today in the site timezone', async () => {
+    const sevenDays = await ask({ metrics: ['visitors'], date_range: '7d' });
+    expect(sevenDays.query.date_range).toEqual(['2026-06-04', '2026-06-10']);
+    expect(sevenDays.results[0]!.metrics).toEqual({ visitors: 2 }); // V1 (06-05), V4 (06-08)
+    expect((await ask({ metrics: ['visitors'], date_range: 'month' })).results[0]!.metrics).toEqual({ visitors: 4 });
+  });
+
+  it('sessions overlapping the window count for session metrics', async () => {
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits', 'views_per_visit'], date_range: ['2026-06-01', '2026-06-01'] }, { siteId: 3 })).toEqual([
+      { visitors: 1, pageviews: 1, visits: 1, views_per_visit: 2 },
+    ]);
+    expect(await metricsOf({ metrics: ['visits'], date_range: ['2026-05-30', '2026-05-30'] }, { siteId: 3 })).toEqual([{ visits: 0 }]);
+  });
+
+  it('has_import when imported rows fall in the window', async () => {
+    expect((await ask({ metrics: ['visitors'], date_range: ['2026-05-20', '2026-05-20'] })).has_import).toBe(true);
+  });
+
+  it('time series by day: every bucket oldest first, zero-filled, null averages', async () => {
+    const rows = await rowsOf({ metrics: ['visitors', 'pageviews', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['time'] });
+    const empty = { visitors: 0, pageviews: 0, visits: 0, bounce_rate: 0, visit_duration: null };
+    expect(rows).toEqual([
+      ['2026-06-01', { visitors: 2, pageviews: 3, visits: 2, bounce_rate: 50, visit_duration: 150 }],
+      ['2026-06-02', empty],
+      ['2026-06-03', { visitors: 1, pageviews: 1, visits: 1, bounce_rate: 100, visit_duration: 0 }],
+      ['2026-06-04', empty],
+      ['2026-06-05', { visitors: 1, pageviews: 2, visits: 1, bounce_rate: 0, visit_duration: 1200 }],
+      ['2026-06-06', empty],
+      ['2026-06-07', empty],
+    ]);
+  });
+
+  it('time series by week for several week starts', async () => {
+    const weeks = (weekStart: number) => rowsOf({ metrics: ['visitors'], dimensions: ['time:week'], date_range: ['2026-06-01', '2026-06-14'] }, { weekStart });
+    expect(await weeks(1)).toEqual([['2026-06-01', { visitors: 3 }], ['2026-06-08', { visitors: 1 }]]);
+    expect(await weeks(0)).toEqual([['2026-06-01', { visitors: 3 }], ['2026-06-07', { visitors: 1 }], ['2026-06-14', { visitors: 0 }]]);
+    expect(await weeks(3)).toEqual([['2026-06-01', { visitors: 2 }], ['2026-06-03', { visitors: 3 }], ['2026-06-10', { visitors: 0 }]]);
+    expect(await weeks(6)).toEqual([['2026-06-01', { visitors: 3 }], ['2026-06-06', { visitors: 1 }], ['2026-06-13', { visitors: 0 }]]);
+  });
+
+  it('time series by month and by hour', async () => {
+    expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['time:month'], date_range: ['2026-05-15', '2026-06-14'] })).toEqual([
+      ['2026-05-15', { pageviews: 1 }], ['2026-06-01', { pageviews: 7 }],
+    ]);
+    const hours = await rowsOf({ metrics: ['pageviews'], dimensions: ['time:hour'], date_range: ['2026-06-01', '2026-06-01'] });
+    expect(hours).toHaveLength(24);
+    expect(hours.filter(([, m]) => (m as { pageviews: number }).pageviews > 0)).toEqual([['2026-06-01 10:00', { pageviews: 2 }], ['2026-06-01 11:00', { pageviews: 1 }]]);
+  });
+
+  it('DST days in Europe/Berlin have 23 and 25 hourly buckets with the events in local hours', async () => {
+    const berlin = { siteId: 4, timezone: 'Europe/Berlin' };
+    const spring = await rowsOf({ metrics: ['pageviews'], dimensions: ['time:hour'], date_range: ['2026-03-29', '2026-03-29'] }, berlin);
+    expect(spring).toHaveLength(23);
+    expect(spring.filter(([, m]) => (m as { pageviews: number }).pageviews > 0)).toEqual([['2026-03-29 01:00', { pageviews: 1 }], ['2026-03-29 03:00', { pageviews: 1 }]]);
+    const autumn = await rowsOf({ metrics: ['pageviews'], dimensions: ['time:hour'], date_range: ['2026-10-25', '2026-10-25'] }, berlin);
+    expect(autumn).toHaveLength(25);
+    expect(autumn.filter(([, m]) => (m as { pageviews: number }).pageviews > 0)).toEqual([
+      ['2026-10-25 00:00', { pageviews: 1 }], ['2026-10-25 02:00', { pageviews: 1 }], ['2026-10-25 02:00', { pageviews: 1 }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors'], dimensions: ['time:day'], date_range: ['2026-10-24', '2026-10-25'] }, berlin)).toEqual([
+      ['2026-10-24', { visitors: 0 }], ['2026-10-25', { visitors: 3 }],
+    ]);
+  });
+
+  it('realtime by minute: the last 30 minutes', async () => {
+    const answer = await ask({ metrics: ['pageviews'], dimensions: ['time:minute'], date_range: 'realtime' }, { nowMs: Date.parse('2026-06-08T10:20:30Z') });
+    expect(answer.results).toHaveLength(31);
+    expect(answer.results[0]!.dimensions).toEqual({ 'time:minute': '2026-06-08 09:50' });
+    expect(answer.results.filter((r) => r.metrics.pageviews! > 0)).toEqual([{ dimensions: { 'time:minute': '2026-06-08 10:05' }, metrics: { pageviews: 1 } }]);
+    await expectApiError(ask({ metrics: ['pageviews'], dimensions: ['time:day'], date_range: 'realtime' }), 'invalid_interval');
+  });
+
+  it('breakdown by source: ranking, labels of empty values, meta and pagination edges', async () => {
+    const answer = await ask({ metrics: ['visitors', 'visit_duration', 'bounce_rate'], dimensions: ['visit:source'] });
+    expect(answer.results).toEqual([
+      { dimensions: { 'visit:source': 'Google' }, metrics: { visitors: 2, visit_duration: 0, bounce_rate: 100 } },
+      { dimensions: { 'visit:source': 'Direct / None' }, metrics: { visitors: 1, visit_duration: 300, bounce_rate: 0 } },
+      { dimensions: { 'visit:source': 'Newsletter, "weekly"' }, metrics: { visitors: 1, visit_duration: 1200, bounce_rate: 0 } },
+    ]);
+    expect(answer.meta).toEqual({ total: 3, limit: 100, offset: 0, has_more: false });
+    const page = (offset: number) => ask({ metrics: ['visitors'], dimensions: ['visit:source'], limit: 1, offset });
+    expect((await page(1)).results.map((r) => r.dimensions)).toEqual([{ 'visit:source': 'Direct / None' }]);
+    expect((await page(1)).meta).toEqual({ total: 3, limit: 1, offset: 1, has_more: true });
+    expect((await page(2)).meta).toEqual({ total: 3, limit: 1, offset: 2, has_more: false });
+    expect(await page(3)).toMatchObject({ results: [], meta: { total: 3, limit: 1, offset: 3, has_more: false } });
+  });
+
+  it('breakdown of an empty window', async () => {
+    expect(await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: ['2025-01-01', '2025-01-02'] })).toMatchObject({ results: [], meta: { total: 0, has_more: false } });
+  });
+
+  it('breakdowns by page, folder, entry and exit page, hostname', async () => {
+    expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'] })).toEqual([
+      ['/', { visitors: 2, pageviews: 3, bounce_rate: 50, time_on_page: null, scroll_depth: null }],
+      ['/blog/a', { visitors: 1, pageviews: 1, bounce_rate: 0, time_on_page: 30, scroll_depth: 80 }],
+      ['/blog/b', { visitors: 1, pageviews: 1, bounce_rate: 100, time_on_page: 10, scroll_depth: 40 }],
+      ['/pricing', { visitors: 1, pageviews: 1, bounce_rate: 0, time_on_page: null, scroll_depth: null }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors', 'pageviews'], dimensions: ['event:folder'] })).toEqual([
+      ['/', { visitors: 2, pageviews: 3 }], ['/blog', { visitors: 2, pageviews: 2 }], ['/pricing', { visitors: 1, pageviews: 1 }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors', 'visits', 'visit_duration'], dimensions: ['visit:entry_page'] })).toEqual([
+      ['/', { visitors: 2, visits: 2, visit_duration: 150 }], ['/blog/b', { visitors: 1, visits: 1, visit_duration: 0 }], ['/pricing', { visitors: 1, visits: 1, visit_duration: 1200 }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors', 'visits', 'exit_rate'], dimensions: ['visit:exit_page'] })).toEqual([
+      ['/', { visitors: 2, visits: 2, exit_rate: 66.7 }], ['/blog/a', { visitors: 1, visits: 1, exit_rate: 100 }], ['/blog/b', { visitors: 1, visits: 1, exit_rate: 100 }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit'], dimensions: ['event:hostname'] })).toEqual([
+      ['example.com', { visitors: 3, visits: 4, pageviews: 6, visit_duration: 375, bounce_rate: 50, views_per_visit: 1.5 }],
+    ]);
+  });
+
+  it('breakdowns by status code (strings), event name, property and goal', async () => {
+    expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['event:status_code'] })).toEqual([['200', { pageviews: 1 }], ['404', { pageviews: 1 }]]);
+    expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:name'] })).toEqual([['Signup', { visitors: 1, events: 2 }]]);
+    expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:props:plan'], filters: [{ field: 'event', operator: 'is', values: ['Signup'] }] })).toEqual([
+      ['(none)', { visitors: 1, events: 1 }], ['pro', { visitors: 1, events: 1 }],
+    ]);
+    expect(await rowsOf({ metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] })).toEqual([
+      ['Blog', { visitors: 2, events: 2, conversion_rate: 66.67 }], ['Signup', { visitors: 1, events: 2, conversion_rate: 33.33 }],
+    ]);
+  });
+
+  it('geo breakdowns carry labels keyed like the dimension', async () => {
+    expect((await ask({ metrics: ['visitors'], dimensions: ['visit:country'] })).results).toEqual([
+      { dimensions: { 'visit:country': 'DE' }, labels: { 'visit:country': 'Germany' }, metrics: { visitors: 2 } },
+      { dimensions: { 'visit:country': 'FR' }, labels: { 'visit:country': 'France' }, metrics: { visitors: 1 } },
+    ]);
+    expect((await ask({ metrics: ['visitors'], dimensions: ['visit:region'] })).results.map((r) => [r.dimensions, r.labels])).toEqual([
+      // one visitor each: ordered by value; '(' sorts before letters
+      [{ 'visit:region': '(not set)' }, { 'visit:region': '(not set)' }], [{ 'visit:region': 'DE-BE' }, { 'visit:region': 'DE-BE' }], [{ 'visit:region': 'DE-BY' }, { 'visit:region': 'DE-BY' }],
+    ]);
+    expect((await ask({ metrics: ['visitors'], dimensions: ['visit:browser'] })).results[0]!.labels).toBeUndefined();
+  });
+
+  it('filters: visit-level values are literal, OR within values, AND across filters', async () => {
+    const visitsWith = async (...filters: { field: string; operator: string; values: string[] }[]) => (await metricsOf({ metrics: ['visits', 'visitors'], filters }))[0];
+    expect(await visitsWith({ field: 'source', operator: 'is', values: ['Newsletter, "weekly"'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'source', operator: 'contains', values: [', "week'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'utm_campaign', operator: 'is', values: ['a%b_c\\d'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'utm_campaign', operator: 'contains', values: ['%b_'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'utm_campaign', operator: 'contains', values: ['a_b'] })).toEqual({ visits: 0, visitors: 0 });
+    expect(await visitsWith({ field: 'source', operator: 'is_not', values: ['Google'] })).toEqual({ visits: 2, visitors: 1 });
+    expect(await visitsWith({ field: 'source', operator: 'is', values: ['Google', 'Direct / None'] })).toEqual({ visits: 3, visitors: 3 });
+    expect(await visitsWith({ field: 'source', operator: 'does_not_contain', values: ['oo', 'News'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'country', operator: 'is', values: ['DE'] }, { field: 'device', operator: 'is', values: ['Desktop'] })).toEqual({ visits: 3, visitors: 2 });
+    expect(await visitsWith({ field: 'country', operator: 'is', values: ['DE'] }, { field: 'browser', operator: 'is', values: ['Firefox'] })).toEqual({ visits: 0, visitors: 0 });
+    expect(await visitsWith({ field: 'city', operator: 'is', values: ['2950159'] })).toEqual({ visits: 2, visitors: 1 });
+    expect(await visitsWith({ field: 'entry_page', operator: 'is', values: ['/pricing'] })).toEqual({ visits: 1, visitors: 1 });
+    expect(await visitsWith({ field: 'exit_page', operator: 'is', values: ['/'] })).toEqual({ visits: 2, visitors: 2 });
+  });
+
+  it('filters: event-level fields keep whole sessions for session metrics', async () => {
+    const pageBlogA = [{ field: 'page', operator: 'is', values: ['/blog/a'] }];
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits', 'bounce_rate'], filters: pageBlogA })).toEqual([{ visitors: 1, pageviews: 1, visits: 1, bounce_rate: 0 }]);
+    // bounce_rate with a page filter: only sessions that entered on a matching page (s1 no, s2 yes)
+    expect(await metricsOf({ metrics: ['visits', 'bounce_rate'], filters: [{ field: 'page', operator: 'is', values: ['/'] }] })).toEqual([{ visits: 3, bounce_rate: 50 }]);
+    expect(await metricsOf({ metrics: ['visits'], filters: [{ field: 'code', operator: 'is', values: ['404'] }] })).toEqual([{ visits: 1 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits', 'bounce_rate'], filters: [{ field: 'event', operator: 'is', values: ['Signup'] }] })).toEqual([
+      { visitors: 1, pageviews: 4, visits: 2, bounce_rate: 0 },
+    ]);
+    expect(await metricsOf({ metrics: ['visits'], filters: [{ field: 'hostname', operator: 'is_not', values: ['example.com'] }] })).toEqual([{ visits: 0 }]);
+  });
+
+  it('compare: aggregate, time series (by position) and breakdown (per row); none for status codes and goals', async () => {
+    const next = ['2026-06-08', '2026-06-14'];
+    const aggregate = await ask({ metrics: ['visitors', 'bounce_rate', 'visit_duration'], date_range: next, compare: 'previous_period' });
+    expect(aggregate.query.compare).toEqual(WEEK);
+    expect(aggregate.results[0]).toEqual({
+      metrics: { visitors: 1, bounce_rate: 100, visit_duration: 0 },
+      comparison: { metrics: { visitors: 3, bounce_rate: 50, visit_duration: 375 }, change: { visitors: -67, bounce_rate: 50, visit_duration: -100 } },
+    });
+    const series = await ask({ metrics: ['visitors'], dimensions: ['time:day'], date_range: ['2026-06-08', '2026-06-09'], compare: ['2026-06-01', '2026-06-02'] });
+    expect(series.results.map((r) => r.comparison)).toEqual([
+      { metrics: { visitors: 2 }, change: { visitors: -50 } },
+      { metrics: { visitors: 0 }, change: { visitors: null } },
+    ]);
+    const breakdown = await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: next, compare: 'previous_period' });
+    expect(breakdown.results).toEqual([{ dimensions: { 'visit:source': 'Google' }, metrics: { visitors: 1 }, comparison: { metrics: { visitors: 2 }, change: { visitors: -50 } } }]);
+    for (const dimension of ['event:status_code', 'event:goal']) {
+      const answer = await ask({ metrics: [dimension === 'event:goal' ? 'visitors' : 'pageviews'], dimensions: [dimension], compare: 'previous_period' });
+      expect(answer.results.length).toBeGreaterThan(0);
+      for (const row of answer.results) expect(row).not.toHaveProperty('comparison');
+    }
+    await expectApiError(ask({ metrics: ['visitors'], compare: ['2026-05-01', '2026-05-03'] }), 'compare_length_mismatch');
+    await expectApiError(ask({ metrics: ['visitors'], compare: 'last_year' }), 'invalid_compare');
+  });
+
+  it('site 2’s rows never leak into site 1', async () => {
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews'], date_range: ['2026-06-01', '2026-06-01'] }, { siteId: 2 })).toEqual([{ visitors: 1, pageviews: 1 }]);
+  });
+});
