@@ -48,6 +48,7 @@ describe.skipIf(!pgGate.available)('imports over HTTP', () => {
       HOST: '127.0.0.1',
       TRUSTED_PROXIES: '127.0.0.1,::1',
       IMPORT_MAX_BYTES: String(MAX_BYTES),
+      DEFAULT_TIMEZONE: 'UTC',
     });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     api = new ApiClient(sightline.url!);
@@ -150,6 +151,20 @@ describe.skipIf(!pgGate.available)('imports over HTTP', () => {
 
     const list = await api.request<{ imports: ImportJob[] }>('GET', `/api/v1/sites/${siteId}/imports`, { token: who.token });
     expect(list.body.imports.map((j) => j.import_id)).toEqual([created.body.import_id]);
+
+    // POST /query answers over imported rows like live ones, and flags the window
+    const query = (dateRange: [string, string]) =>
+      api.request<{ results: Array<{ metrics: Record<string, number> }>; has_import: boolean }>('POST', '/api/v1/query', {
+        token: who.token,
+        body: { site_id: siteId, metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'], date_range: dateRange },
+      });
+    const imported = await query(['2024-03-01', '2024-03-02']);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body.has_import).toBe(true);
+    // 3 visitors, 4 visits (2 bounces → 50 %), 5 pageviews, mean duration (900 + 600 + 0 + 0) / 4 = 375 s
+    expect(imported.body.results[0]!.metrics).toEqual({ visitors: 3, visits: 4, pageviews: 5, bounce_rate: 50, visit_duration: 375 });
+    const later = await query(['2024-03-05', '2024-03-06']);
+    expect([later.body.has_import, later.body.results[0]!.metrics.visitors]).toEqual([false, 0]);
   });
 
   it('GA4 BigQuery export: mapping, geo names to codes, breakdowns', async () => {
