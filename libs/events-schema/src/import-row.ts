@@ -75,7 +75,8 @@ export interface ImportProgress {
   site_id: number;
   /** grows with every report of one import (a millisecond clock plus a counter), so stale reports are ignored */
   seq: number;
-  status: Exclude<ImportStatus, 'queued'>;
+  /** queued: staged, waiting for the writer; then running, completed or failed */
+  status: ImportStatus;
   accepted: number;
   rejected: number;
   errors: ImportLineError[];

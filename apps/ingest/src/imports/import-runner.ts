@@ -43,6 +43,8 @@ export class ImportRunner {
     if (run.state === 'failed') {
       await reportProgress(this.bus, run, 'failed', this.clock(), 'No line of the upload was a valid event.');
     } else {
+      // the counts are known now; the job says so while it waits for the writer
+      await reportProgress(this.bus, run, 'queued', this.clock());
       this.#enqueue(run);
     }
     return run;

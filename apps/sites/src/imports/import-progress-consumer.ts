@@ -5,7 +5,7 @@ import type { Logger } from '@sightline/telemetry';
 
 export const IMPORT_PROGRESS_DURABLE = 'sites-import-progress';
 const RETRY_START_MS = 2_000;
-const STATUSES = new Set(['running', 'completed', 'failed']);
+const STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const count = (v: unknown): number => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
@@ -33,7 +33,7 @@ export async function applyImportProgress(db: Db, report: ImportProgress, log: L
     `UPDATE sites.import_jobs
         SET status = $4, accepted = $5, rejected = $6, errors = $7::jsonb, failure = $8,
             range_start = $9, range_end = $10, progress_seq = $3,
-            started_at = COALESCE(started_at, $11), finished_at = CASE WHEN $12 THEN $11 ELSE NULL END
+            started_at = CASE WHEN $4 = 'queued' THEN started_at ELSE COALESCE(started_at, $11) END, finished_at = CASE WHEN $12 THEN $11 ELSE NULL END
       WHERE id = $1 AND site_id = $2 AND progress_seq < $3`,
     [
       report.import_id, report.site_id, report.seq, report.status, count(report.accepted), count(report.rejected),
