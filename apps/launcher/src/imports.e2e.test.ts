@@ -205,6 +205,15 @@ describe.skipIf(!pgGate.available)('imports over HTTP', () => {
     expect(await events().query("SELECT prop_keys, prop_values FROM events WHERE site_id = {site:UInt64} AND name = 'sign_up'", site)).toEqual([{ prop_keys: ['method', 'value'], prop_values: ['email', '9.99'] }]);
   });
 
+  it('is documented in the OpenAPI document: the four routes, the NDJSON body, the limit', async () => {
+    const yaml = await (await fetch(`${sightline.url}/api/v1/openapi.yaml`)).text();
+    expect(yaml).toContain('/sites/{id}/imports:');
+    expect(yaml).toContain('/sites/{id}/imports/{import_id}:');
+    expect(yaml).toContain('application/x-ndjson');
+    expect(yaml).toContain('IMPORT_MAX_BYTES');
+    expect(yaml).toMatch(/ga4-bigquery/);
+  });
+
   it('an upload with no valid line ends failed', async () => {
     const { who, siteId } = await owner();
     const created = await upload(who.token, siteId, '{"name":"pageview"}\n[1,2]\n');

@@ -36,6 +36,8 @@ describe.skipIf(!gate.available)('import.progress on the job record (PostgreSQL)
     const importId = Number(rows[0]!.id);
     const job = async () => (await h.db.query<{ status: string; accepted: number; progress_seq: number; finished_at: Date | null; errors: unknown }>('SELECT status, accepted, progress_seq, finished_at, errors FROM sites.import_jobs WHERE id = $1', [importId])).rows[0]!;
 
+    expect(await applyImportProgress(h.db, report(importId, siteId, 5, 'queued', 8), log)).toBe(true);
+    expect(await job()).toMatchObject({ status: 'queued', accepted: 8, finished_at: null });
     expect(await applyImportProgress(h.db, report(importId, siteId, 10, 'running', 8), log)).toBe(true);
     expect(await job()).toMatchObject({ status: 'running', accepted: 8, finished_at: null });
     expect(await applyImportProgress(h.db, report(importId, siteId, 30, 'completed', 7), log)).toBe(true);
@@ -47,7 +49,7 @@ describe.skipIf(!gate.available)('import.progress on the job record (PostgreSQL)
     expect(done.finished_at).toEqual(new Date('2024-06-01T10:00:00.000Z'));
     // a report naming another site, or an unknown status, changes nothing
     expect(await applyImportProgress(h.db, report(importId, siteId + 1, 40, 'failed', 0), log)).toBe(false);
-    expect(await applyImportProgress(h.db, { ...report(importId, siteId, 50, 'running', 1), status: 'queued' as never }, log)).toBe(false);
+    expect(await applyImportProgress(h.db, { ...report(importId, siteId, 50, 'running', 1), status: 'paused' as never }, log)).toBe(false);
     expect((await job()).status).toBe('completed');
   });
 });
