@@ -13,7 +13,7 @@ import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
 import { clientOf, type ServiceClient } from './service-clients.js';
 import { termsRoutes } from './routes/terms.js';
-import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { DEFAULT_EVENT_SHARDS, SUBJECTS, type Bus } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
 import { registerAuthentication } from './auth/authenticate.js';
 import { UsageMeter, type BudgetLimits } from './budgets/usage-meter.js';
@@ -43,8 +43,10 @@ export interface GatewayOptions {
   services: readonly ServiceClient[];
   ownStores: HealthRouteOptions['ownStores'];
   grpcDeadlineMs: number;
-  /** carries key revocations to this replica's cache */
+  /** carries key revocations to this replica's cache, and collected events to ingest */
   bus: Bus;
+  /** EVENT_SHARDS (default 8): collected events go to `events.collected.<shard>` */
+  eventShards?: number;
   keyCacheTtlMs: number;
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
@@ -88,7 +90,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const meter = new UsageMeter(identity, options.budgets, options.log);
   registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
-  const revocations = await options.bus.subscribe<SubjectPayloads[typeof SUBJECTS.keysRevoked]>(SUBJECTS.keysRevoked, (revoked) => keyCache.forgetKey(revoked.key_id));
+  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => keyCache.forgetKey(revoked.key_id));
   meter.start(options.usageSyncIntervalMs);
   app.addHook('onClose', async () => {
     await revocations.stop();
@@ -112,7 +114,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(memberRoutes, { sites, identity, deadlineMs });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
-  await app.register(collectRoutes, { bus: options.bus });
+  await app.register(collectRoutes, { bus: options.bus, eventShards: options.eventShards ?? DEFAULT_EVENT_SHARDS });
   const settings = clientOf(options.services, 'settings');
   const scriptBuilder = clientOf(options.services, 'script-builder');
   const scriptCache = new TrackerScriptCache();

@@ -18,7 +18,7 @@ export async function deleteSiteData(store: EventStore, siteId: number): Promise
 
 /** Consumes `site.deleted` (stream SITES, durable `ingest`). */
 export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: SessionCache, log: Logger): Promise<Subscription> {
-  return bus.consume<SiteDeletedPayload>({
+  return bus.consume({
     stream: STREAM_NAMES.sites,
     durable: INGEST_DURABLE,
     filterSubject: SUBJECTS.siteDeleted,

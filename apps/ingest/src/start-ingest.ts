@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_ACK_PENDING, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
+import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
+import { ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
@@ -52,23 +53,29 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
       maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
       retryBaseMs: 200,
       retryMaxMs: 30_000,
-      // The bus hands out at most this many unacked messages: once all wait here, write.
-      maxParts: DEFAULT_MAX_ACK_PENDING,
+      // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
+      maxParts: config.INGEST_BATCH_ROWS,
       onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
     });
     const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
-    subscriptions.push(
-      await bus.consume({
-        stream: STREAM_NAMES.events,
-        durable: INGEST_DURABLE,
-        // No filter: the EVENTS stream holds only collected events, sharded or not (events.collected[.<shard>]).
-        ackWaitMs: EVENTS_ACK_WAIT_MS,
-        // A payload never fails for its content (bad ones are counted and acked), only
-        // for the store being down: keep redelivering, never give an event up.
-        maxDeliver: -1,
-        handler: (msg) => pipeline.handle(msg.data, msg.deliveryCount > 1),
-      }),
-    );
+    const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
+    log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
+    for (const shard of ownership.shards) {
+      subscriptions.push(
+        await bus.consume({
+          stream: STREAM_NAMES.events,
+          durable: shardDurable(shard),
+          filterSubject: collectedSubject(shard),
+          ackWaitMs: EVENTS_ACK_WAIT_MS,
+          // the writer acks a batch only after its insert: let a whole batch be in flight
+          maxAckPending: config.INGEST_BATCH_ROWS,
+          // A payload never fails for its content (bad ones are counted and acked), only
+          // for the store being down: keep redelivering, never give an event up.
+          maxDeliver: -1,
+          handler: (msg) => pipeline.handle(msg.data, msg.deliveryCount > 1),
+        }),
+      );
+    }
     expiry = setInterval(() => sessions.expire(), 60_000);
     expiry.unref();
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBJECTS, STREAM_NAMES, type SubjectPayloads } from '@sightline/bus';
+import { SUBJECTS, STREAM_NAMES, collectedEventShard, type SubjectPayloads } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir, uniqueName } from '@sightline/testkit';
@@ -13,12 +13,14 @@ describe('POST /api/event', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   let sightline: RunningSightline;
   const received: Collected[] = [];
+  const subjects = new Map<Collected, string>();
 
   beforeAll(async () => {
     dataDir = await makeTempDir();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', WRITES_ENABLED: 'false' });
+    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', WRITES_ENABLED: 'false', EVENT_SHARDS: '4' });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    await sightline.bus!.consume<Collected>({ stream: STREAM_NAMES.events, durable: uniqueName('test'), handler: async (m) => void received.push(m.data) });
+    // a live subscriber sees each stored event without taking it from ingest's work queue
+    await sightline.bus!.subscribe(SUBJECTS.eventsCollected, (data, subject) => void (received.push(data), subjects.set(data, subject)));
   }, 120_000);
 
   afterAll(async () => {
@@ -45,6 +47,31 @@ describe('POST /api/event', () => {
     const custom = { ...event, n: 'Signup', p: { plan: 'pro', seats: 3, trial: true }, s: 'tab-3' };
     expect((await send(JSON.stringify(custom))).status).toBe(202);
     await expect.poll(() => received.filter((m) => m.s === 'tab-2' || m.s === 'tab-3').length, { timeout: 5_000 }).toBe(2);
+  });
+
+  it('accepts null for optional fields (other trackers send it) and publishes them as absent', async () => {
+    const withNulls = { ...event, r: null, p: null, e: null, sd: null, sc: null, s: 'tab-null' };
+    expect((await send(JSON.stringify(withNulls))).status).toBe(202);
+    await expect.poll(() => received.find((m) => m.s === 'tab-null'), { timeout: 5_000 }).toBeDefined();
+    const message = received.find((m) => m.s === 'tab-null')!;
+    for (const key of ['r', 'p', 'e', 'sd', 'sc']) expect(Object.hasOwn(message, key), key).toBe(false);
+  });
+
+  it('publishes each event to its visitor’s shard of EVENT_SHARDS: same session marker, same subject', async () => {
+    const sessions = ['tab-s1', 'tab-s2', 'tab-s3', 'tab-s4', 'tab-s5', 'tab-s6'];
+    for (const s of sessions) {
+      for (const n of ['pageview', 'engagement']) expect((await send(JSON.stringify({ ...event, n, s }))).status).toBe(202);
+    }
+    await expect.poll(() => received.filter((m) => sessions.includes(m.s ?? '')).length, { timeout: 5_000 }).toBe(12);
+    const bySession = new Map<string, Set<string>>();
+    for (const m of received.filter((r) => sessions.includes(r.s ?? ''))) {
+      const subject = subjects.get(m)!;
+      expect(subject).toBe(`events.collected.${collectedEventShard(m, 4)}`);
+      bySession.set(m.s!, (bySession.get(m.s!) ?? new Set()).add(subject));
+    }
+    for (const [session, set] of bySession) expect(set.size, session).toBe(1);
+    // the shard depends on the marker, not on the event: several shards are in use
+    expect(new Set([...bySession.values()].map((set) => [...set][0])).size).toBeGreaterThan(1);
   });
 
   it('answers the preflight a browser may send', async () => {

@@ -51,7 +51,8 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     smtp = await startSmtpSink();
     const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    await sightline.bus!.consume<Collected>({ stream: STREAM_NAMES.events, durable: uniqueName('browser'), handler: async (m) => void received.push(m.data) });
+    // a live subscriber sees each stored event without taking it from ingest's work queue
+    await sightline.bus!.subscribe(SUBJECTS.eventsCollected, (data) => void received.push(data));
     client = new ApiClient(sightline.url!).withIp(freshIp());
     token = (await register(client, smtp, `browser.${Date.now()}@mail.sightline-e2e.net`)).token;
     const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://shop.sightline-e2e.net' } });
@@ -145,7 +146,7 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     expect(after).not.toContain('sightline-event');
 
     const signupsBefore = received.filter((m) => m.n === 'Signup').length;
-    const page = await browser.newPage();
+    const page = await browser.newPage({ userAgent: DESKTOP_CHROME });
     await page.goto(`${pagesUrl}/again`);
     await expect.poll(() => eventsFor('/again', 'pageview').length, { timeout: 10_000 }).toBe(1);
     await page.click('#signup');

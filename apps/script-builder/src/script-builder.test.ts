@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBJECTS } from '@sightline/bus';
+import { SUBJECTS, type SettingsChanged } from '@sightline/bus';
 import { isApiError } from '@sightline/errors';
 import { renderScript } from '@sightline/tracker';
 import { FEATURE_CATALOGUE, PRESETS } from '@sightline/tracker-features';
@@ -131,11 +131,21 @@ describe('BuildScript', () => {
   });
 });
 
+/** A settings.changed message of the catalogue's shape (the real publisher's is driven in the launcher's e2e test). */
+const changed = (siteId: number, kind: SettingsChanged['kind'], features?: string[]): SettingsChanged => ({
+  site_id: siteId,
+  kind,
+  version: kind === 'tracking' ? 2 : 0,
+  changed_at: '2026-03-02T10:00:00.000Z',
+  ...(features ? { features } : {}),
+  audit: { action: `site.${kind}.update`, account_id: 1, key_id: 'key_1', ip: '', user_agent: '', request_id: 'req_1', details: {} },
+});
+
 describe('settings.changed', () => {
   it('calls the purge webhook with the site id and pre-warms a carried selection', async () => {
     const before = h.instance.bundles.builds;
-    await h.bus.publish(SUBJECTS.settingsChanged, { site_id: 42, kind: 'tracking', features: ['status-codes', 'hash-routing', 'sessions'] });
-    await h.bus.publish(SUBJECTS.settingsChanged, { site_id: 43, kind: 'filters' });
+    await h.bus.publish(SUBJECTS.settingsChanged, changed(42, 'tracking', ['status-codes', 'hash-routing', 'sessions']));
+    await h.bus.publish(SUBJECTS.settingsChanged, changed(43, 'hostnames'));
     const deadline = Date.now() + 10_000;
     while (purged.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     // handlers run concurrently: order is not part of the contract

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, type Subscription } from '@sightline/bus';
+import { SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS, startDurableConsumer, type DurableConsumer } from '@sightline/bus';
 import { unary } from '@sightline/grpc-kit';
 import { scriptBuilderV1 } from '@sightline/proto';
 import type { DepsFor, ServiceInstance } from '@sightline/runtime';
@@ -29,12 +29,6 @@ export interface ScriptBuilderInstance extends ServiceInstance {
   bundles: BundleCache;
 }
 
-interface SettingsChanged {
-  site_id?: number | string;
-  kind?: string;
-  features?: unknown;
-}
-
 /**
  * Measures the catalogue (which also pre-warms the base and single-feature
  * bundles), pre-warms the presets, serves ScriptBuilderService, and consumes
@@ -52,16 +46,17 @@ export async function startScriptBuilder(deps: DepsFor<typeof SCRIPT_BUILDER_NEE
   await Promise.all(Object.values(PRESETS).map((features) => bundles.get(features)));
   log.info({ base_size_br: catalogue.baseSizeBr, features: catalogue.entries.map((e) => `${e.id}:${e.sizeBr}`).join(' ') }, 'tracker catalogue measured');
 
-  let consumer: Subscription | undefined;
+  let consumer: DurableConsumer | undefined;
   if (options.consumeSettings !== false) {
     await bus.ensureStreams(SIGHTLINE_STREAMS);
-    consumer = await bus.consume<SettingsChanged>({
+    consumer = startDurableConsumer(bus, {
       stream: STREAM_NAMES.settings,
       durable: SETTINGS_DURABLE,
       filterSubject: SUBJECTS.settingsChanged,
       handler: async (msg) => {
-        const { site_id: siteId, features } = msg.data ?? {};
-        if (Array.isArray(features)) {
+        const { site_id: siteId, kind, features } = msg.data ?? {};
+        // the new selection rides in the payload proper (kind tracking); checked anyway: the bus crosses versions
+        if (kind === 'tracking' && Array.isArray(features)) {
           try {
             await bundles.get(parseSelection(features.map(String)));
           } catch (error) {
@@ -79,7 +74,7 @@ export async function startScriptBuilder(deps: DepsFor<typeof SCRIPT_BUILDER_NEE
           if (!response.ok) throw new Error(`purge webhook answered ${response.status}`);
         }
       },
-    });
+    }, { onRetry: (error) => log.warn({ err: error }, 'settings.changed consumer could not start; retrying') });
   }
 
   const implementation: scriptBuilderV1.ScriptBuilderServiceServer = {

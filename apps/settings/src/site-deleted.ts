@@ -1,8 +1,6 @@
-import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { STREAM_NAMES, SUBJECTS, startDurableConsumer, type Bus, type DurableConsumer } from '@sightline/bus';
 import type { Db } from '@sightline/db';
 import type { Logger } from '@sightline/telemetry';
-
-type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 
 export const SITE_DELETED_DURABLE = 'settings';
 
@@ -15,9 +13,12 @@ export async function dropSiteSettings(db: Db, siteId: number): Promise<void> {
   });
 }
 
-/** Consumes `site.deleted` (stream SITES, durable `settings`): the site's settings go with it. */
-export function consumeSiteDeleted(db: Db, bus: Bus, log: Logger, durable = SITE_DELETED_DURABLE): Promise<Subscription> {
-  return bus.consume<SiteDeletedPayload>({
+/**
+ * Consumes `site.deleted` (stream SITES, durable `settings`): the site's settings go
+ * with it. Retries in the background until the SITES stream exists.
+ */
+export function consumeSiteDeleted(db: Db, bus: Bus, log: Logger, durable = SITE_DELETED_DURABLE, retryStartMs?: number): DurableConsumer {
+  return startDurableConsumer(bus, {
     stream: STREAM_NAMES.sites,
     durable,
     filterSubject: SUBJECTS.siteDeleted,
@@ -30,5 +31,5 @@ export function consumeSiteDeleted(db: Db, bus: Bus, log: Logger, durable = SITE
       await dropSiteSettings(db, siteId);
       log.info({ site_id: siteId }, 'settings of a deleted site dropped');
     },
-  });
+  }, { ...(retryStartMs !== undefined ? { firstDelayMs: retryStartMs } : {}), onRetry: (error) => log.warn({ err: error }, 'site.deleted consumer could not start; retrying') });
 }

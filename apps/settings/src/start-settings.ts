@@ -1,4 +1,3 @@
-import type { Subscription } from '@sightline/bus';
 import { settingsV1 } from '@sightline/proto';
 import { startPeriodicTask, type DepsFor, type ServiceInstance } from '@sightline/runtime';
 import { DEFAULT_RELAY_INTERVAL_MS, DEFAULT_SWEEP_INTERVAL_MS, startOutboxRelay, sweepOutbox, type OutboxRelay } from './outbox/relay.js';
@@ -26,14 +25,8 @@ export async function startSettings(deps: DepsFor<typeof SETTINGS_NEEDS>, option
   const { db, bus } = deps;
   const relay = startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const sweeper = startPeriodicTask('settings-outbox-sweep', DEFAULT_SWEEP_INTERVAL_MS, async () => void (await sweepOutbox(db, deps.clock())), deps.log);
-  let consumer: Subscription;
-  try {
-    consumer = await consumeSiteDeleted(db, bus, deps.log, options.siteDeletedDurable ?? SITE_DELETED_DURABLE);
-  } catch (error) {
-    await relay.stop();
-    await sweeper.stop();
-    throw error;
-  }
+  // starts in the background: settings serves even before the SITES stream exists
+  const consumer = consumeSiteDeleted(db, bus, deps.log, options.siteDeletedDurable ?? SITE_DELETED_DURABLE);
   const ctx: SettingsContext = { db, bus, clock: deps.clock, log: deps.log, kickOutbox: () => relay.kick() };
   return {
     services: [{ definition: settingsV1.SettingsServiceService, implementation: settingsServiceImplementation(ctx) }],

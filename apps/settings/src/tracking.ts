@@ -44,7 +44,7 @@ export async function putTracking(ctx: SettingsContext, request: settingsV1.PutT
     const row = await lockSite(tx, siteId, now);
     const next = row.tracking_version + 1;
     await tx.query('UPDATE settings.site_settings SET tracking_features = $2, tracking_version = $3 WHERE site_id = $1', [siteId, selection, next]);
-    await announce(tx, siteId, 'tracking', next, audit, { features: selection, version: next }, now);
+    await announce(tx, siteId, 'tracking', next, audit, { features: selection, version: next }, now, { features: selection });
     return next;
   });
   ctx.kickOutbox();

@@ -75,7 +75,12 @@ export async function readSite(tx: Queryable, siteId: number): Promise<SiteSetti
   return rows[0];
 }
 
-/** Writes the write's settings.changed message (with its audit entry) into the outbox, in the write's transaction. */
+/**
+ * Writes the write's settings.changed message (with its audit entry) into the
+ * outbox, in the write's transaction. What consumers act on goes in the payload
+ * proper (`features` for kind tracking: script-builder pre-builds it); `details`
+ * are for the audit trail only.
+ */
 export async function announce(
   tx: Queryable,
   siteId: number,
@@ -84,12 +89,14 @@ export async function announce(
   audit: AuditSource,
   details: Record<string, unknown>,
   now: Date,
+  state: { features?: string[] } = {},
 ): Promise<void> {
   const payload: SettingsChangedPayload = {
     site_id: siteId,
     kind,
     version,
     changed_at: now.toISOString(),
+    ...(state.features ? { features: [...state.features] } : {}),
     audit: { action: ACTIONS[kind], ...audit, details },
   };
   await enqueueMessage(tx, SUBJECTS.settingsChanged, payload, now);

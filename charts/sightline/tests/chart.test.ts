@@ -74,11 +74,16 @@ describe('Helm chart', () => {
     for (const w of workloads(objects)) expect(podSpec(w).terminationGracePeriodSeconds).toBe(35);
   });
 
-  it('autoscales gateway, query and ingest only', () => {
-    const hpas = renderChart(DEFAULTS).filter((o) => o.kind === 'HorizontalPodAutoscaler');
+  it('autoscales gateway and query; ingest replicas are fixed and told their count', () => {
+    const objects = renderChart(DEFAULTS);
+    const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
     const targets = hpas.map((h) => (h.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef);
-    expect(targets.map((t) => t.name).sort()).toEqual(['rel-sightline-gateway', 'rel-sightline-ingest', 'rel-sightline-query']);
-    expect(targets.find((t) => t.name.endsWith('ingest'))!.kind).toBe('StatefulSet');
+    expect(targets.map((t) => t.name).sort()).toEqual(['rel-sightline-gateway', 'rel-sightline-query']);
+    const ingest = workloads(objects).find((w) => w.kind === 'StatefulSet')!;
+    const env = podSpec(ingest).containers[0].env as { name: string; value?: string; valueFrom?: unknown }[];
+    expect((ingest.spec as { replicas: number }).replicas).toBe(2);
+    expect(env.find((e) => e.name === 'INGEST_REPLICAS')!.value).toBe('2');
+    expect(env.find((e) => e.name === 'POD_NAME')!.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
   });
 
   it('keeps every credential out of the ConfigMap and in the Secret', () => {

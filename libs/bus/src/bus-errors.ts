@@ -32,3 +32,18 @@ export class BusClosedError extends Error {
     super(`${kind} bus is closed`);
   }
 }
+
+/**
+ * `consume` on a work-queue stream with a durable whose filter overlaps another
+ * durable's: each message of a work queue belongs to exactly one durable.
+ */
+export class WorkQueueConflictError extends Error {
+  override readonly name = 'WorkQueueConflictError';
+  constructor(
+    readonly stream: string,
+    readonly durable: string,
+    options?: ErrorOptions & { detail?: string },
+  ) {
+    super(`durable "${durable}" overlaps another durable of work-queue stream "${stream}"${options?.detail ? ` (${options.detail})` : ''}: give each durable its own filter subject`, options);
+  }
+}

@@ -16,6 +16,8 @@ export interface DurableSettings {
   filterSubject?: string;
   ackWaitMs: number;
   maxDeliver: number;
+  /** Per-durable max_ack_pending; unset: the bus's default. */
+  maxAckPending?: number;
 }
 
 /**

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '@sightline/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sleep, waitFor } from './bus-contract.js';
+import { sleep, waitFor } from './testing/index.js';
 import type { BusLogger } from './bus-logger.js';
 import { LocalBus } from './local-bus.js';
+import type { UntypedSubjects } from './bus.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
@@ -28,9 +29,9 @@ async function drain(
   settle: () => boolean,
   quietMs = 300,
 ): Promise<void> {
-  const bus = new LocalBus({ journalDir });
+  const bus = new LocalBus<UntypedSubjects>({ journalDir });
   try {
-    await bus.consume<{ i: number }>({ stream: 'CRASH', durable, handler: (m) => handle(m.data, m.deliveryCount, m) });
+    await bus.consume({ stream: 'CRASH', durable, handler: (m) => handle(m.data, m.deliveryCount, m) });
     await waitFor(settle, 10_000);
     await sleep(quietMs); // nothing more may arrive
   } finally {
@@ -97,7 +98,7 @@ describe('LocalBus durability', () => {
     const journalDir = await tempJournal();
     const logs: string[] = [];
     const logger: BusLogger = (_level, message) => void logs.push(message);
-    const setup = new LocalBus({ journalDir });
+    const setup = new LocalBus<UntypedSubjects>({ journalDir });
     await setup.ensureStreams([{ name: 'POISON', subjects: ['poison.>'] }]);
     await setup.publish('poison.a', 'boom');
     await setup.close();
@@ -106,7 +107,7 @@ describe('LocalBus durability', () => {
     // waiting after the ack wait. The delivery was recorded all the same.
     const counts: number[] = [];
     for (let run = 0; run < 3; run++) {
-      const bus = new LocalBus({ journalDir, logger });
+      const bus = new LocalBus<UntypedSubjects>({ journalDir, logger });
       await bus.consume({
         stream: 'POISON',
         durable: 'worker',
@@ -127,18 +128,18 @@ describe('LocalBus durability', () => {
   it('repairs a torn last journal line and keeps every complete message', async () => {
     const journalDir = await tempJournal();
     const logs: string[] = [];
-    const first = new LocalBus({ journalDir });
+    const first = new LocalBus<UntypedSubjects>({ journalDir });
     await first.ensureStreams([{ name: 'CRASH', subjects: ['crash.>'] }]);
     for (let i = 0; i < 3; i++) await first.publish('crash.a', { i });
     await first.close();
     // What a write interrupted mid-line leaves behind.
     appendFileSync(path.join(journalDir, 'streams', 'CRASH', 'journal.log'), 'M\t{"seq":4,"ts":1,"subj');
 
-    const bus = new LocalBus({ journalDir, logger: (_l, message) => void logs.push(message) });
+    const bus = new LocalBus<UntypedSubjects>({ journalDir, logger: (_l, message) => void logs.push(message) });
     try {
       await bus.publish('crash.a', { i: 3 });
       const seen: number[] = [];
-      await bus.consume<{ i: number }>({ stream: 'CRASH', durable: 'reader', handler: async (m) => void seen.push(m.data.i) });
+      await bus.consume({ stream: 'CRASH', durable: 'reader', handler: async (m) => void seen.push(m.data.i) });
       await waitFor(() => seen.length === 4);
       expect(seen).toEqual([0, 1, 2, 3]);
       expect(logs.some((m) => m.includes('repaired'))).toBe(true);
@@ -153,13 +154,13 @@ describe('LocalBus durability', () => {
     const payload = 'x'.repeat(100);
     const journalFile = path.join(journalDir, 'streams', 'COMPACT', 'journal.log');
 
-    const bus = new LocalBus({ journalDir, compactThresholdBytes: threshold });
+    const bus = new LocalBus<UntypedSubjects>({ journalDir, compactThresholdBytes: threshold });
     const fast: number[] = [];
     let releaseSlow = () => {};
     const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
     try {
       await bus.ensureStreams([{ name: 'COMPACT', subjects: ['compact.>'] }]);
-      await bus.consume<{ i: number }>({ stream: 'COMPACT', durable: 'fast', handler: async (m) => void fast.push(m.data.i) });
+      await bus.consume({ stream: 'COMPACT', durable: 'fast', handler: async (m) => void fast.push(m.data.i) });
       // A second durable still working on everything holds the whole journal.
       await bus.consume({ stream: 'COMPACT', durable: 'slow', handler: () => slowGate });
       for (let i = 0; i < 200; i++) await bus.publish('compact.a', { i, payload });
@@ -178,12 +179,12 @@ describe('LocalBus durability', () => {
     }
 
     // After reopening, numbering continues and only new messages are delivered.
-    const reopened = new LocalBus({ journalDir, compactThresholdBytes: threshold });
+    const reopened = new LocalBus<UntypedSubjects>({ journalDir, compactThresholdBytes: threshold });
     try {
       await reopened.publish('compact.a', { i: 200, payload });
       expect(reopened.streamStats('COMPACT')).toMatchObject({ lastSeq: 201, retained: 1 });
       const seen: number[] = [];
-      await reopened.consume<{ i: number }>({ stream: 'COMPACT', durable: 'fast', handler: async (m) => void seen.push(m.data.i) });
+      await reopened.consume({ stream: 'COMPACT', durable: 'fast', handler: async (m) => void seen.push(m.data.i) });
       await waitFor(() => seen.length === 1);
       await sleep(200);
       expect(seen).toEqual([200]);

@@ -1,14 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { makeTempDir, uniqueName } from '@sightline/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeBusContract, sleep, waitFor } from './bus-contract.js';
+import { describeBusContract, sleep, waitFor } from './testing/index.js';
 import { LocalBus } from './local-bus.js';
+import type { UntypedSubjects } from './bus.js';
 
 const journal = await makeTempDir('sightline-bus-contract-');
 afterAll(() => journal.remove());
 
 describeBusContract('LocalBus (journal)', () => ({
   persistent: true,
-  open: async (options) => new LocalBus({ journalDir: journal.path, ...options }),
+  open: async (options) => new LocalBus<UntypedSubjects>({ journalDir: journal.path, ...options }),
   // One process, one bus: every subscriber lives on it.
   openPeer: async (bus) => ({ bus, close: async () => {} }),
   cleanup: async () => {},
@@ -16,14 +19,14 @@ describeBusContract('LocalBus (journal)', () => ({
 
 describeBusContract('LocalBus (memory)', () => ({
   persistent: false,
-  open: async (options) => new LocalBus({ ...options }),
+  open: async (options) => new LocalBus<UntypedSubjects>({ ...options }),
   openPeer: async (bus) => ({ bus, close: async () => {} }),
   cleanup: async () => {},
 }));
 
 describe('LocalBus specifics', () => {
   it('never runs a handler inside publish()', async () => {
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     try {
       await bus.ensureStreams([{ name: 'S', subjects: ['s.>'] }]);
       let delivered = false;
@@ -40,7 +43,7 @@ describe('LocalBus specifics', () => {
   });
 
   it('rejects streams whose subjects overlap, like JetStream', async () => {
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     try {
       await bus.ensureStreams([{ name: 'A', subjects: ['a.>'] }]);
       await expect(bus.ensureStreams([{ name: 'B', subjects: ['a.*'] }])).rejects.toThrow(/overlap/);
@@ -52,9 +55,9 @@ describe('LocalBus specifics', () => {
 
   it('refuses a journal dir another LocalBus has open', async () => {
     const dir = await makeTempDir();
-    const bus = new LocalBus({ journalDir: dir.path });
+    const bus = new LocalBus<UntypedSubjects>({ journalDir: dir.path });
     try {
-      expect(() => new LocalBus({ journalDir: dir.path })).toThrow(/already open/);
+      expect(() => new LocalBus<UntypedSubjects>({ journalDir: dir.path })).toThrow(/already open/);
     } finally {
       await bus.close();
       await dir.remove();
@@ -62,7 +65,7 @@ describe('LocalBus specifics', () => {
   });
 
   it('drops messages past maxAgeMs', async () => {
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     try {
       await bus.ensureStreams([{ name: 'AGED', subjects: ['aged.>'], maxAgeMs: 200 }]);
       await bus.publish('aged.a', 1);
@@ -78,7 +81,7 @@ describe('LocalBus specifics', () => {
   });
 
   it('releases a message from memory once every durable has acked it', async () => {
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     try {
       await bus.ensureStreams([{ name: 'R', subjects: ['r.>'] }]);
       await bus.publish('r.before', 0);
@@ -100,9 +103,31 @@ describe('LocalBus specifics', () => {
   });
 });
 
+describe('LocalBus work-queue journal', () => {
+  it('drops an acked message from the journal file within seconds, not at the size threshold', async () => {
+    const dir = await makeTempDir();
+    const bus = new LocalBus<UntypedSubjects>({ journalDir: dir.path });
+    try {
+      await bus.ensureStreams([{ name: 'WQJ', subjects: ['wqj.>'], retention: 'workqueue' }]);
+      const journalFile = path.join(dir.path, 'streams', 'WQJ', 'journal.log');
+      await bus.publish('wqj.0', { ip: '203.0.113.77', ua: 'Secret-UA/1.0' });
+      expect(readFileSync(journalFile, 'utf8')).toContain('203.0.113.77');
+      const acked: unknown[] = [];
+      await bus.consume({ stream: 'WQJ', durable: 'ingest', handler: async (m) => void acked.push(m.data) });
+      await waitFor(() => acked.length === 1);
+      await waitFor(() => !readFileSync(journalFile, 'utf8').includes('203.0.113.77'), 15_000);
+      expect(readFileSync(journalFile, 'utf8')).not.toContain('Secret-UA');
+      expect(await bus.streamState('WQJ')).toMatchObject({ messages: 0, lastSeq: 1, retention: 'workqueue' });
+    } finally {
+      await bus.close();
+      await dir.remove();
+    }
+  });
+});
+
 describe('LocalBus naming', () => {
   it('rejects stream and durable names that cannot be file names', async () => {
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     try {
       await expect(bus.ensureStreams([{ name: '../x', subjects: ['x.>'] }])).rejects.toThrow(/invalid stream name/);
       await bus.ensureStreams([{ name: uniqueName('N'), subjects: ['n.>'] }]);

@@ -1,8 +1,20 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Bus, ConsumeOptions, DeliveredMessage, PublishOptions, StreamConfig, Subscription } from './bus.js';
+import type {
+  Bus,
+  ConsumeOptions,
+  ConsumeSubject,
+  DeliveredMessage,
+  PublishOptions,
+  PublishSubject,
+  StreamConfig,
+  StreamState,
+  SubjectCatalogue,
+  Subscription,
+} from './bus.js';
+import type { SubjectPayloads } from './streams.js';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_ACK_PENDING, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
-import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError } from './bus-errors.js';
+import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError, WorkQueueConflictError } from './bus-errors.js';
 import { consoleBusLogger, type BusLogger } from './bus-logger.js';
 import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
 import { lockJournalDir } from './journal-dir-lock.js';
@@ -30,7 +42,7 @@ export interface LocalBusOptions {
   logger?: BusLogger;
   /** Delay before redelivering a message whose handler threw. */
   redeliveryBackoff?: RedeliveryBackoff;
-  /** Most unacked messages one durable has out at once (like JetStream max_ack_pending). Default 512. */
+  /** Default of `ConsumeOptions.maxAckPending` (like JetStream max_ack_pending). Default 512. */
   maxAckPending?: number;
   /** Duplicate msgIds are dropped within this window. Default 2 minutes, as on NatsBus. */
   dedupeWindowMs?: number;
@@ -48,7 +60,7 @@ interface BroadcastSubscriber {
  * rules, `LocalStream` for retention). The journal is loaded synchronously by the
  * constructor; a journal dir is locked against a second LocalBus.
  */
-export class LocalBus implements Bus {
+export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements Bus<P> {
   readonly kind = 'local' as const;
   private readonly streams = new Map<string, LocalStream>();
   private readonly streamOptions: LocalStreamOptions;
@@ -97,6 +109,7 @@ export class LocalBus implements Bus {
     this.assertOpen();
     for (const config of streams) {
       if (!SAFE_NAME.test(config.name)) throw new Error(`invalid stream name "${config.name}" (letters, digits, _ and - only)`);
+      if (config.supersedes) await this.retireSuperseded(config.supersedes);
       for (const subject of config.subjects) {
         if (!isValidSubjectPattern(subject)) throw new Error(`invalid subject "${subject}" for stream ${config.name}`);
       }
@@ -118,16 +131,22 @@ export class LocalBus implements Bus {
     }
   }
 
-  async publish(subject: string, data: unknown, opts?: PublishOptions): Promise<void> {
+  async publish<S extends PublishSubject<P>>(subject: S, data: P[S], opts?: PublishOptions): Promise<void> {
     this.assertOpen();
     if (!isValidPublishSubject(subject)) throw new Error(`invalid publish subject "${subject}"`);
     const stream = this.streamFor(subject);
     if (!stream) throw new NoStreamForSubjectError(subject);
     // Appended (synchronously) before we resolve; consumers are woken asynchronously.
-    stream.append(subject, encodePayload(data), opts?.msgId);
+    const json = encodePayload(data);
+    stream.append(subject, json, opts?.msgId);
+    // As on NATS, where a JetStream publish is also a plain message on its subject:
+    // live subscribers see it too (e.g. caches that only need news, test observers).
+    for (const subscriber of this.subscribers) {
+      if (!subscriber.stopped && subjectMatches(subscriber.pattern, subject)) this.deliverBroadcast(subscriber, subject, json);
+    }
   }
 
-  async consume<T = unknown>(opts: ConsumeOptions<T>): Promise<Subscription> {
+  async consume<F extends ConsumeSubject<P> = ConsumeSubject<P>>(opts: ConsumeOptions<P[F], F>): Promise<Subscription> {
     this.assertOpen();
     const stream = this.streams.get(opts.stream);
     if (!stream) throw new StreamNotFoundError(opts.stream);
@@ -138,10 +157,23 @@ export class LocalBus implements Bus {
         throw new Error(`filter subject "${opts.filterSubject}" matches nothing stream ${stream.name} captures`);
       }
     }
+    if (opts.maxAckPending !== undefined && (!Number.isSafeInteger(opts.maxAckPending) || opts.maxAckPending < 1)) {
+      throw new RangeError(`maxAckPending must be a positive integer, got ${opts.maxAckPending}`);
+    }
+    if (stream.config.retention === 'workqueue') {
+      // As on JetStream: each message of a work queue belongs to exactly one durable.
+      for (const [name, filter] of stream.durableFilters()) {
+        if (name === opts.durable) continue;
+        if (filter === undefined || opts.filterSubject === undefined || subjectsOverlap(filter, opts.filterSubject)) {
+          throw new WorkQueueConflictError(stream.name, opts.durable, { detail: `overlaps durable "${name}"` });
+        }
+      }
+    }
     const settings = {
       ackWaitMs: opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
       maxDeliver: opts.maxDeliver ?? DEFAULT_MAX_DELIVER,
       ...(opts.filterSubject !== undefined ? { filterSubject: opts.filterSubject } : {}),
+      ...(opts.maxAckPending !== undefined ? { maxAckPending: opts.maxAckPending } : {}),
     };
     const durable = stream.durable(opts.durable, settings);
     const member = durable.addMember(opts.handler as (msg: DeliveredMessage<unknown>) => Promise<void>);
@@ -159,7 +191,7 @@ export class LocalBus implements Bus {
     return subscription;
   }
 
-  async broadcast(subject: string, data: unknown): Promise<void> {
+  async broadcast<S extends PublishSubject<P>>(subject: S, data: P[S]): Promise<void> {
     this.assertOpen();
     if (!isValidPublishSubject(subject)) throw new Error(`invalid broadcast subject "${subject}"`);
     const json = encodePayload(data);
@@ -168,10 +200,7 @@ export class LocalBus implements Bus {
     }
   }
 
-  async subscribe<T = unknown>(
-    subject: string,
-    handler: (data: T, subject: string) => void | Promise<void>,
-  ): Promise<Subscription> {
+  async subscribe<F extends ConsumeSubject<P>>(subject: F, handler: (data: P[F], subject: string) => void | Promise<void>): Promise<Subscription> {
     this.assertOpen();
     if (!isValidSubjectPattern(subject)) throw new Error(`invalid subscription subject "${subject}"`);
     const subscriber: BroadcastSubscriber = {
@@ -188,6 +217,13 @@ export class LocalBus implements Bus {
         await Promise.allSettled(subscriber.running);
       },
     };
+  }
+
+  async streamState(name: string): Promise<StreamState | undefined> {
+    this.assertOpen();
+    const stream = this.streams.get(name);
+    if (!stream) return undefined;
+    return { messages: stream.retainedCount, firstSeq: stream.firstSeq, lastSeq: stream.lastSeq, retention: stream.config.retention ?? 'limits' };
   }
 
   async ping(): Promise<void> {
@@ -211,6 +247,20 @@ export class LocalBus implements Bus {
     const stream = this.streams.get(name);
     if (!stream) return undefined;
     return { firstSeq: stream.firstSeq, lastSeq: stream.lastSeq, retained: stream.retainedCount, journalBytes: stream.journalBytes };
+  }
+
+  /** As on NatsBus: an empty superseded stream is deleted, one still holding messages is narrowed. */
+  private async retireSuperseded(old: { name: string; narrowTo: string[] }): Promise<void> {
+    const stream = this.streams.get(old.name);
+    if (!stream) return;
+    if (stream.retainedCount === 0) {
+      this.streams.delete(old.name);
+      await stream.remove();
+      this.logger('warn', 'superseded stream was empty and is deleted', { stream: old.name });
+      return;
+    }
+    if (JSON.stringify(stream.config.subjects) !== JSON.stringify(old.narrowTo)) stream.updateConfig({ ...stream.config, subjects: [...old.narrowTo] });
+    this.logger('warn', 'superseded stream still holds messages; narrowed, deleted once empty', { stream: old.name, messages: stream.retainedCount });
   }
 
   private streamFor(subject: string): LocalStream | undefined {

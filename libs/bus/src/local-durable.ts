@@ -26,7 +26,7 @@ export interface DurableProgressSink {
 export interface DurableEnvironment {
   logger: BusLogger;
   backoff: RedeliveryBackoff;
-  /** Most unacked messages out at once across all members (like JetStream max_ack_pending). */
+  /** Default of the most unacked messages out at once across all members (like JetStream max_ack_pending). */
   maxAckPending: number;
   /** Called when the floor moved, so the stream can release memory and compact. */
   onFloorAdvanced(): void;
@@ -91,6 +91,11 @@ export class LocalDurable {
     // Unacked messages of a previous run are found again by scanning from the floor.
     this.cursor = this.floorSeq;
     this.advanceFloor();
+  }
+
+  /** The filter of the latest consume() (work-queue overlap checks). */
+  get filterSubject(): string | undefined {
+    return this.settingsValue.filterSubject;
   }
 
   /** Every seq <= floor is done for this durable. */
@@ -167,7 +172,7 @@ export class LocalDurable {
     if (this.closed) return;
     const active = this.members.filter((m) => !m.stopped);
     if (active.length === 0) return;
-    let budget = this.env.maxAckPending - this.leases.size;
+    let budget = (this.settingsValue.maxAckPending ?? this.env.maxAckPending) - this.leases.size;
     const batch: Array<{ lease: Lease; message: StoredMessage; member: DurableMember }> = [];
     const handOut = (message: StoredMessage): boolean => {
       const lease = this.lease(message);

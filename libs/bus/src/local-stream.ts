@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { StreamConfig } from './bus.js';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
@@ -20,6 +20,13 @@ export interface LocalStreamOptions {
   fsync: boolean;
 }
 
+/**
+ * A work-queue stream rewrites its journal without the acked prefix at most this
+ * often (besides the size threshold): collected events hold raw IP and User-Agent,
+ * so they leave the disk within seconds of ingest acking them, not at 64 MiB.
+ */
+export const WORKQUEUE_COMPACT_INTERVAL_MS = 5_000;
+
 const NO_PROGRESS_SINK: DurableProgressSink = {
   recordSettings: () => {},
   recordDone: () => {},
@@ -32,9 +39,12 @@ const NO_PROGRESS_SINK: DurableProgressSink = {
  *
  * Retention: a message is released once every durable known for the stream has it
  * done, or when it passes max age; a stream with no durable yet keeps everything, so
- * messages published before the first consume() are not lost. (NatsBus keeps messages
- * until max age regardless, so there a durable created later still sees them; in one
- * process every consumer exists from start-up, so the difference does not arise.)
+ * messages published before the first consume() are not lost. (NatsBus `limits`
+ * streams keep messages until max age regardless, so there a durable created later
+ * still sees them; in one process every consumer exists from start-up, so the
+ * difference does not arise.) A `workqueue` stream is the same plus: durables must
+ * not overlap (as on JetStream), and the journal drops the acked prefix within
+ * WORKQUEUE_COMPACT_INTERVAL_MS instead of waiting for the size threshold.
  */
 export class LocalStream implements MessageSource {
   private items: StoredMessage[] = [];
@@ -45,6 +55,7 @@ export class LocalStream implements MessageSource {
   private readonly ackLogCompactAt = new Map<string, number>();
   private readonly dedupe: DedupeWindow;
   private nextCompactionAt: number;
+  private lastCompactionAt = 0;
   private maintenanceScheduled = false;
   private closed = false;
 
@@ -161,6 +172,11 @@ export class LocalStream implements MessageSource {
     return true;
   }
 
+  /** Name → filter of every durable known for the stream (restored from disk too). */
+  durableFilters(): Map<string, string | undefined> {
+    return new Map([...this.durables].map(([name, durable]) => [name, durable.filterSubject]));
+  }
+
   /** The durable with this name, created (and its settings persisted) when new. */
   durable(name: string, settings: DurableSettings): LocalDurable {
     const existing = this.durables.get(name);
@@ -171,8 +187,9 @@ export class LocalStream implements MessageSource {
     return this.openDurable(name, settings);
   }
 
-  /** Drops messages older than max age. */
+  /** Drops messages older than max age (and lets a work queue compact its journal). */
   expire(now: number): void {
+    if (this.configValue.retention === 'workqueue' && this.journal && this.firstSeq - 1 > this.journal.baseSeq) this.scheduleMaintenance();
     const maxAge = this.configValue.maxAgeMs;
     if (!maxAge) return;
     const cutoff = now - maxAge;
@@ -193,10 +210,13 @@ export class LocalStream implements MessageSource {
     if (this.closed) return;
     this.releaseDone();
     const journal = this.journal;
-    if (journal && journal.sizeBytes > this.nextCompactionAt) {
+    const now = Date.now();
+    const workQueueDue = this.configValue.retention === 'workqueue' && now - this.lastCompactionAt >= WORKQUEUE_COMPACT_INTERVAL_MS;
+    if (journal && (journal.sizeBytes > this.nextCompactionAt || workQueueDue)) {
       const base = this.firstSeq - 1;
       if (base > journal.baseSeq) {
         journal.compact(base, this.items.slice(this.head));
+        this.lastCompactionAt = now;
         for (const [name, log] of this.ackLogs) this.compactAckLog(name, log);
         // Still big after compaction means mostly unacked messages: wait until it
         // doubles before rewriting again, or every publish would trigger a rewrite.
@@ -213,6 +233,12 @@ export class LocalStream implements MessageSource {
     for (const durable of this.durables.values()) durable.close();
     for (const log of this.ackLogs.values()) log.close();
     this.journal?.close();
+  }
+
+  /** Closes the stream and deletes its files (a superseded, empty stream). */
+  async remove(): Promise<void> {
+    await this.close();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 
   private openDurable(name: string, settings: DurableSettings | undefined): LocalDurable {

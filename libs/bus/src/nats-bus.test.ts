@@ -2,9 +2,10 @@ import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstre
 import { nanos } from '@nats-io/transport-node';
 import { backendGate, uniqueName } from '@sightline/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeBusContract } from './bus-contract.js';
+import { describeBusContract } from './testing/index.js';
 import type { Bus } from './bus.js';
 import { connectNatsBus, NatsBus } from './nats-bus.js';
+import type { UntypedSubjects } from './bus.js';
 
 const gate = await backendGate('nats');
 
@@ -12,14 +13,14 @@ describeBusContract(
   'NatsBus',
   () => ({
     persistent: true,
-    open: async (options) => connectNatsBus(gate.url, { name: 'bus-contract', ...options }),
+    open: async (options) => connectNatsBus<UntypedSubjects>(gate.url, { name: 'bus-contract', ...options }),
     // A second connection: proves fan-out crosses processes, not just subscriptions.
     openPeer: async () => {
-      const peer = await connectNatsBus(gate.url, { name: 'bus-contract-peer' });
+      const peer = await connectNatsBus<UntypedSubjects>(gate.url, { name: 'bus-contract-peer' });
       return { bus: peer, close: () => peer.close() };
     },
     cleanup: async (streams) => {
-      const bus = await connectNatsBus(gate.url);
+      const bus = await connectNatsBus<UntypedSubjects>(gate.url);
       try {
         const jsm = await jetstreamManager(bus.connection);
         for (const stream of streams) await jsm.streams.delete(stream).catch(() => false);
@@ -38,7 +39,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
   });
 
   it('answers ping and reports its kind', async () => {
-    const bus = await connectNatsBus(gate.url);
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     opened.push(bus);
     expect(bus).toBeInstanceOf(NatsBus);
     expect(bus.kind).toBe('nats');
@@ -46,7 +47,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
   });
 
   it('creates file-backed limits-retention streams and updates them in place', async () => {
-    const bus = await connectNatsBus(gate.url);
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     opened.push(bus);
     const jsm = await jetstreamManager(bus.connection);
     const name = uniqueName('ENSURE');
@@ -56,6 +57,10 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       await bus.ensureStreams([{ name, subjects: [`${prefix}.>`] }]);
       let info = await jsm.streams.info(name);
       expect(info.config).toMatchObject({ retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: 0 });
+      const wq = uniqueName('ENSUREWQ');
+      await bus.ensureStreams([{ name: wq, subjects: [`${prefix}wq.>`], retention: 'workqueue' }]);
+      expect((await jsm.streams.info(wq)).config).toMatchObject({ retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+      await jsm.streams.delete(wq);
 
       await bus.ensureStreams([{ name, subjects: [`${prefix}.>`, `${prefix}2.>`], maxAgeMs: 60_000 }]);
       info = await jsm.streams.info(name);
@@ -69,7 +74,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
   });
 
   it('keeps messages published before any consumer exists, for a durable created later', async () => {
-    const bus = await connectNatsBus(gate.url);
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     opened.push(bus);
     const jsm = await jetstreamManager(bus.connection);
     const name = uniqueName('EARLY');
@@ -79,7 +84,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       for (const n of [1, 2, 3]) await bus.publish(`${prefix}.x`, { n });
       const seen: number[] = [];
       const done = new Promise<void>((resolve) => {
-        void bus.consume<{ n: number }>({
+        void bus.consume({
           stream: name,
           durable: uniqueName('late'),
           handler: async (msg) => {
@@ -96,7 +101,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
   });
 
   it('rejects use after close', async () => {
-    const bus = await connectNatsBus(gate.url);
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     await bus.close();
     await expect(bus.publish('x.y', 1)).rejects.toThrow(/closed/);
   });

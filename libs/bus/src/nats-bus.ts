@@ -16,9 +16,21 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { RequestError, connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import type { Bus, ConsumeOptions, DeliveredMessage, PublishOptions, StreamConfig, Subscription } from './bus.js';
+import type {
+  Bus,
+  ConsumeOptions,
+  ConsumeSubject,
+  DeliveredMessage,
+  PublishOptions,
+  PublishSubject,
+  StreamConfig,
+  StreamState,
+  SubjectCatalogue,
+  Subscription,
+} from './bus.js';
+import type { SubjectPayloads } from './streams.js';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_ACK_PENDING, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
-import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError } from './bus-errors.js';
+import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError, WorkQueueConflictError } from './bus-errors.js';
 import { consoleBusLogger, type BusLogger } from './bus-logger.js';
 import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
 import { decodePayload, encodePayload } from './payload-codec.js';
@@ -32,10 +44,10 @@ export interface NatsBusOptions {
   /** Delay before redelivering a message whose handler threw. */
   redeliveryBackoff?: RedeliveryBackoff;
   /**
-   * Most unacked messages one durable has out at once, all its consumers together
-   * (JetStream `max_ack_pending`). This bounds in-flight handlers: every message the
-   * server hands out gets its handler started at once, so nothing waits in a client
-   * buffer while its ack wait runs down.
+   * Default of `ConsumeOptions.maxAckPending`: most unacked messages one durable has
+   * out at once, all its consumers together (JetStream `max_ack_pending`). This
+   * bounds in-flight handlers: every message the server hands out gets its handler
+   * started at once, so nothing waits in a client buffer while its ack wait runs down.
    */
   maxAckPending?: number;
 }
@@ -45,22 +57,23 @@ export interface ConnectNatsBusOptions extends NatsBusOptions {
   name?: string;
 }
 
-export async function connectNatsBus(url: string, options: ConnectNatsBusOptions = {}): Promise<NatsBus> {
+export async function connectNatsBus<P extends SubjectCatalogue = SubjectPayloads>(url: string, options: ConnectNatsBusOptions = {}): Promise<NatsBus<P>> {
   // Services live long: keep reconnecting instead of giving up after the default 10 tries.
   const nc = await connect({ servers: url, name: options.name, maxReconnectAttempts: -1 });
-  return new NatsBus(nc, options);
+  return new NatsBus<P>(nc, options);
 }
 
 /**
  * Bus over NATS: `publish`/`consume` on JetStream, `broadcast`/`subscribe` on core NATS.
  *
- * Streams use limits retention: a message stays stored until it is older than the
- * stream's `maxAgeMs`, whether or not a consumer exists yet. (Interest retention
- * would discard a tracker event published before ingest's durable consumer was
- * first created — an accepted event lost.) A durable created later starts from the
- * oldest stored message.
+ * Streams use limits retention by default: a message stays stored until it is older
+ * than the stream's `maxAgeMs`, whether or not a consumer exists yet. (Interest
+ * retention would discard a tracker event published before ingest's durable consumer
+ * was first created — an accepted event lost.) A durable created later starts from
+ * the oldest stored message. `workqueue` streams (JetStream WorkQueuePolicy) drop a
+ * message once its one durable acked it, and keep it until then.
  */
-export class NatsBus implements Bus {
+export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bus<P> {
   readonly kind = 'nats' as const;
   private readonly js: JetStreamClient;
   private managerPromise: Promise<JetStreamManager> | undefined;
@@ -86,7 +99,7 @@ export class NatsBus implements Bus {
     for (const stream of streams) await this.ensureStream(jsm, stream);
   }
 
-  async publish(subject: string, data: unknown, opts?: PublishOptions): Promise<void> {
+  async publish<S extends PublishSubject<P>>(subject: S, data: P[S], opts?: PublishOptions): Promise<void> {
     this.assertOpen();
     const payload = encodePayload(data);
     try {
@@ -99,17 +112,20 @@ export class NatsBus implements Bus {
     }
   }
 
-  async consume<T = unknown>(opts: ConsumeOptions<T>): Promise<Subscription> {
+  async consume<F extends ConsumeSubject<P> = ConsumeSubject<P>>(opts: ConsumeOptions<P[F], F>): Promise<Subscription> {
+    type T = P[F];
     this.assertOpen();
     const ackWaitMs = opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = opts.maxDeliver ?? DEFAULT_MAX_DELIVER;
+    const maxAckPending = opts.maxAckPending ?? this.maxAckPending;
+    if (!Number.isSafeInteger(maxAckPending) || maxAckPending < 1) throw new RangeError(`maxAckPending must be a positive integer, got ${maxAckPending}`);
     const config: Partial<ConsumerConfig> = {
       durable_name: opts.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(ackWaitMs),
       max_deliver: maxDeliver,
-      max_ack_pending: this.maxAckPending,
+      max_ack_pending: maxAckPending,
     };
     if (opts.filterSubject) config.filter_subject = opts.filterSubject;
 
@@ -120,6 +136,7 @@ export class NatsBus implements Bus {
     } catch (err) {
       if (isApiError(err, JetStreamApiCodes.StreamNotFound)) throw new StreamNotFoundError(opts.stream, { cause: err });
       if (!(err instanceof JetStreamApiError)) throw err;
+      if (WORK_QUEUE_CONFLICT_CODES.has(err.code)) throw new WorkQueueConflictError(opts.stream, opts.durable, { cause: err, detail: err.message });
       // Newer servers refuse to change a durable through "create"; update it explicitly.
       const { durable_name: _name, ack_policy: _ack, deliver_policy: _deliver, ...updatable } = config;
       // If that fails too, the create error is the one that explains (e.g. a bad filter).
@@ -128,7 +145,7 @@ export class NatsBus implements Bus {
 
     const consumer = await this.js.consumers.get(opts.stream, opts.durable);
     // One pull asks for at most this many; the server never exceeds max_ack_pending.
-    const messages = await consumer.consume({ max_messages: Math.min(256, this.maxAckPending) });
+    const messages = await consumer.consume({ max_messages: Math.min(256, maxAckPending) });
     const loop = new NatsConsumeLoop<T>(messages, {
       ...opts,
       ackWaitMs,
@@ -146,17 +163,15 @@ export class NatsBus implements Bus {
     return subscription;
   }
 
-  async broadcast(subject: string, data: unknown): Promise<void> {
+  async broadcast<S extends PublishSubject<P>>(subject: S, data: P[S]): Promise<void> {
     this.assertOpen();
     this.connection.publish(subject, encodePayload(data));
     // Core NATS publish is buffered; flushing makes "resolved" mean "the server has it".
     await this.connection.flush();
   }
 
-  async subscribe<T = unknown>(
-    subject: string,
-    handler: (data: T, subject: string) => void | Promise<void>,
-  ): Promise<Subscription> {
+  async subscribe<F extends ConsumeSubject<P>>(subject: F, handler: (data: P[F], subject: string) => void | Promise<void>): Promise<Subscription> {
+    type T = P[F];
     this.assertOpen();
     const inFlight = new Set<Promise<void>>();
     const sub = this.connection.subscribe(subject, {
@@ -196,6 +211,22 @@ export class NatsBus implements Bus {
     return subscription;
   }
 
+  async streamState(name: string): Promise<StreamState | undefined> {
+    this.assertOpen();
+    try {
+      const info = await (await this.manager()).streams.info(name);
+      return {
+        messages: info.state.messages,
+        firstSeq: info.state.first_seq,
+        lastSeq: info.state.last_seq,
+        retention: info.config.retention === RetentionPolicy.Workqueue ? 'workqueue' : 'limits',
+      };
+    } catch (err) {
+      if (isApiError(err, JetStreamApiCodes.StreamNotFound)) return undefined;
+      throw err;
+    }
+  }
+
   async ping(): Promise<void> {
     this.assertOpen();
     await this.connection.flush();
@@ -221,10 +252,12 @@ export class NatsBus implements Bus {
   }
 
   private async ensureStream(jsm: JetStreamManager, stream: StreamConfig): Promise<void> {
+    if (stream.supersedes) await this.retireSuperseded(jsm, stream.supersedes);
     const maxAge = stream.maxAgeMs ? nanos(stream.maxAgeMs) : 0;
     // The server refuses a duplicate window longer than max_age.
     const dedupeMs = stream.maxAgeMs ? Math.min(DEFAULT_DEDUPE_WINDOW_MS, stream.maxAgeMs) : DEFAULT_DEDUPE_WINDOW_MS;
     const wanted = { subjects: stream.subjects, max_age: maxAge, duplicate_window: nanos(dedupeMs) };
+    const retention = stream.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits;
 
     let existing: StreamInfo | undefined;
     try {
@@ -234,12 +267,7 @@ export class NatsBus implements Bus {
     }
     if (!existing) {
       try {
-        await jsm.streams.add({
-          name: stream.name,
-          ...wanted,
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-        });
+        await jsm.streams.add({ name: stream.name, ...wanted, storage: StorageType.File, retention });
         return;
       } catch (err) {
         // Another service created it between our info and add: fall through to update.
@@ -247,14 +275,46 @@ export class NatsBus implements Bus {
         existing = await jsm.streams.info(stream.name);
       }
     }
-    if (existing.config.retention !== RetentionPolicy.Limits) {
-      // JetStream cannot change retention in place; keep serving rather than fail start-up.
+    if (existing.config.retention !== retention) {
+      // JetStream cannot change retention in place (a new stream name + `supersedes`
+      // does); keep serving rather than fail start-up.
       this.logger('warn', 'stream exists with a different retention policy; leaving it as is', {
         stream: stream.name,
         retention: existing.config.retention,
+        wanted: retention,
       });
     }
     await jsm.streams.update(stream.name, { ...existing.config, ...wanted });
+  }
+
+  /**
+   * An older stream replaced by a new name: narrowed to subjects the new one does not
+   * capture (atomic on the server: a publish lands in exactly one of them, never in
+   * neither), and deleted once it holds nothing. Messages it still holds stay
+   * readable by its durables until they are consumed or age out.
+   */
+  private async retireSuperseded(jsm: JetStreamManager, old: { name: string; narrowTo: string[] }): Promise<void> {
+    let info: StreamInfo;
+    try {
+      info = await jsm.streams.info(old.name);
+    } catch (err) {
+      if (isApiError(err, JetStreamApiCodes.StreamNotFound)) return;
+      throw err;
+    }
+    if (info.state.messages === 0) {
+      await jsm.streams.delete(old.name).catch((err: unknown) => {
+        if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+      });
+      this.logger('warn', 'superseded stream was empty and is deleted', { stream: old.name });
+      return;
+    }
+    const same = info.config.subjects.length === old.narrowTo.length && info.config.subjects.every((s, i) => s === old.narrowTo[i]);
+    if (!same) await jsm.streams.update(old.name, { ...info.config, subjects: old.narrowTo });
+    this.logger('warn', 'superseded stream still holds messages; narrowed, deleted once empty', {
+      stream: old.name,
+      messages: info.state.messages,
+      subjects: old.narrowTo.join(' '),
+    });
   }
 
   private assertOpen(): void {
@@ -410,6 +470,12 @@ function quietly(send: () => void): void {
     // connection closed or closing
   }
 }
+
+/** JetStream's refusals of a consumer overlapping another on a work-queue stream. */
+const WORK_QUEUE_CONFLICT_CODES: ReadonlySet<number> = new Set([
+  10099, // multiple non-filtered consumers not allowed on workqueue stream
+  10100, // filtered consumer not unique on workqueue stream
+]);
 
 function isApiError(err: unknown, code: number): boolean {
   return err instanceof JetStreamApiError && err.code === code;

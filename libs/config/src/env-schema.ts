@@ -66,6 +66,7 @@ export const ENV_SCHEMA = z.object({
     .optional()
     .describe('Time zone of a new site when the request names none (IANA name). Default: the server’s own time zone.'),
   // -- tracker
+  EVENT_SHARDS: z.coerce.number().int().min(1).max(1024).default(8).describe('Shards of collected events (`events.collected.<shard>`, one per visitor; ingest replicas split them). Fixed for a deployment: changing it needs a drain (stop gateways, let ingest empty `EVENTS_WQ`, restart all with the new count).'),
   SCRIPT_PURGE_WEBHOOK_URL: url.optional().describe('Called (POST `{site_id}`) when a site’s tracker script changes, e.g. to purge a CDN. Unset: no call.'),
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
@@ -78,6 +79,9 @@ export const ENV_SCHEMA = z.object({
   INGEST_GRPC_ADDR: grpcAddress.optional().describe('host:port of the ingest service.'),
   GRPC_DEADLINE_MS: positiveInt.default(10_000).describe('Deadline of a gateway → service call.'),
   // -- ingestion
+  INGEST_REPLICAS: positiveInt.max(1024).default(1).describe('Number of ingest replicas sharing the event shards (each owns shards s with s % INGEST_REPLICAS == its index). Must not exceed `EVENT_SHARDS`.'),
+  INGEST_REPLICA_INDEX: z.coerce.number().int().min(0).optional().describe('This ingest replica\'s index (0-based). Unset: the ordinal at the end of `POD_NAME` (a StatefulSet pod), else 0.'),
+  POD_NAME: z.string().max(253).optional().describe('Kubernetes pod name (set by the Helm chart); ingest reads its StatefulSet ordinal from it.'),
   INGEST_BATCH_ROWS: positiveInt.max(1_000_000).default(5_000).describe('Ingest inserts a batch once this many rows wait (events, session versions, drop counters).'),
   INGEST_BATCH_MAX_DELAY_MS: positiveInt.max(60_000).default(1_000).describe('…or once the oldest waiting row is this old (ms).'),
   // -- lifecycle and observability

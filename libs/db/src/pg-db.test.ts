@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendGate, makeTempDir, uniqueName } from '@sightline/testkit';
-import { describeDbContract } from './db-contract.js';
+import { describeDbContract } from './testing/index.js';
 import { runMigrations } from './migrate.js';
 import { PgDb } from './pg-db.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@sightline/testkit';
-import { describeDbContract } from './db-contract.js';
+import { describeDbContract } from './testing/index.js';
 import { runMigrations } from './migrate.js';
 import { PgliteDb } from './pglite-db.js';
 

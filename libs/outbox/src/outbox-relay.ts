@@ -1,4 +1,4 @@
-import type { Bus } from '@sightline/bus';
+import type { Bus, Subject, SubjectPayloads } from '@sightline/bus';
 import type { Db, Queryable } from '@sightline/db';
 import type { Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
@@ -9,8 +9,9 @@ const BATCH = 100;
 interface OutboxRow {
   id: number;
   message_id: string;
-  subject: string;
-  payload: unknown;
+  /** written by enqueueOutboxMessage, which only accepts catalogue subjects with their payload type */
+  subject: Subject;
+  payload: SubjectPayloads[Subject];
 }
 
 export interface OutboxRelay {
@@ -115,7 +116,7 @@ export function outboxTable(schema: string): string {
  * relay publishes it after commit. The message and the change it announces commit
  * together or not at all.
  */
-export async function enqueueOutboxMessage(tx: Queryable, schema: string, subject: string, payload: unknown, now: Date): Promise<number> {
+export async function enqueueOutboxMessage<S extends Subject>(tx: Queryable, schema: string, subject: S, payload: SubjectPayloads[S], now: Date): Promise<number> {
   const { rows } = await tx.query<{ id: number }>(`INSERT INTO ${outboxTable(schema)} (subject, payload, created_at) VALUES ($1, $2::jsonb, $3) RETURNING id`, [subject, JSON.stringify(payload), now]);
   return rows[0]!.id;
 }

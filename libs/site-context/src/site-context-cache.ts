@@ -184,13 +184,13 @@ export class SiteContextCache {
     const siteDeleted = guard<SiteDeleted>((m) => this.onSiteDeleted(m));
 
     if (bus.kind === 'nats') {
-      this.subscriptions.push(await bus.subscribe<SettingsChanged>(SUBJECTS.settingsChanged, settingsChanged));
-      this.subscriptions.push(await bus.subscribe<SiteUpdated>(SUBJECTS.siteUpdated, siteUpdated));
-      this.subscriptions.push(await bus.subscribe<SiteDeleted>(SUBJECTS.siteDeleted, siteDeleted));
+      this.subscriptions.push(await bus.subscribe(SUBJECTS.settingsChanged, settingsChanged));
+      this.subscriptions.push(await bus.subscribe(SUBJECTS.siteUpdated, siteUpdated));
+      this.subscriptions.push(await bus.subscribe(SUBJECTS.siteDeleted, siteDeleted));
       return;
     }
     this.subscriptions.push(
-      await bus.consume<SettingsChanged>({
+      await bus.consume({
         stream: STREAM_NAMES.settings,
         durable: `site-context-${owner}-settings`,
         filterSubject: SUBJECTS.settingsChanged,
@@ -198,14 +198,17 @@ export class SiteContextCache {
       }),
     );
     this.subscriptions.push(
-      await bus.consume<SiteUpdated | SiteDeleted>({
+      await bus.consume({
         stream: STREAM_NAMES.sites,
-        durable: `site-context-${owner}-sites`,
-        filterSubject: 'site.>',
-        handler: async (msg) => {
-          if (msg.subject === SUBJECTS.siteDeleted) siteDeleted(msg.data as SiteDeleted);
-          else if (msg.subject === SUBJECTS.siteUpdated) siteUpdated(msg.data as SiteUpdated);
-        },
+        durable: `site-context-${owner}-site-updated`,
+        filterSubject: SUBJECTS.siteUpdated,
+        handler: async (msg) => siteUpdated(msg.data),
+      }),
+      await bus.consume({
+        stream: STREAM_NAMES.sites,
+        durable: `site-context-${owner}-site-deleted`,
+        filterSubject: SUBJECTS.siteDeleted,
+        handler: async (msg) => siteDeleted(msg.data),
       }),
     );
   }

@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
-import { SUBJECTS, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { collectedEventShard, collectedSubject, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { clientInfo } from '../client-info.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
 
 export interface CollectRouteOptions {
   bus: Bus;
+  /** EVENT_SHARDS: each event goes to `events.collected.<shard of its visitor>` */
+  eventShards: number;
 }
 
 /** A tracker event is small; anything bigger is not one. */
@@ -18,9 +20,11 @@ const EVENT_BODY_LIMIT = 8 * 1024;
  * server time, client IP (X-Forwarded-For only from TRUSTED_PROXIES) and
  * User-Agent, and published to the EVENTS stream BEFORE the 202: an accepted event
  * is durably stored (JetStream, or the local journal) even if this process dies
- * right after answering. Ingest turns the messages into stored events.
+ * right after answering. Ingest turns the messages into stored events. The subject
+ * is the visitor's shard (tracking key + session marker, else IP + UA), so one
+ * ingest replica sees all of a visitor's events.
  */
-export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus }) => {
+export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus, eventShards }) => {
   // The tracker posts text/plain (no CORS preflight); read it as JSON ourselves.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => {
     try {
@@ -58,8 +62,8 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
       const { ip, userAgent } = clientInfo(request);
-      const message: SubjectPayloads[typeof SUBJECTS.eventsCollected] = { ...request.body, ts: new Date().toISOString(), ip, ua: userAgent };
-      await bus.publish(SUBJECTS.eventsCollected, message);
+      const message: SubjectPayloads['events.collected.*'] = { ...request.body, ts: new Date().toISOString(), ip, ua: userAgent };
+      await bus.publish(collectedSubject(collectedEventShard(message, eventShards)), message);
       return reply.code(202).send(null);
     },
   );

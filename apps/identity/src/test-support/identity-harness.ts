@@ -72,7 +72,7 @@ export async function startIdentityHarness(options: HarnessOptions): Promise<Ide
   const mailer = options.mailer ?? new FileOutboxMailer({ dir: mailDir, from: 'Sightline <no-reply@sightline.test>' });
   const bus = new LocalBus();
   const revoked: Revoked[] = [];
-  const subscription = await bus.subscribe<Revoked>(SUBJECTS.keysRevoked, (data) => void revoked.push(data));
+  const subscription = await bus.subscribe(SUBJECTS.keysRevoked, (data) => void revoked.push(data));
   const { log, lines: logLines } = captureLog('identity');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
   const config = loadConfig({ SECRET_KEY: TEST_SECRET_KEY, TERMS_VERSION, PUBLIC_URL: 'https://sightline.test', ...options.env });

@@ -39,7 +39,7 @@ describe('import runner on chDB', () => {
     await runEventMigrations(events, { dir: INGEST_EVENT_MIGRATIONS_DIR });
     bus = new LocalBus();
     await bus.ensureStreams(SIGHTLINE_STREAMS);
-    await bus.consume<ImportProgress>({ stream: STREAM_NAMES.imports, durable: 'test', filterSubject: SUBJECTS.importProgress, handler: async (m) => void reports.push(m.data) });
+    await bus.consume<typeof SUBJECTS.importProgress>({ stream: STREAM_NAMES.imports, durable: 'test', filterSubject: SUBJECTS.importProgress, handler: async (m) => void reports.push(m.data) });
     store = new ImportStore(events);
   }, 60_000);
 

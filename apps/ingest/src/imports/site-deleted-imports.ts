@@ -1,4 +1,4 @@
-import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { STREAM_NAMES, SUBJECTS, type Bus, type Subscription } from '@sightline/bus';
 import type { Logger } from '@sightline/telemetry';
 import type { ImportRunner } from './import-runner.js';
 
@@ -9,7 +9,7 @@ export const SITE_DELETED_IMPORTS_DURABLE = 'ingest-imports-site-deleted';
  * Acked only after the deletes, so a crash redelivers it; the deletes are idempotent.
  */
 export async function startSiteDeletedImports(bus: Bus, runner: ImportRunner, log: Logger, durable = SITE_DELETED_IMPORTS_DURABLE): Promise<Subscription> {
-  return bus.consume<SubjectPayloads[typeof SUBJECTS.siteDeleted]>({
+  return bus.consume<typeof SUBJECTS.siteDeleted>({
     stream: STREAM_NAMES.sites,
     durable,
     filterSubject: SUBJECTS.siteDeleted,

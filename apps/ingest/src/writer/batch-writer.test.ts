@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalBus } from '@sightline/bus';
+import { LocalBus, type UntypedSubjects } from '@sightline/bus';
 import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
 import { uniqueName } from '@sightline/testkit';
 import { INGEST_EVENT_MIGRATIONS_DIR } from '../migrations-dir.js';
@@ -83,15 +83,15 @@ describe('BatchWriter on chDB', () => {
     await store.command('TRUNCATE TABLE events');
     let down = true;
     const writer = new BatchWriter(withOutage(store, () => down), { maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40 });
-    const bus = new LocalBus();
+    const bus = new LocalBus<UntypedSubjects>();
     await bus.ensureStreams([{ name: 'WTEST', subjects: ['wtest.>'] }]);
     const acked: number[] = [];
-    const sub = await bus.consume<{ at: number }>({
+    const sub = await bus.consume({
       stream: 'WTEST', durable: 'w', ackWaitMs: 10_000,
       handler: async (msg) => {
-        await writer.add(part(msg.data.at));
+        await writer.add(part((msg.data as { at: number }).at));
         await msg.ack();
-        acked.push(msg.data.at);
+        acked.push((msg.data as { at: number }).at);
       },
     });
     await bus.publish('wtest.one', { at: 4_000 });

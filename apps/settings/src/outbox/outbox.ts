@@ -1,13 +1,13 @@
-import type { SUBJECTS, SubjectPayloads } from '@sightline/bus';
+import type { SettingsChanged, SettingsKind as BusSettingsKind, Subject, SubjectPayloads } from '@sightline/bus';
 import type { Queryable } from '@sightline/db';
 import { enqueueOutboxMessage, outboxMsgId as schemaOutboxMsgId } from '@sightline/outbox';
 
 /** `settings.changed` (stream SETTINGS): declared in the bus catalogue. */
-export type SettingsChangedPayload = SubjectPayloads[typeof SUBJECTS.settingsChanged];
-export type SettingsKind = SettingsChangedPayload['kind'];
+export type SettingsChangedPayload = SettingsChanged;
+export type SettingsKind = BusSettingsKind;
 
 /** Writes a bus message into the outbox inside the caller's transaction; the relay publishes it after commit. */
-export function enqueueMessage(tx: Queryable, subject: string, payload: unknown, now: Date): Promise<number> {
+export function enqueueMessage<S extends Subject>(tx: Queryable, subject: S, payload: SubjectPayloads[S], now: Date): Promise<number> {
   return enqueueOutboxMessage(tx, 'settings', subject, payload, now);
 }
 

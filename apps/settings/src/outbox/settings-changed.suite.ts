@@ -33,6 +33,8 @@ export function settingsChangedSuite(suite: SettingsSuite): void {
         kind: 'tracking',
         version: 2,
         changed_at: h.time.now().toISOString(),
+        // what consumers act on (script-builder pre-builds it) is in the payload proper
+        features: ['pageviews', 'utm'],
         audit: {
           action: 'site.tracking.update',
           account_id: 77,
@@ -44,6 +46,8 @@ export function settingsChangedSuite(suite: SettingsSuite): void {
         },
         msgId: expect.stringMatching(/^settings-outbox-[0-9a-f-]{36}$/),
       });
+      // only a tracking write carries a selection
+      expect(mine.slice(1).map((m) => m.features)).toEqual([undefined, undefined, undefined, undefined]);
       expect(new Set(mine.map((m) => m.msgId)).size).toBe(5);
       const { rows } = await h.db.query<{ n: string }>("SELECT count(*) AS n FROM settings.outbox WHERE (payload->>'site_id')::bigint = $1 AND published_at IS NULL", [siteId]);
       expect(Number(rows[0]!.n)).toBe(0);

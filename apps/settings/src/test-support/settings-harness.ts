@@ -43,7 +43,7 @@ export async function startSettingsHarness(options: { db: Db; start?: string; re
   const bus = new LocalBus();
   await bus.ensureStreams(SIGHTLINE_STREAMS);
   const changed: SettingsHarness['changed'] = [];
-  const consumer: Subscription = await bus.consume<SettingsChangedPayload>({
+  const consumer: Subscription = await bus.consume({
     stream: STREAM_NAMES.settings,
     durable: 'settings-harness',
     filterSubject: SUBJECTS.settingsChanged,

@@ -1,9 +1,9 @@
-import { STREAM_NAMES, SUBJECTS, type Bus, type DeliveredMessage, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { STREAM_NAMES, SUBJECTS, startDurableConsumer, type Bus, type DeliveredMessage, type SettingsChanged } from '@sightline/bus';
 import { AUDIT_FIELD_BOUNDS, clipAuditText as text, isSettingsAuditAction } from '@sightline/audit';
 import type { Db } from '@sightline/db';
 import type { Logger } from '@sightline/telemetry';
 
-export type SettingsChangedPayload = SubjectPayloads[typeof SUBJECTS.settingsChanged];
+export type SettingsChangedPayload = SettingsChanged;
 
 export const SETTINGS_AUDIT_DURABLE = 'sites-audit';
 const RETRY_START_MS = 5_000;
@@ -61,38 +61,14 @@ export interface SettingsAuditConsumer {
  * trying in the background instead of failing the sites service.
  */
 export function startSettingsAuditConsumer(db: Db, bus: Bus, log: Logger, durable = SETTINGS_AUDIT_DURABLE): SettingsAuditConsumer {
-  let subscription: Subscription | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let attempt: Promise<void> | undefined;
-
-  const tryStart = (delayMs: number): void => {
-    attempt = (async () => {
-      try {
-        const sub = await bus.consume<SettingsChangedPayload>({
-          stream: STREAM_NAMES.settings,
-          durable,
-          filterSubject: SUBJECTS.settingsChanged,
-          handler: async (msg) => void (await recordSettingsChange(db, msg, log)),
-        });
-        if (stopped) await sub.stop();
-        else subscription = sub;
-      } catch (error) {
-        if (stopped) return;
-        log.warn({ err: error }, 'settings audit consumer could not start; retrying');
-        timer = setTimeout(() => tryStart(Math.min(delayMs * 2, 60_000)), delayMs);
-        timer.unref();
-      }
-    })();
-  };
-  tryStart(RETRY_START_MS);
-
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await attempt;
-      await subscription?.stop();
+  return startDurableConsumer(
+    bus,
+    {
+      stream: STREAM_NAMES.settings,
+      durable,
+      filterSubject: SUBJECTS.settingsChanged,
+      handler: async (msg) => void (await recordSettingsChange(db, msg, log)),
     },
-  };
+    { firstDelayMs: RETRY_START_MS, onRetry: (error) => log.warn({ err: error }, 'settings audit consumer could not start; retrying') },
+  );
 }

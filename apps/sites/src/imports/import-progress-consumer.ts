@@ -1,4 +1,4 @@
-import { STREAM_NAMES, SUBJECTS, type Bus, type Subscription } from '@sightline/bus';
+import { STREAM_NAMES, SUBJECTS, startDurableConsumer, type Bus, type DurableConsumer } from '@sightline/bus';
 import type { Db } from '@sightline/db';
 import { IMPORT_MAX_ERRORS, type ImportProgress } from '@sightline/events-schema';
 import type { Logger } from '@sightline/telemetry';
@@ -44,37 +44,15 @@ export async function applyImportProgress(db: Db, report: ImportProgress, log: L
 }
 
 /** The durable consumer of import.progress; retries in the background until the stream exists. */
-export function startImportProgressConsumer(db: Db, bus: Bus, log: Logger, durable = IMPORT_PROGRESS_DURABLE): { stop(): Promise<void> } {
-  let subscription: Subscription | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let attempt: Promise<void> | undefined;
-  const tryStart = (delayMs: number): void => {
-    attempt = (async () => {
-      try {
-        const sub = await bus.consume<ImportProgress>({
-          stream: STREAM_NAMES.imports,
-          durable,
-          filterSubject: SUBJECTS.importProgress,
-          handler: async (msg) => void (await applyImportProgress(db, msg.data, log)),
-        });
-        if (stopped) await sub.stop();
-        else subscription = sub;
-      } catch (error) {
-        if (stopped) return;
-        log.warn({ err: error }, 'import progress consumer could not start; retrying');
-        timer = setTimeout(() => tryStart(Math.min(delayMs * 2, 60_000)), delayMs);
-        timer.unref();
-      }
-    })();
-  };
-  tryStart(RETRY_START_MS);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await attempt;
-      await subscription?.stop();
+export function startImportProgressConsumer(db: Db, bus: Bus, log: Logger, durable = IMPORT_PROGRESS_DURABLE): DurableConsumer {
+  return startDurableConsumer(
+    bus,
+    {
+      stream: STREAM_NAMES.imports,
+      durable,
+      filterSubject: SUBJECTS.importProgress,
+      handler: async (msg) => void (await applyImportProgress(db, msg.data, log)),
     },
-  };
+    { firstDelayMs: RETRY_START_MS },
+  );
 }

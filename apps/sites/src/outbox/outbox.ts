@@ -1,6 +1,6 @@
 import type { Queryable } from '@sightline/db';
 import { enqueueOutboxMessage, outboxMsgId as schemaOutboxMsgId } from '@sightline/outbox';
-import type { SUBJECTS, SubjectPayloads } from '@sightline/bus';
+import type { SUBJECTS, Subject, SubjectPayloads } from '@sightline/bus';
 
 /** `site.deleted` (stream SITES): owners of per-site data (events, settings) drop the site's. Declared in the bus catalogue. */
 export type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
@@ -9,7 +9,7 @@ export type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 export type SiteUpdatedPayload = SubjectPayloads[typeof SUBJECTS.siteUpdated];
 
 /** Writes a bus message into the outbox inside the caller's transaction; the relay publishes it after commit. */
-export function enqueueMessage(tx: Queryable, subject: string, payload: unknown, now: Date): Promise<number> {
+export function enqueueMessage<S extends Subject>(tx: Queryable, subject: S, payload: SubjectPayloads[S], now: Date): Promise<number> {
   return enqueueOutboxMessage(tx, 'sites', subject, payload, now);
 }
 

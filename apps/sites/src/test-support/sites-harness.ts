@@ -76,7 +76,7 @@ export async function startSitesHarness(options: HarnessOptions): Promise<SitesH
   let consumer: Subscription | undefined;
   const durable = `sites-harness-${process.pid}-${Date.now().toString(36)}`;
   if (options.consume !== false && options.streams !== false) {
-    consumer = await bus.consume<SiteDeletedPayload>({
+    consumer = await bus.consume({
       stream: STREAM_NAMES.sites,
       durable,
       filterSubject: SUBJECTS.siteDeleted,

@@ -6,12 +6,13 @@
  * usage: node --import tsx publish-then-hang.ts <journalDir> <stream> <subject> <count>
  */
 import { LocalBus } from '../local-bus.js';
+import type { UntypedSubjects } from '../bus.js';
 
 const [journalDir, stream, subject, countArg] = process.argv.slice(2);
 if (!journalDir || !stream || !subject || !countArg) throw new Error('usage: <journalDir> <stream> <subject> <count>');
 const count = Number(countArg);
 
-const bus = new LocalBus({ journalDir });
+const bus = new LocalBus<UntypedSubjects>({ journalDir });
 await bus.ensureStreams([{ name: stream, subjects: [`${subject.split('.')[0]}.>`] }]);
 let received = 0;
 await bus.consume({

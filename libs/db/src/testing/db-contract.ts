@@ -6,9 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, uniqueName } from '@sightline/testkit';
-import type { Db, Queryable } from './db.js';
-import { runMigrations } from './migrate.js';
-import { MigrationError } from './migration-error.js';
+import type { Db, Queryable } from '../db.js';
+import { runMigrations } from '../migrate.js';
+import { MigrationError } from '../migration-error.js';
 
 export interface DbContractTarget {
   /** Opens the database under test; called once per suite. */

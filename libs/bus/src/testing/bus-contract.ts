@@ -1,17 +1,20 @@
 /**
- * The Bus contract, written once and run against every adapter (see
+ * TEST SUPPORT (`@sightline/bus/testing`), not shipped. The Bus contract, written once and run against every adapter (see
  * nats-bus.test.ts and local-bus.test.ts). Each test makes its own stream with a
  * unique name and subject prefix, so runs and tests never see each other's messages.
  */
 import { uniqueName } from '@sightline/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Bus, DeliveredMessage, Subscription } from './bus.js';
-import { NoStreamForSubjectError, StreamNotFoundError } from './bus-errors.js';
-import type { BusLogger } from './bus-logger.js';
+import type { Bus as ProductBus, DeliveredMessage, Subscription, UntypedSubjects } from '../bus.js';
+import { NoStreamForSubjectError, StreamNotFoundError, WorkQueueConflictError } from '../bus-errors.js';
+import type { BusLogger } from '../bus-logger.js';
+
+/** The suite publishes its own throwaway subjects: the bus under test is untyped. */
+export type Bus = ProductBus<UntypedSubjects>;
 
 export interface BusContractTarget {
   /** Opens a bus; opening again after close() sees the same durable state (server, journal). */
-  open(options?: { logger?: BusLogger }): Promise<Bus>;
+  open(options?: { logger?: BusLogger; maxAckPending?: number }): Promise<Bus>;
   /** A second, independent connection for broadcast fan-out (the same bus when there is only one process). */
   openPeer(bus: Bus): Promise<{ bus: Bus; close(): Promise<void> }>;
   /** Deletes the streams the suite created. */
@@ -60,7 +63,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
         const got: DeliveredMessage<{ n: number }>[] = [];
-        await bus.consume<{ n: number }>({ stream, durable: 'reader', handler: async (m) => void got.push(m) });
+        await bus.consume({ stream, durable: 'reader', handler: async (m) => void got.push(m) });
         await bus.publish(`${prefix}.a`, { n: 1 });
         await waitFor(() => got.length === 1);
         expect(got[0]).toMatchObject({ subject: `${prefix}.a`, data: { n: 1 }, deliveryCount: 1 });
@@ -71,7 +74,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
         const seen: number[] = [];
-        await bus.consume<number>({ stream, durable: 'ordered', handler: async (m) => void seen.push(m.data) });
+        await bus.consume({ stream, durable: 'ordered', handler: async (m) => void seen.push(m.data) });
         for (let i = 0; i < 30; i++) await bus.publish(`${prefix}.a`, i);
         await waitFor(() => seen.length === 30);
         expect(seen).toEqual([...Array(30).keys()]);
@@ -95,7 +98,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
         const counts: number[] = [];
-        await bus.consume<string>({
+        await bus.consume({
           stream,
           durable: 'flaky',
           ackWaitMs: ACK_WAIT_MS * 5,
@@ -184,7 +187,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         const { stream, prefix } = await freshStream(bus);
         const byConsumer: Record<'a' | 'b', number[]> = { a: [], b: [] };
         for (const who of ['a', 'b'] as const) {
-          await bus.consume<number>({
+          await bus.consume({
             stream,
             durable: 'shared',
             handler: async (m) => {
@@ -208,7 +211,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         const { stream, prefix } = await freshStream(bus);
         const seen: Record<string, number[]> = { first: [], second: [] };
         for (const durable of ['first', 'second']) {
-          await bus.consume<number>({ stream, durable, handler: async (m) => void seen[durable]?.push(m.data) });
+          await bus.consume({ stream, durable, handler: async (m) => void seen[durable]?.push(m.data) });
         }
         for (let i = 0; i < 10; i++) await bus.publish(`${prefix}.a`, i);
         await waitFor(() => seen.first?.length === 10 && seen.second?.length === 10);
@@ -250,9 +253,9 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         const peer = await target().openPeer(bus);
         try {
           const got: string[] = [];
-          await bus.subscribe<{ key: string }>(`${prefix}.revoked`, (d) => void got.push(`exact:${d.key}`));
-          await bus.subscribe<{ key: string }>(`${prefix}.*`, (d, subject) => void got.push(`wild:${d.key}:${subject}`));
-          await peer.bus.subscribe<{ key: string }>(`${prefix}.>`, (d) => void got.push(`peer:${d.key}`));
+          await bus.subscribe(`${prefix}.revoked`, (d) => void got.push(`exact:${d.key}`));
+          await bus.subscribe(`${prefix}.*`, (d, subject) => void got.push(`wild:${d.key}:${subject}`));
+          await peer.bus.subscribe(`${prefix}.>`, (d) => void got.push(`peer:${d.key}`));
           await bus.subscribe(`${prefix}.other`, () => void got.push('wrong'));
           await bus.broadcast(`${prefix}.revoked`, { key: 'k1' });
           await waitFor(() => got.length >= 3);
@@ -267,7 +270,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
         const events: string[] = [];
-        const sub: Subscription = await bus.consume<number>({
+        const sub: Subscription = await bus.consume({
           stream,
           durable: 'stoppable',
           handler: async (m) => {
@@ -285,6 +288,112 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(events).toEqual(['start:1', 'end:1']);
       }));
 
+    it('holds as many unacked messages as each consumer\'s maxAckPending (2000 and 10), beyond the bus default', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const gate = deferred();
+        const firsts: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
+        const done: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
+        for (const [durable, maxAckPending] of [['wide', 2000], ['narrow', 10]] as const) {
+          await bus.consume({
+            stream,
+            durable,
+            maxAckPending,
+            ackWaitMs: 60_000,
+            handler: async (m) => {
+              if (m.deliveryCount === 1) firsts[durable] += 1;
+              await gate.promise; // acks only after the "batch write"
+              done[durable] += 1;
+            },
+          });
+        }
+        const total = 2100;
+        for (let i = 0; i < total; i += 100) {
+          await Promise.all(Array.from({ length: Math.min(100, total - i) }, (_, j) => bus.publish(`${prefix}.a`, i + j)));
+        }
+        try {
+          await waitFor(() => firsts.wide === 2000 && firsts.narrow === 10, 30_000);
+          await sleep(500);
+          // no more than the limit is ever out, and the limit is reached (not the bus's 512)
+          expect(firsts).toEqual({ wide: 2000, narrow: 10 });
+        } finally {
+          gate.resolve();
+        }
+        await waitFor(() => done.wide === total && done.narrow === total, 30_000);
+        expect(firsts).toEqual({ wide: total, narrow: total });
+      }), 90_000);
+
+    it('work-queue stream: keeps messages until their durable acks them, then removes them', () =>
+      withBus(async (bus) => {
+        const stream = uniqueName('WQ');
+        const prefix = uniqueName('wq');
+        await bus.ensureStreams([{ name: stream, subjects: [`${prefix}.>`], retention: 'workqueue', maxAgeMs: 3_600_000 }]);
+        createdStreams.push(stream);
+        // Published before any consumer exists: kept for the durable created later.
+        for (const n of [1, 2, 3]) await bus.publish(`${prefix}.a`, n);
+        expect(await bus.streamState(stream)).toMatchObject({ messages: 3, retention: 'workqueue' });
+        const hold = deferred();
+        const seen: number[] = [];
+        await bus.consume({
+          stream,
+          durable: 'ingest',
+          handler: async (m) => {
+            seen.push(m.data);
+            if (m.data === 3) await hold.promise;
+          },
+        });
+        await waitFor(() => seen.length === 3);
+        // 1 and 2 acked and gone; 3 still unacked, still stored
+        await waitFor(async () => (await bus.streamState(stream))?.messages === 1);
+        hold.resolve();
+        await waitFor(async () => (await bus.streamState(stream))?.messages === 0);
+        expect(seen).toEqual([1, 2, 3]);
+      }));
+
+    it('work-queue stream: refuses a durable whose filter overlaps another durable\'s', () =>
+      withBus(async (bus) => {
+        const stream = uniqueName('WQX');
+        const prefix = uniqueName('wqx');
+        await bus.ensureStreams([{ name: stream, subjects: [`${prefix}.>`], retention: 'workqueue' }]);
+        createdStreams.push(stream);
+        const handler = async () => {};
+        await bus.consume({ stream, durable: 'shard-0', filterSubject: `${prefix}.0`, handler });
+        await bus.consume({ stream, durable: 'shard-1', filterSubject: `${prefix}.1`, handler });
+        // the same durable again (another replica, or a restart) is fine
+        await bus.consume({ stream, durable: 'shard-0', filterSubject: `${prefix}.0`, handler });
+        await expect(bus.consume({ stream, durable: 'all', filterSubject: `${prefix}.*`, handler })).rejects.toBeInstanceOf(WorkQueueConflictError);
+        await expect(bus.consume({ stream, durable: 'unfiltered', handler })).rejects.toBeInstanceOf(WorkQueueConflictError);
+      }));
+
+    it('supersedes: deletes an empty predecessor, narrows one that still holds messages', () =>
+      withBus(async (bus) => {
+        const prefix = uniqueName('sup');
+        const [emptyOld, fullOld, newA, newB] = [uniqueName('OLDE'), uniqueName('OLDF'), uniqueName('NEWA'), uniqueName('NEWB')];
+        createdStreams.push(emptyOld, fullOld, newA, newB);
+        await bus.ensureStreams([
+          { name: emptyOld, subjects: [`${prefix}.e.>`] },
+          { name: fullOld, subjects: [`${prefix}.f.>`] },
+        ]);
+        await bus.publish(`${prefix}.f.collected`, 'old-1');
+        await bus.publish(`${prefix}.f.collected`, 'old-2');
+
+        await bus.ensureStreams([
+          { name: newA, subjects: [`${prefix}.e.collected.*`], retention: 'workqueue', supersedes: { name: emptyOld, narrowTo: [`${prefix}.e.collected`] } },
+          { name: newB, subjects: [`${prefix}.f.collected.*`], retention: 'workqueue', supersedes: { name: fullOld, narrowTo: [`${prefix}.f.collected`] } },
+        ]);
+        expect(await bus.streamState(emptyOld)).toBeUndefined();
+        expect(await bus.streamState(fullOld)).toMatchObject({ messages: 2, retention: 'limits' });
+        await bus.publish(`${prefix}.f.collected.3`, 'new');
+        expect(await bus.streamState(newB)).toMatchObject({ messages: 1, retention: 'workqueue' });
+        // the old messages stay readable through the narrowed predecessor
+        const old: string[] = [];
+        await bus.consume({ stream: fullOld, durable: 'drain', handler: async (m) => void old.push(m.data) });
+        await waitFor(() => old.length === 2);
+        expect(old).toEqual(['old-1', 'old-2']);
+        // idempotent
+        await bus.ensureStreams([{ name: newB, subjects: [`${prefix}.f.collected.*`], retention: 'workqueue', supersedes: { name: fullOld, narrowTo: [`${prefix}.f.collected`] } }]);
+      }));
+
     itWhenPersistent('keeps durable progress across close and reopen', async () => {
       const first = await target().open();
       let stream = '';
@@ -292,7 +401,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
       try {
         ({ stream, prefix } = await freshStream(first));
         const seen: number[] = [];
-        await first.consume<number>({
+        await first.consume({
           stream,
           durable: 'resumer',
           ackWaitMs: ACK_WAIT_MS * 5,
@@ -313,7 +422,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         await second.publish(`${prefix}.a`, 4);
         await second.publish(`${prefix}.a`, 5);
         const got: Array<{ n: number; count: number }> = [];
-        await second.consume<number>({
+        await second.consume({
           stream,
           durable: 'resumer',
           ackWaitMs: ACK_WAIT_MS * 5,
@@ -336,9 +445,9 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `condition`; generous default so a loaded CI machine does not fail a correct bus. */
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await sleep(10);
   }
