@@ -5,6 +5,8 @@ CREATE TABLE IF NOT EXISTS import_staging
 (
     import_id       UInt64,
     site_id         UInt64,
+    -- the ingest replica receiving the upload: only it judges an unfinished upload after a restart
+    replica         UInt16,
     line            UInt32,
     visitor_key     String,
     timestamp       DateTime64(3, 'UTC'),
@@ -44,6 +46,8 @@ CREATE TABLE IF NOT EXISTS import_runs
 (
     import_id   UInt64,
     site_id     UInt64,
+    -- the ingest replica that staged it: the one that resumes it after a restart (a StatefulSet pod keeps its ordinal)
+    replica     UInt16,
     format      LowCardinality(String),
     state       LowCardinality(String),
     accepted    UInt64,

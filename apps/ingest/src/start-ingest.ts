@@ -1,5 +1,5 @@
 import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
-import { ownedShards, shardDurable } from './shard-ownership.js';
+import { ordinalOf, ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
@@ -81,7 +81,8 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   }
 
   // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
-  const imports = await startImports({ events: store, bus, log, clock: deps.clock });
+  // a restarted StatefulSet pod keeps its ordinal, so it resumes exactly the imports it had staged
+  const imports = await startImports({ events: store, bus, log, clock: deps.clock }, { replica: config.INGEST_REPLICA_INDEX ?? ordinalOf(config.POD_NAME) ?? 0 });
 
   return {
     services: imports.services,

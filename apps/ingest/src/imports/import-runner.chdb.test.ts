@@ -65,9 +65,14 @@ describe('import runner on chDB', () => {
     const partial = await receiveImport(store, { importId: 102, siteId: 1, format: 'sightline' }, chunks(`${line('a', 1)}\n${line('b', 2)}\n`), () => Date.now());
     expect(partial.accepted).toBe(2); // staged, but the process "died" before recording the run
     expect(await count('import_staging', 102)).toBe(2);
+    // another replica's unfinished upload (it may be running right now) is not this replica's to judge
+    await receiveImport(store, { importId: 106, siteId: 1, format: 'sightline', replica: 1 }, chunks(`${line('c', 3)}\n`), () => Date.now());
     const restarted = new ImportRunner(store, bus, log, () => Date.now());
     await restarted.resume();
     expect(await count('import_staging', 102)).toBe(0);
+    expect(await count('import_staging', 106)).toBe(1);
+    await new ImportRunner(store, bus, log, () => Date.now(), 1).resume();
+    expect(await count('import_staging', 106)).toBe(0);
     await waitFor(() => reports.some((r) => r.import_id === 102));
     expect(reports.find((r) => r.import_id === 102)).toMatchObject({ status: 'failed', failure: expect.stringContaining('restart') });
   });

@@ -24,17 +24,19 @@ export class ImportRunner {
     private readonly bus: Bus,
     private readonly log: Logger,
     private readonly clock: () => number,
+    /** this ingest replica's index: it resumes only the imports it staged */
+    private readonly replica = 0,
   ) {}
 
   /** The upload of one import; resolves once it is staged (and queued for writing). */
   async receive(header: ImportHeader, chunks: AsyncIterable<Buffer>): Promise<ImportRun> {
     let run: ImportRun;
     try {
-      run = await receiveImport(this.store, header, chunks, this.clock);
+      run = await receiveImport(this.store, { ...header, replica: this.replica }, chunks, this.clock);
     } catch (error) {
       // interrupted upload (client gone, body over the limit, store failure): nothing of it is kept
       await this.store.deleteImportRows(header.siteId, header.importId).catch(() => {});
-      const failed: ImportRun = { import_id: header.importId, site_id: header.siteId, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
+      const failed: ImportRun = { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
       await this.store.recordRun(failed, this.clock()).catch(() => {});
       await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted before its end; nothing was imported.').catch(() => {});
       throw error;
@@ -50,15 +52,18 @@ export class ImportRunner {
     return run;
   }
 
-  /** Start-up: re-run staged imports, fail uploads that never finished. */
+  /**
+   * Start-up: re-run this replica's staged imports, fail its uploads that never
+   * finished. Another replica's are not touched: they may be running right now.
+   */
   async resume(): Promise<void> {
-    for (const orphan of await this.store.orphanStaging()) {
-      const failed: ImportRun = { import_id: Number(orphan.import_id), site_id: Number(orphan.site_id), format: '', state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
+    for (const orphan of await this.store.orphanStaging(this.replica)) {
+      const failed: ImportRun = { import_id: Number(orphan.import_id), site_id: Number(orphan.site_id), replica: this.replica, format: '', state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
       await this.store.deleteImportRows(failed.site_id, failed.import_id);
       await this.store.recordRun(failed, this.clock());
       await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted by a restart; nothing was imported. Upload it again.');
     }
-    for (const run of await this.store.stagedRuns()) {
+    for (const run of await this.store.stagedRuns(this.replica)) {
       this.log.warn({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
       this.#enqueue(run);
     }

@@ -14,6 +14,8 @@ export type RunState = 'staged' | 'completed' | 'failed' | 'deleted';
 export interface ImportRun {
   import_id: number;
   site_id: number;
+  /** the ingest replica that staged it */
+  replica: number;
   format: string;
   state: RunState;
   accepted: number;
@@ -31,7 +33,7 @@ export interface StagingCursor {
 }
 
 const STAGED_COLUMNS =
-  'import_id, site_id, line, visitor_key, timestamp, name, hostname, pathname, referrer, source, channel, utm_source, utm_medium, utm_campaign, utm_content, utm_term, click_id, country, region, city, browser, browser_version, os, os_version, device, prop_keys, prop_values, engagement_ms, scroll_depth, status_code';
+  'import_id, site_id, replica, line, visitor_key, timestamp, name, hostname, pathname, referrer, source, channel, utm_source, utm_medium, utm_campaign, utm_content, utm_term, click_id, country, region, city, browser, browser_version, os, os_version, device, prop_keys, prop_values, engagement_ms, scroll_depth, status_code';
 
 export class ImportStore {
   constructor(private readonly events: EventStore) {}
@@ -83,6 +85,7 @@ export class ImportStore {
       {
         import_id: run.import_id,
         site_id: run.site_id,
+        replica: run.replica,
         format: run.format,
         state: run.state,
         accepted: run.accepted,
@@ -100,16 +103,17 @@ export class ImportStore {
     return rows[0] ? toRun(rows[0]) : undefined;
   }
 
-  /** Imports staged completely but not written: a crash interrupted them. */
-  async stagedRuns(): Promise<ImportRun[]> {
-    const rows = await this.events.query<RawRun>(`${RUN_SELECT} WHERE state = 'staged' ORDER BY import_id`);
+  /** This replica's imports staged completely but not written: a crash interrupted them. */
+  async stagedRuns(replica: number): Promise<ImportRun[]> {
+    const rows = await this.events.query<RawRun>(`${RUN_SELECT} WHERE state = 'staged' AND replica = {replica:UInt16} ORDER BY import_id`, { replica });
     return rows.map(toRun);
   }
 
-  /** Staged rows of uploads that never finished (no run recorded): a crash during the upload. */
-  orphanStaging(): Promise<Array<{ import_id: number; site_id: number }>> {
+  /** Staged rows of this replica's uploads that never finished (no run recorded): a crash during the upload. */
+  orphanStaging(replica: number): Promise<Array<{ import_id: number; site_id: number }>> {
     return this.events.query(
-      `SELECT DISTINCT import_id, site_id FROM ${STAGING_TABLE} WHERE import_id NOT IN (SELECT import_id FROM ${RUNS_TABLE}) ORDER BY import_id`,
+      `SELECT DISTINCT import_id, site_id FROM ${STAGING_TABLE} WHERE replica = {replica:UInt16} AND import_id NOT IN (SELECT import_id FROM ${RUNS_TABLE}) ORDER BY import_id`,
+      { replica },
     );
   }
 }
@@ -117,6 +121,7 @@ export class ImportStore {
 interface RawRun {
   import_id: number;
   site_id: number;
+  replica: number;
   format: string;
   state: RunState;
   accepted: number;
@@ -126,13 +131,14 @@ interface RawRun {
   range_end: number;
 }
 
-const RUN_SELECT = `SELECT import_id, site_id, format, state, accepted, rejected, errors,
+const RUN_SELECT = `SELECT import_id, site_id, replica, format, state, accepted, rejected, errors,
   toUnixTimestamp64Milli(range_start) AS range_start, toUnixTimestamp64Milli(range_end) AS range_end
   FROM ${RUNS_TABLE} FINAL`;
 
 const toRun = (r: RawRun): ImportRun => ({
   import_id: Number(r.import_id),
   site_id: Number(r.site_id),
+  replica: Number(r.replica),
   format: r.format,
   state: r.state,
   accepted: Number(r.accepted),

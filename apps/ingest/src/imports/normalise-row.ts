@@ -52,7 +52,7 @@ function referrerHostOf(referrer: string): string {
 
 export type Normalised = { ok: true; row: StagedRow; ms: number } | { ok: false; reason: string };
 
-export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: number; line: number }, now: number): Normalised {
+export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: number; line: number; replica?: number }, now: number): Normalised {
   const ms = Date.parse(row.timestamp);
   if (ms < IMPORT_EARLIEST) return { ok: false, reason: 'timestamp is before 2000-01-01' };
   if (ms > now + IMPORT_FUTURE_SLACK_MS) return { ok: false, reason: 'timestamp is in the future' };
@@ -77,6 +77,7 @@ export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: nu
     row: {
       import_id: ids.importId,
       site_id: ids.siteId,
+      replica: ids.replica ?? 0,
       line: ids.line,
       visitor_key: row.visitor_id,
       timestamp: clickhouseTime(ms),

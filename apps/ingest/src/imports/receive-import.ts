@@ -11,6 +11,8 @@ export interface ImportHeader {
   importId: number;
   siteId: number;
   format: ImportFormat;
+  /** the ingest replica receiving it (0 when alone) */
+  replica?: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function receiveImport(store: ImportStore, header: ImportHeader, ch
   let last = 0;
   let batch: StagedRow[] = [];
   const now = clock();
-  const ids = { importId: header.importId, siteId: header.siteId, line: 0 };
+  const ids = { importId: header.importId, siteId: header.siteId, line: 0, replica: header.replica ?? 0 };
   const reject = (line: number, reason: string) => {
     rejected += 1;
     if (errors.length < IMPORT_MAX_ERRORS) errors.push({ line, reason });
@@ -61,6 +63,7 @@ export async function receiveImport(store: ImportStore, header: ImportHeader, ch
   return {
     import_id: header.importId,
     site_id: header.siteId,
+    replica: header.replica ?? 0,
     format: header.format,
     state: accepted > 0 ? 'staged' : 'failed',
     accepted,

@@ -2,6 +2,8 @@
 export interface StagedRow {
   import_id: number;
   site_id: number;
+  /** the ingest replica that received the upload */
+  replica: number;
   /** 1-based line of the upload */
   line: number;
   /** the import's own visitor id, as given (hashed with the site into a visitor_id when written) */

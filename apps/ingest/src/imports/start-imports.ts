@@ -13,9 +13,9 @@ export interface ImportsInstance extends ServiceInstance {
 }
 
 /** Imports inside the ingest service: the IngestService RPCs, the background writer, site.deleted cleanup. */
-export async function startImports(deps: { events: EventStore; bus: Bus; log: Logger; clock: () => Date }, options: { siteDeletedDurable?: string } = {}): Promise<ImportsInstance> {
+export async function startImports(deps: { events: EventStore; bus: Bus; log: Logger; clock: () => Date }, options: { siteDeletedDurable?: string; replica?: number } = {}): Promise<ImportsInstance> {
   const store = new ImportStore(deps.events);
-  const runner = new ImportRunner(store, deps.bus, deps.log, () => deps.clock().getTime());
+  const runner = new ImportRunner(store, deps.bus, deps.log, () => deps.clock().getTime(), options.replica ?? 0);
   let siteDeleted: Subscription | undefined;
   try {
     siteDeleted = await startSiteDeletedImports(deps.bus, runner, deps.log, options.siteDeletedDurable);
