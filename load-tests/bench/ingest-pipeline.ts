@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { LocalBus, SUBJECTS } from '@sightline/bus';
-import type { Config } from '@sightline/config';
+import { LocalBus, collectedSubject } from '@sightline/bus';
+import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
 import { systemClock } from '@sightline/runtime';
@@ -30,7 +30,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
     await runMigrations(db, { schema: INGEST_SCHEMA, dir: INGEST_MIGRATIONS_DIR });
     await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
     const ports = fixturePorts({ benchkey0001: site({ site_id: 1 }) }, {}, systemClock);
-    const config = { INGEST_BATCH_ROWS: 5000, INGEST_BATCH_MAX_DELAY_MS: 1000 } as Config;
+    const config = { ...loadConfig({}), INGEST_BATCH_ROWS: 5000, INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: 1 };
     const ingest = await startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db, events: store, bus }, { ports });
     const stored = async () => Number((await store.query<{ n: number }>('SELECT count() AS n FROM events'))[0]?.n);
 
@@ -39,7 +39,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
     const publishes: Promise<void>[] = [];
     for (let i = 0; i < total; i += 1) {
       const ts = new Date(Date.now() + i).toISOString();
-      publishes.push(bus.publish(SUBJECTS.eventsCollected, { k: 'benchkey0001', n: 'pageview', u: `https://example.com/p/${i % 300}`, d: 'example.com', ts, ip: `10.0.${(i >> 8) % 8}.${i % 256}`, ua: UA }));
+      publishes.push(bus.publish(collectedSubject(0), { k: 'benchkey0001', n: 'pageview', u: `https://example.com/p/${i % 300}`, d: 'example.com', ts, ip: `10.0.${(i >> 8) % 8}.${i % 256}`, ua: UA }));
     }
     await Promise.all(publishes);
     while ((await stored()) < total) await new Promise((r) => setTimeout(r, 50));
@@ -50,7 +50,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
     for (let i = 0; i < 20; i += 1) {
       const before = await stored();
       const t = performance.now();
-      await bus.publish(SUBJECTS.eventsCollected, { k: 'benchkey0001', n: 'custom', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '10.1.0.1', ua: UA });
+      await bus.publish(collectedSubject(0), { k: 'benchkey0001', n: 'custom', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '10.1.0.1', ua: UA });
       while ((await stored()) <= before) await new Promise((r) => setTimeout(r, 5));
       latencies.push(performance.now() - t);
     }

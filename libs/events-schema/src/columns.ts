@@ -57,8 +57,11 @@ export const LIVE_IMPORT_ID = 0;
 export const PAGEVIEW = 'pageview';
 export const ENGAGEMENT = 'engagement';
 
+/** A session's first-event attributes, as every events and sessions row carries them. */
+export type SessionAttributes = { [K in SessionAttributeColumn]: K extends 'city' ? number : string };
+
 /** One row of `events` as written (timestamps as 'YYYY-MM-DD HH:MM:SS.mmm' UTC). */
-export interface EventRow {
+export interface EventRow extends SessionAttributes {
   site_id: number;
   timestamp: string;
   name: string;
@@ -66,23 +69,6 @@ export interface EventRow {
   session_id: string; // UInt64 as decimal text
   hostname: string;
   pathname: string;
-  referrer: string;
-  source: string;
-  channel: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_content: string;
-  utm_term: string;
-  click_id: string;
-  country: string;
-  region: string;
-  city: number;
-  browser: string;
-  browser_version: string;
-  os: string;
-  os_version: string;
-  device: string;
   prop_keys: string[];
   prop_values: string[];
   engagement_ms: number;
@@ -92,7 +78,7 @@ export interface EventRow {
 }
 
 /** One version of a session row as written to `sessions`. */
-export interface SessionRow {
+export interface SessionRow extends SessionAttributes {
   site_id: number;
   session_id: string;
   visitor_id: string;
@@ -108,22 +94,5 @@ export interface SessionRow {
   is_bounce: 0 | 1;
   duration: number;
   engagement_ms: number;
-  referrer: string;
-  source: string;
-  channel: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_content: string;
-  utm_term: string;
-  click_id: string;
-  country: string;
-  region: string;
-  city: number;
-  browser: string;
-  browser_version: string;
-  os: string;
-  os_version: string;
-  device: string;
   import_id: number;
 }
