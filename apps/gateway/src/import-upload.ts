@@ -23,6 +23,8 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
   injectTraceContext(metadata);
   return new Promise((resolve, reject) => {
     let tooLarge = false;
+    /** ingest answered with an error before the body ended */
+    let answered = false;
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -32,13 +34,21 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
     const refuse = () => settle(() => reject(payloadTooLarge(options.maxBytes)));
     const call = ingest.importEvents(metadata, { deadline: Date.now() + options.deadlineMs }, (error: ServiceError | null, response) => {
       if (tooLarge) return; // answered once the body is drained
-      if (error) return settle(() => reject(fromGrpcError(error)));
+      if (error) {
+        // ingest gave up (or is unreachable): stop forwarding, let the rest of the body drain
+        answered = true;
+        body.resume();
+        return settle(() => reject(fromGrpcError(error)));
+      }
       settle(() => resolve(response));
     });
+    // failures arrive through the callback; an 'error' event without a listener would crash the process
+    call.on('error', () => {});
     call.write({ header: { importId: target.importId, siteId: target.siteId, format: target.format }, data: Buffer.alloc(0) });
     let bytes = 0;
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
+      if (answered) return;
       if (tooLarge) {
         // discarded; a client still sending far past the limit is cut off
         if (bytes > DRAIN_FACTOR * options.maxBytes) {
@@ -60,7 +70,7 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
     });
     body.on('end', () => {
       if (tooLarge) refuse();
-      else call.end();
+      else if (!answered) call.end();
     });
     body.on('error', () => {
       if (tooLarge) return refuse();
