@@ -8,6 +8,7 @@ import { benchCollect } from './collect.js';
 import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
+import { benchImports } from './imports.js';
 import { benchQuery } from './query.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
@@ -19,6 +20,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['enrichment steps', benchEnrich],
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],
+  ['imports', () => benchImports()],
   ['query', benchQuery],
 ];
 

@@ -27,6 +27,7 @@ import { auditRoutes } from './routes/site-audit.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 
@@ -36,6 +37,8 @@ export interface GatewayOptions {
   version: string;
   writesEnabled: boolean;
   bodyLimitBytes: number;
+  /** IMPORT_MAX_BYTES: the largest import upload (streamed, never held whole) */
+  importMaxBytes: number;
   trustedProxies: string[];
   services: readonly ServiceClient[];
   ownStores: HealthRouteOptions['ownStores'];
@@ -119,6 +122,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const query = clientOf(options.services, 'query');
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
   await app.register(queryRoutes, { sites, identity, query, deadlineMs });
+  await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

@@ -1,5 +1,5 @@
 import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
-import { ownedShards, shardDurable } from './shard-ownership.js';
+import { ordinalOf, ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
@@ -7,6 +7,7 @@ import type { IngestPorts } from './pipeline/ports.js';
 import { rebuildSessions } from './sessions/rebuild-sessions.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { INGEST_DURABLE, consumeSiteDeleted } from './site-deleted.js';
+import { startImports } from './imports/start-imports.js';
 import { productionPorts, type IngestDeps } from './wiring.js';
 
 export { INGEST_CALLS, INGEST_NEEDS } from './wiring.js';
@@ -97,9 +98,14 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     expiry.unref();
   }
 
+  // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
+  // a restarted StatefulSet pod keeps its ordinal, so it resumes exactly the imports it had staged
+  const imports = await startImports({ events: store, bus, log, clock: deps.clock }, { replica: config.INGEST_REPLICA_INDEX ?? ordinalOf(config.POD_NAME) ?? 0 });
+
   return {
-    services: [],
+    services: imports.services,
     stop: async () => {
+      await imports.stop();
       clearInterval(expiry);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await writer?.close();

@@ -28,7 +28,21 @@ describe('janitor sweep', () => {
     await outbox(at(-week + 1), at(-week - 10));
     await outbox(null, at(-30 * 86_400_000));
 
-    expect(await sweep(t.db, now)).toEqual({ idempotencyRecords: 2, outboxRows: 1 });
+    // import jobs: one never reported on for over an hour (abandoned), one as old but reported on, one recent
+    await t.db.query('INSERT INTO sites.accounts (account_id, created_at) VALUES (1, $1)', [now]);
+    const { rows: sites } = await t.db.query<{ id: number }>(
+      "INSERT INTO sites.sites (name, hash, tracking_key, timezone, week_start, hobby, owner_account_id, created_at, updated_at) VALUES ('https://janitor.example', md5('h'), md5('k'), 'UTC', 1, false, 1, $1, $1) RETURNING id",
+      [now],
+    );
+    const job = (createdAt: Date, seq: number) =>
+      t.db.query("INSERT INTO sites.import_jobs (site_id, format, created_by, created_at, progress_seq) VALUES ($1, 'sightline', 1, $2, $3)", [sites[0]!.id, createdAt, seq]);
+    await job(at(-3_600_001), 0);
+    await job(at(-3_600_001), 5);
+    await job(at(-60_000), 0);
+
+    expect(await sweep(t.db, now)).toEqual({ idempotencyRecords: 2, outboxRows: 1, abandonedImports: 1 });
+    const jobs = await t.db.query<{ status: string }>('SELECT status FROM sites.import_jobs ORDER BY id');
+    expect(jobs.rows.map((r) => r.status)).toEqual(['failed', 'queued', 'queued']);
     const keys = await t.db.query<{ idempotency_key: string }>('SELECT idempotency_key FROM sites.idempotency_records');
     expect(keys.rows.map((r) => r.idempotency_key)).toEqual(['live']);
     const left = await t.db.query<{ published: boolean }>('SELECT published_at IS NOT NULL AS published FROM sites.outbox ORDER BY id');

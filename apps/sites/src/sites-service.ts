@@ -2,6 +2,7 @@ import { unary } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
 import { listAudit } from './audit/list-audit.js';
 import { createFunnel, deleteFunnel, getFunnel, listFunnels } from './funnels/funnels.js';
+import { createImport, deleteImport, getImport, listImports } from './imports/import-jobs.js';
 import { createGoal, deleteGoal, listGoals } from './goals/goals.js';
 import { addMember, listMembers, removeMember } from './members/members.js';
 import { createSite } from './sites/create-site.js';
@@ -31,5 +32,9 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     getFunnel: unary('Sites/GetFunnel', log, (r: sitesV1.GetFunnelRequest) => getFunnel(ctx, r)),
     deleteFunnel: unary('Sites/DeleteFunnel', log, (r: sitesV1.DeleteFunnelRequest, call) => deleteFunnel(ctx, r, call)),
     listAudit: unary('Sites/ListAudit', log, (r: sitesV1.ListAuditRequest) => listAudit(ctx, r)),
+    createImport: unary('Sites/CreateImport', log, (r: sitesV1.CreateImportRequest, call) => createImport(ctx, r, call)),
+    listImports: unary('Sites/ListImports', log, (r: sitesV1.ListImportsRequest) => listImports(ctx, r)),
+    getImport: unary('Sites/GetImport', log, (r: sitesV1.GetImportRequest) => getImport(ctx, r)),
+    deleteImport: unary('Sites/DeleteImport', log, (r: sitesV1.DeleteImportRequest, call) => deleteImport(ctx, r, call)),
   };
 }

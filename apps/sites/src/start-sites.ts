@@ -1,6 +1,7 @@
 import { sitesV1 } from '@sightline/proto';
 import type { DepsFor, ServiceInstance } from '@sightline/runtime';
 import { startSettingsAuditConsumer } from './audit/settings-audit-consumer.js';
+import { startImportProgressConsumer } from './imports/import-progress-consumer.js';
 import { DEFAULT_JANITOR_INTERVAL_MS, startJanitor } from './janitor.js';
 import { DEFAULT_RELAY_INTERVAL_MS, startOutboxRelay, type OutboxRelay } from './outbox/relay.js';
 import { sitesSettings, type SitesContext } from './sites-context.js';
@@ -13,6 +14,8 @@ export interface SitesOptions {
   janitorIntervalMs?: number;
   /** durable name of the settings.changed audit consumer (tests sharing a NATS server use their own) */
   settingsAuditDurable?: string;
+  /** durable name of the import.progress consumer (tests sharing a NATS server use their own) */
+  importProgressDurable?: string;
 }
 
 export interface SitesInstance extends ServiceInstance {
@@ -30,12 +33,14 @@ export async function startSites(deps: DepsFor<typeof SITES_NEEDS>, options: Sit
   const relay = await startOutboxRelay(db, bus, deps.clock, deps.log, options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS);
   const janitor = startJanitor(db, deps.clock, deps.log, options.janitorIntervalMs ?? DEFAULT_JANITOR_INTERVAL_MS);
   const settingsAudit = startSettingsAuditConsumer(db, bus, deps.log, options.settingsAuditDurable);
+  const importProgress = startImportProgressConsumer(db, bus, deps.log, options.importProgressDurable);
   const ctx: SitesContext = { db, bus, clock: deps.clock, log: deps.log, settings, kickOutbox: () => relay.kick() };
   return {
     services: [{ definition: sitesV1.SitesServiceService, implementation: sitesServiceImplementation(ctx) }],
     relay,
     stop: async () => {
       await settingsAudit.stop();
+      await importProgress.stop();
       await relay.stop();
       await janitor.stop();
     },

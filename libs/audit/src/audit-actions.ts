@@ -9,6 +9,8 @@ export const SITES_AUDIT_ACTIONS = [
   'goal.delete',
   'funnel.create',
   'funnel.delete',
+  'import.create',
+  'import.delete',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

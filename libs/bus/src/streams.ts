@@ -1,4 +1,4 @@
-import type { CollectedEvent } from '@sightline/events-schema';
+import type { CollectedEvent, ImportProgress } from '@sightline/events-schema';
 import type { StreamConfig } from './stream-config.js';
 import { COLLECTED_FILTER, type CollectedSubject } from './collected-shard.js';
 
@@ -11,6 +11,7 @@ export const STREAM_NAMES = {
   events: 'EVENTS_WQ',
   sites: 'SITES',
   settings: 'SETTINGS',
+  imports: 'IMPORTS',
 } as const;
 
 /** The stream `EVENTS_WQ` replaced (limits retention, `events.>`); drained and deleted by ensureStreams. */
@@ -25,6 +26,8 @@ export const SUBJECTS = {
   siteUpdated: 'site.updated',
   /** Site/account settings changed; caches reload. (stream SETTINGS) */
   settingsChanged: 'settings.changed',
+  /** Progress and outcome of an import job: ingest reports, sites records it on the job. (stream IMPORTS) */
+  importProgress: 'import.progress',
   /** Broadcast, not stored: an API key was revoked; every gateway replica drops it now. */
   keysRevoked: 'keys.revoked',
 } as const;
@@ -56,6 +59,7 @@ export const SIGHTLINE_STREAMS: StreamConfig[] = [
   },
   { name: STREAM_NAMES.sites, subjects: ['site.>'], maxAgeMs: 14 * 24 * HOUR_MS },
   { name: STREAM_NAMES.settings, subjects: ['settings.>'], maxAgeMs: 14 * 24 * HOUR_MS },
+  { name: STREAM_NAMES.imports, subjects: ['import.>'], maxAgeMs: 7 * 24 * HOUR_MS },
 ];
 
 /** The settings kinds a `settings.changed` message announces. */
@@ -83,6 +87,12 @@ export interface SubjectPayloads {
   [SUBJECTS.siteUpdated]: { site_id: number; account_id: number; tracking_key: string; name: string; timezone: string; week_start: number; updated_at: string };
   /** published by settings (through its outbox) on every settings write */
   [SUBJECTS.settingsChanged]: SettingsChanged;
+  /**
+   * published by ingest as an import moves on: `seq` grows with every report of one
+   * import, so sites applies a report only when it is newer than the one it holds
+   * (redeliveries and reordering never move a job backwards).
+   */
+  [SUBJECTS.importProgress]: ImportProgress;
   /** published by identity on revoke and rotate; gateways drop the key from their cache */
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
 }

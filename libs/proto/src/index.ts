@@ -6,3 +6,4 @@ export * as sitesV1 from './gen/sightline/sites/v1/sites.js';
 export * as scriptBuilderV1 from './gen/sightline/script_builder/v1/script_builder.js';
 export * as settingsV1 from './gen/sightline/settings/v1/settings.js';
 export * as queryV1 from './gen/sightline/query/v1/query.js';
+export * as ingestV1 from './gen/sightline/ingest/v1/ingest.js';

@@ -1,6 +1,6 @@
 import type { Client } from '@grpc/grpc-js';
 import { createClient } from '@sightline/grpc-kit';
-import { identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
+import { identityV1, ingestV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
 
 /** The typed client of each service another process may call. */
 export interface ServiceClients {
@@ -9,12 +9,13 @@ export interface ServiceClients {
   settings: settingsV1.SettingsServiceClient;
   'script-builder': scriptBuilderV1.ScriptBuilderServiceClient;
   query: queryV1.QueryServiceClient;
+  ingest: ingestV1.IngestServiceClient;
 }
 
-/** A service that can be called (ingest has no RPCs of its own yet, so it is not one). */
+/** A service that can be called. */
 export type CalledService = keyof ServiceClients;
 
-export const CALLED_SERVICES = ['identity', 'sites', 'settings', 'script-builder', 'query'] as const satisfies readonly CalledService[];
+export const CALLED_SERVICES = ['identity', 'sites', 'settings', 'script-builder', 'query', 'ingest'] as const satisfies readonly CalledService[];
 
 type ClientConstructor<C> = new (address: string, creds: never, options: object) => C;
 
@@ -24,6 +25,7 @@ const CONSTRUCTORS: { [S in CalledService]: ClientConstructor<ServiceClients[S]>
   settings: settingsV1.SettingsServiceClient as never,
   'script-builder': scriptBuilderV1.ScriptBuilderServiceClient as never,
   query: queryV1.QueryServiceClient as never,
+  ingest: ingestV1.IngestServiceClient as never,
 };
 
 /**

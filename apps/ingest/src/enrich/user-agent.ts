@@ -19,7 +19,7 @@ export interface UserAgentInfo {
 }
 
 /** ua-parser-js browser names → Sightline's. */
-const BROWSER_NAMES: Record<string, string> = {
+export const BROWSER_NAMES: Record<string, string> = {
   'Mobile Safari': 'Safari',
   'Mobile Chrome': 'Chrome',
   'Chrome Headless': 'Chrome',
@@ -42,12 +42,12 @@ const BROWSER_NAMES: Record<string, string> = {
 };
 
 /** In-app browsers and webviews: the visit came through an app, not a browser. */
-const MOBILE_APPS = new Set([
+export const MOBILE_APPS = new Set([
   'Chrome WebView', 'WebKit', 'Facebook', 'Instagram', 'TikTok', 'WeChat', 'Line', 'KAKAOTALK', 'Snapchat',
   'Twitter', 'LinkedIn', 'GSA', 'Klarna', 'Alipay', 'Zalo', 'Threads',
 ]);
 
-const OS_NAMES: Record<string, string> = {
+export const OS_NAMES: Record<string, string> = {
   'Mac OS': 'Mac',
   macOS: 'Mac',
   Linux: 'GNU/Linux',

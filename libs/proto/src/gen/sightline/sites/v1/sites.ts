@@ -251,6 +251,66 @@ export interface ListAuditResponse {
   nextCursor: string;
 }
 
+export interface ImportLineError {
+  /** 1-based line number in the uploaded body */
+  line: number;
+  reason: string;
+}
+
+export interface ImportJob {
+  importId: number;
+  siteId: number;
+  /** "sightline" or "ga4-bigquery" */
+  format: string;
+  /** "queued", "running", "completed" or "failed" */
+  status: string;
+  accepted: number;
+  rejected: number;
+  /** the first errors, in line order */
+  errors: ImportLineError[];
+  /** RFC 3339; empty until rows are accepted */
+  rangeStart: string;
+  rangeEnd: string;
+  createdAt: string;
+  startedAt: string;
+  finishedAt: string;
+  /** why a failed import failed (empty otherwise) */
+  failure: string;
+}
+
+export interface CreateImportRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+  format: string;
+}
+
+export interface ListImportsRequest {
+  actor?: Actor | undefined;
+  siteId: number;
+}
+
+export interface ListImportsResponse {
+  imports: ImportJob[];
+}
+
+export interface GetImportRequest {
+  actor?: Actor | undefined;
+  siteId: number;
+  importId: number;
+}
+
+export interface DeleteImportRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+  importId: number;
+}
+
+export interface DeleteImportResponse {
+  existed: boolean;
+}
+
 function createBaseSite(): Site {
   return {
     siteId: 0,
@@ -4006,6 +4066,980 @@ export const ListAuditResponse: MessageFns<ListAuditResponse> = {
   },
 };
 
+function createBaseImportLineError(): ImportLineError {
+  return { line: 0, reason: "" };
+}
+
+export const ImportLineError: MessageFns<ImportLineError> = {
+  encode(message: ImportLineError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.line !== 0) {
+      writer.uint32(8).uint64(message.line);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportLineError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportLineError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.line = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportLineError {
+    return {
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: ImportLineError): unknown {
+    const obj: any = {};
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportLineError>, I>>(base?: I): ImportLineError {
+    return ImportLineError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportLineError>, I>>(object: I): ImportLineError {
+    const message = createBaseImportLineError();
+    message.line = object.line ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseImportJob(): ImportJob {
+  return {
+    importId: 0,
+    siteId: 0,
+    format: "",
+    status: "",
+    accepted: 0,
+    rejected: 0,
+    errors: [],
+    rangeStart: "",
+    rangeEnd: "",
+    createdAt: "",
+    startedAt: "",
+    finishedAt: "",
+    failure: "",
+  };
+}
+
+export const ImportJob: MessageFns<ImportJob> = {
+  encode(message: ImportJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.importId !== 0) {
+      writer.uint32(8).int64(message.importId);
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    if (message.format !== "") {
+      writer.uint32(26).string(message.format);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.accepted !== 0) {
+      writer.uint32(40).uint64(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      writer.uint32(48).uint64(message.rejected);
+    }
+    for (const v of message.errors) {
+      ImportLineError.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.rangeStart !== "") {
+      writer.uint32(66).string(message.rangeStart);
+    }
+    if (message.rangeEnd !== "") {
+      writer.uint32(74).string(message.rangeEnd);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(82).string(message.createdAt);
+    }
+    if (message.startedAt !== "") {
+      writer.uint32(90).string(message.startedAt);
+    }
+    if (message.finishedAt !== "") {
+      writer.uint32(98).string(message.finishedAt);
+    }
+    if (message.failure !== "") {
+      writer.uint32(106).string(message.failure);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.importId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.accepted = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rejected = longToNumber(reader.uint64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.errors.push(ImportLineError.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.rangeStart = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.rangeEnd = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.finishedAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.failure = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportJob {
+    return {
+      importId: isSet(object.importId)
+        ? globalThis.Number(object.importId)
+        : isSet(object.import_id)
+        ? globalThis.Number(object.import_id)
+        : 0,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
+      rejected: isSet(object.rejected) ? globalThis.Number(object.rejected) : 0,
+      errors: globalThis.Array.isArray(object?.errors)
+        ? object.errors.map((e: any) => ImportLineError.fromJSON(e))
+        : [],
+      rangeStart: isSet(object.rangeStart)
+        ? globalThis.String(object.rangeStart)
+        : isSet(object.range_start)
+        ? globalThis.String(object.range_start)
+        : "",
+      rangeEnd: isSet(object.rangeEnd)
+        ? globalThis.String(object.rangeEnd)
+        : isSet(object.range_end)
+        ? globalThis.String(object.range_end)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : "",
+      finishedAt: isSet(object.finishedAt)
+        ? globalThis.String(object.finishedAt)
+        : isSet(object.finished_at)
+        ? globalThis.String(object.finished_at)
+        : "",
+      failure: isSet(object.failure) ? globalThis.String(object.failure) : "",
+    };
+  },
+
+  toJSON(message: ImportJob): unknown {
+    const obj: any = {};
+    if (message.importId !== 0) {
+      obj.importId = Math.round(message.importId);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.accepted !== 0) {
+      obj.accepted = Math.round(message.accepted);
+    }
+    if (message.rejected !== 0) {
+      obj.rejected = Math.round(message.rejected);
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors.map((e) => ImportLineError.toJSON(e));
+    }
+    if (message.rangeStart !== "") {
+      obj.rangeStart = message.rangeStart;
+    }
+    if (message.rangeEnd !== "") {
+      obj.rangeEnd = message.rangeEnd;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.startedAt !== "") {
+      obj.startedAt = message.startedAt;
+    }
+    if (message.finishedAt !== "") {
+      obj.finishedAt = message.finishedAt;
+    }
+    if (message.failure !== "") {
+      obj.failure = message.failure;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportJob>, I>>(base?: I): ImportJob {
+    return ImportJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportJob>, I>>(object: I): ImportJob {
+    const message = createBaseImportJob();
+    message.importId = object.importId ?? 0;
+    message.siteId = object.siteId ?? 0;
+    message.format = object.format ?? "";
+    message.status = object.status ?? "";
+    message.accepted = object.accepted ?? 0;
+    message.rejected = object.rejected ?? 0;
+    message.errors = object.errors?.map((e) => ImportLineError.fromPartial(e)) || [];
+    message.rangeStart = object.rangeStart ?? "";
+    message.rangeEnd = object.rangeEnd ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.startedAt = object.startedAt ?? "";
+    message.finishedAt = object.finishedAt ?? "";
+    message.failure = object.failure ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateImportRequest(): CreateImportRequest {
+  return { actor: undefined, audit: undefined, siteId: 0, format: "" };
+}
+
+export const CreateImportRequest: MessageFns<CreateImportRequest> = {
+  encode(message: CreateImportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    if (message.format !== "") {
+      writer.uint32(34).string(message.format);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateImportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateImportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateImportRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+    };
+  },
+
+  toJSON(message: CreateImportRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateImportRequest>, I>>(base?: I): CreateImportRequest {
+    return CreateImportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateImportRequest>, I>>(object: I): CreateImportRequest {
+    const message = createBaseCreateImportRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.format = object.format ?? "";
+    return message;
+  },
+};
+
+function createBaseListImportsRequest(): ListImportsRequest {
+  return { actor: undefined, siteId: 0 };
+}
+
+export const ListImportsRequest: MessageFns<ListImportsRequest> = {
+  encode(message: ListImportsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListImportsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListImportsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListImportsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListImportsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListImportsRequest>, I>>(base?: I): ListImportsRequest {
+    return ListImportsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListImportsRequest>, I>>(object: I): ListImportsRequest {
+    const message = createBaseListImportsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.siteId = object.siteId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListImportsResponse(): ListImportsResponse {
+  return { imports: [] };
+}
+
+export const ListImportsResponse: MessageFns<ListImportsResponse> = {
+  encode(message: ListImportsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.imports) {
+      ImportJob.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListImportsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListImportsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.imports.push(ImportJob.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListImportsResponse {
+    return {
+      imports: globalThis.Array.isArray(object?.imports) ? object.imports.map((e: any) => ImportJob.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListImportsResponse): unknown {
+    const obj: any = {};
+    if (message.imports?.length) {
+      obj.imports = message.imports.map((e) => ImportJob.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListImportsResponse>, I>>(base?: I): ListImportsResponse {
+    return ListImportsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListImportsResponse>, I>>(object: I): ListImportsResponse {
+    const message = createBaseListImportsResponse();
+    message.imports = object.imports?.map((e) => ImportJob.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetImportRequest(): GetImportRequest {
+  return { actor: undefined, siteId: 0, importId: 0 };
+}
+
+export const GetImportRequest: MessageFns<GetImportRequest> = {
+  encode(message: GetImportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    if (message.importId !== 0) {
+      writer.uint32(24).int64(message.importId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetImportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetImportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.importId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetImportRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      importId: isSet(object.importId)
+        ? globalThis.Number(object.importId)
+        : isSet(object.import_id)
+        ? globalThis.Number(object.import_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetImportRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.importId !== 0) {
+      obj.importId = Math.round(message.importId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetImportRequest>, I>>(base?: I): GetImportRequest {
+    return GetImportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetImportRequest>, I>>(object: I): GetImportRequest {
+    const message = createBaseGetImportRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.importId = object.importId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteImportRequest(): DeleteImportRequest {
+  return { actor: undefined, audit: undefined, siteId: 0, importId: 0 };
+}
+
+export const DeleteImportRequest: MessageFns<DeleteImportRequest> = {
+  encode(message: DeleteImportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    if (message.importId !== 0) {
+      writer.uint32(32).int64(message.importId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteImportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteImportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.importId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteImportRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      importId: isSet(object.importId)
+        ? globalThis.Number(object.importId)
+        : isSet(object.import_id)
+        ? globalThis.Number(object.import_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteImportRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.importId !== 0) {
+      obj.importId = Math.round(message.importId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteImportRequest>, I>>(base?: I): DeleteImportRequest {
+    return DeleteImportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteImportRequest>, I>>(object: I): DeleteImportRequest {
+    const message = createBaseDeleteImportRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.importId = object.importId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteImportResponse(): DeleteImportResponse {
+  return { existed: false };
+}
+
+export const DeleteImportResponse: MessageFns<DeleteImportResponse> = {
+  encode(message: DeleteImportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.existed !== false) {
+      writer.uint32(8).bool(message.existed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteImportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteImportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.existed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteImportResponse {
+    return { existed: isSet(object.existed) ? globalThis.Boolean(object.existed) : false };
+  },
+
+  toJSON(message: DeleteImportResponse): unknown {
+    const obj: any = {};
+    if (message.existed !== false) {
+      obj.existed = message.existed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteImportResponse>, I>>(base?: I): DeleteImportResponse {
+    return DeleteImportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteImportResponse>, I>>(object: I): DeleteImportResponse {
+    const message = createBaseDeleteImportResponse();
+    message.existed = object.existed ?? false;
+    return message;
+  },
+};
+
 /**
  * Sites, members and roles, goals, funnels, idempotency records, the audit trail.
  *
@@ -4178,6 +5212,48 @@ export const SitesServiceService = {
     responseSerialize: (value: ListAuditResponse): Buffer => Buffer.from(ListAuditResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAuditResponse => ListAuditResponse.decode(value),
   },
+  /**
+   * Import jobs (history from another analytics tool). Sites owns the job record;
+   * ingest stages and writes the rows and reports progress on `import.progress`.
+   */
+  createImport: {
+    path: "/sightline.sites.v1.SitesService/CreateImport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateImportRequest): Buffer => Buffer.from(CreateImportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateImportRequest => CreateImportRequest.decode(value),
+    responseSerialize: (value: ImportJob): Buffer => Buffer.from(ImportJob.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportJob => ImportJob.decode(value),
+  },
+  listImports: {
+    path: "/sightline.sites.v1.SitesService/ListImports" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListImportsRequest): Buffer => Buffer.from(ListImportsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListImportsRequest => ListImportsRequest.decode(value),
+    responseSerialize: (value: ListImportsResponse): Buffer => Buffer.from(ListImportsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListImportsResponse => ListImportsResponse.decode(value),
+  },
+  getImport: {
+    path: "/sightline.sites.v1.SitesService/GetImport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetImportRequest): Buffer => Buffer.from(GetImportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetImportRequest => GetImportRequest.decode(value),
+    responseSerialize: (value: ImportJob): Buffer => Buffer.from(ImportJob.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportJob => ImportJob.decode(value),
+  },
+  /** Idempotent: an import already gone answers `existed: false`, not an error. */
+  deleteImport: {
+    path: "/sightline.sites.v1.SitesService/DeleteImport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteImportRequest): Buffer => Buffer.from(DeleteImportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteImportRequest => DeleteImportRequest.decode(value),
+    responseSerialize: (value: DeleteImportResponse): Buffer =>
+      Buffer.from(DeleteImportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteImportResponse => DeleteImportResponse.decode(value),
+  },
 } as const;
 
 export interface SitesServiceServer extends UntypedServiceImplementation {
@@ -4202,6 +5278,15 @@ export interface SitesServiceServer extends UntypedServiceImplementation {
   getFunnel: handleUnaryCall<GetFunnelRequest, Funnel>;
   deleteFunnel: handleUnaryCall<DeleteFunnelRequest, DeleteFunnelResponse>;
   listAudit: handleUnaryCall<ListAuditRequest, ListAuditResponse>;
+  /**
+   * Import jobs (history from another analytics tool). Sites owns the job record;
+   * ingest stages and writes the rows and reports progress on `import.progress`.
+   */
+  createImport: handleUnaryCall<CreateImportRequest, ImportJob>;
+  listImports: handleUnaryCall<ListImportsRequest, ListImportsResponse>;
+  getImport: handleUnaryCall<GetImportRequest, ImportJob>;
+  /** Idempotent: an import already gone answers `existed: false`, not an error. */
+  deleteImport: handleUnaryCall<DeleteImportRequest, DeleteImportResponse>;
 }
 
 export interface SitesServiceClient extends Client {
@@ -4463,6 +5548,71 @@ export interface SitesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAuditResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Import jobs (history from another analytics tool). Sites owns the job record;
+   * ingest stages and writes the rows and reports progress on `import.progress`.
+   */
+  createImport(
+    request: CreateImportRequest,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  createImport(
+    request: CreateImportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  createImport(
+    request: CreateImportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  listImports(
+    request: ListImportsRequest,
+    callback: (error: ServiceError | null, response: ListImportsResponse) => void,
+  ): ClientUnaryCall;
+  listImports(
+    request: ListImportsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListImportsResponse) => void,
+  ): ClientUnaryCall;
+  listImports(
+    request: ListImportsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListImportsResponse) => void,
+  ): ClientUnaryCall;
+  getImport(
+    request: GetImportRequest,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  getImport(
+    request: GetImportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  getImport(
+    request: GetImportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportJob) => void,
+  ): ClientUnaryCall;
+  /** Idempotent: an import already gone answers `existed: false`, not an error. */
+  deleteImport(
+    request: DeleteImportRequest,
+    callback: (error: ServiceError | null, response: DeleteImportResponse) => void,
+  ): ClientUnaryCall;
+  deleteImport(
+    request: DeleteImportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteImportResponse) => void,
+  ): ClientUnaryCall;
+  deleteImport(
+    request: DeleteImportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteImportResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,111 @@
+/**
+ * An import row (either format, already mapped to the `sightline` shape) → a staged
+ * row, through the same vocabulary as live traffic: browser/OS/device names as the
+ * UA step names them, versions major.minor, source from utm_source or the referrer,
+ * channel from the GA4 grouping when the row names none.
+ */
+import { IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
+import { classifyChannel } from '../enrich/channel.js';
+import { resolveSource } from '../enrich/source.js';
+import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES, majorMinor } from '../enrich/user-agent.js';
+import { clickhouseTime, type StagedRow } from './staged-row.js';
+
+/** Names other tools use that the UA step's tables do not hold. */
+const EXTRA_BROWSER_NAMES: Record<string, string> = { Edge: 'Microsoft Edge', 'Safari (in-app)': 'Mobile App', 'Android Webview': 'Mobile App' };
+const EXTRA_OS_NAMES: Record<string, string> = { Macintosh: 'Mac', 'OS X': 'Mac', 'Mac OS X': 'Mac', ChromeOS: 'Chrome OS' };
+const DEVICES: Record<string, string> = {
+  mobile: 'Mobile', smartphone: 'Mobile', phablet: 'Mobile', phone: 'Mobile', wearable: 'Mobile',
+  tablet: 'Tablet',
+  desktop: 'Desktop', 'smart tv': 'Desktop', tv: 'Desktop', smarttv: 'Desktop', console: 'Desktop',
+};
+
+export function browserName(raw: string): string {
+  const name = raw.trim();
+  if (MOBILE_APPS.has(name)) return 'Mobile App';
+  return EXTRA_BROWSER_NAMES[name] ?? BROWSER_NAMES[name] ?? name;
+}
+
+export function osName(raw: string): string {
+  const name = raw.trim();
+  return EXTRA_OS_NAMES[name] ?? OS_NAMES[name] ?? name;
+}
+
+export function deviceName(raw: string): string {
+  const name = raw.trim();
+  return DEVICES[name.toLowerCase()] ?? name;
+}
+
+/** "iOS 17.1.2" → "17.1"; Windows keeps its release name ("Windows 10" → "10"). */
+export function osVersion(os: string, rawOs: string, version: string): string {
+  let v = version.trim();
+  for (const prefix of [rawOs.trim(), os]) if (prefix && v.toLowerCase().startsWith(`${prefix.toLowerCase()} `)) v = v.slice(prefix.length + 1).trim();
+  return os === 'Windows' ? v : majorMinor(v);
+}
+
+function referrerHostOf(referrer: string): string {
+  try {
+    return new URL(referrer).hostname.toLowerCase();
+  } catch {
+    return referrer.split('/')[0]!.toLowerCase();
+  }
+}
+
+export type Normalised = { ok: true; row: StagedRow; ms: number } | { ok: false; reason: string };
+
+export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: number; line: number; replica?: number }, now: number): Normalised {
+  const ms = Date.parse(row.timestamp);
+  if (ms < IMPORT_EARLIEST) return { ok: false, reason: 'timestamp is before 2000-01-01' };
+  if (ms > now + IMPORT_FUTURE_SLACK_MS) return { ok: false, reason: 'timestamp is in the future' };
+  const hostname = row.hostname.trim().toLowerCase().replace(/^www\./, '');
+  // a referrer given as a URL is stored like live traffic's (host + path, no query); same-host referrers are no source
+  const resolved = /^https?:\/\//i.test(row.referrer) ? resolveSource({ referrer: row.referrer, pageUrl: `https://${hostname || 'invalid'}${row.pathname}`, pageHost: hostname }) : undefined;
+  const referrer = resolved ? resolved.referrer : row.referrer;
+  const source = row.source || row.utm_source || resolved?.source || '';
+  const channel = row.channel || classifyChannel({
+    source,
+    referrerHost: referrer ? (resolved?.referrer_host ?? referrerHostOf(referrer)) : '',
+    utm_source: row.utm_source,
+    utm_medium: row.utm_medium,
+    utm_campaign: row.utm_campaign,
+    click_id: row.click_id,
+  });
+  const os = osName(row.os);
+  const propKeys = Object.keys(row.props);
+  return {
+    ok: true,
+    ms,
+    row: {
+      import_id: ids.importId,
+      site_id: ids.siteId,
+      replica: ids.replica ?? 0,
+      line: ids.line,
+      visitor_key: row.visitor_id,
+      timestamp: clickhouseTime(ms),
+      name: row.name,
+      hostname,
+      pathname: row.pathname,
+      referrer,
+      source,
+      channel,
+      utm_source: row.utm_source,
+      utm_medium: row.utm_medium,
+      utm_campaign: row.utm_campaign,
+      utm_content: row.utm_content,
+      utm_term: row.utm_term,
+      click_id: row.click_id,
+      country: row.country,
+      region: row.region,
+      city: row.city,
+      browser: browserName(row.browser),
+      browser_version: majorMinor(row.browser_version),
+      os,
+      os_version: osVersion(os, row.os, row.os_version),
+      device: deviceName(row.device),
+      prop_keys: propKeys,
+      prop_values: propKeys.map((k) => String(row.props[k])),
+      engagement_ms: row.engagement_ms ?? 0,
+      scroll_depth: row.scroll_depth ?? SCROLL_DEPTH_NONE,
+      status_code: row.status_code ?? STATUS_CODE_NONE,
+    },
+  };
+}
