@@ -128,6 +128,53 @@ describe('POST /api/event', () => {
     expect(received.slice(before).some((m) => m.s === 'tab-unknown')).toBe(false);
   });
 
+  it('answers 400 with the error object to every kind of malformed body (seeded fuzz), never 5xx, and keeps collecting', async () => {
+    // a small seeded PRNG (mulberry32): the same bodies on every run
+    let seed = 20_261_123;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const oddValues: unknown[] = [null, true, 0, -1, 1e309, 3.5, '', 'x'.repeat(3000), '\u0000', '\ud800', [], [1], {}, { a: { b: 1 } }, 'https://a', -0];
+    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'x', '__proto__', 'constructor'];
+    const raws = ['', '{', '}', '[]', 'null', '1', '"text"', '{"k":', '\u0000', '{"k":"a"}{"k":"b"}', '\xff\xfe{', JSON.stringify(event).slice(0, 20)];
+    const bodies: string[] = [...raws];
+    while (bodies.length < 300) {
+      const mutated: Record<string, unknown> = { ...event };
+      for (let i = 0, n = 1 + Math.floor(random() * 3); i < n; i += 1) {
+        const field = pick(fields);
+        if (random() < 0.2) delete mutated[field];
+        else mutated[field] = pick(oddValues);
+      }
+      const text = JSON.stringify(mutated);
+      // a mutation may leave a valid event: then 202 is the right answer
+      if (text !== undefined && text.length < 8 * 1024) bodies.push(text);
+    }
+    const statuses = new Map<number, number>();
+    const problems: string[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const contentType = pick(['text/plain', 'application/json', 'text/plain; charset=utf-8']);
+      const response = await send(body, { 'content-type': contentType });
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      const text = await response.text();
+      if (response.status >= 500) problems.push(`#${i} ${response.status}: ${body.slice(0, 80)}`);
+      if (response.status === 202) continue;
+      const answer = JSON.parse(text) as { code?: string; error?: string; request_id?: string };
+      if (![400, 404, 413].includes(response.status) || !answer.code || !answer.error || answer.request_id !== response.headers.get('x-request-id')) {
+        problems.push(`#${i} ${response.status} ${text.slice(0, 120)} for ${body.slice(0, 80)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // the fuzz reached the validation: most bodies are refused with 400
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(200);
+    // the process is still collecting
+    expect((await send(JSON.stringify({ ...event, s: 'tab-after-fuzz' }))).status).toBe(202);
+    await expect.poll(() => received.find((m) => m.s === 'tab-after-fuzz'), { timeout: 5_000 }).toBeDefined();
+  });
+
   it('refuses an oversized body with 413', async () => {
     const response = await send(JSON.stringify({ ...event, u: 'x'.repeat(9_000) }));
     expect(response.status).toBe(413);
