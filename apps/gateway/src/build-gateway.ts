@@ -30,6 +30,9 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
+import { TrackingKeyCheck } from './tracking-key-check.js';
+import { ApiError } from '@sightline/errors';
+import { callUnary } from '@sightline/grpc-kit';
 
 export interface GatewayOptions {
   log: Logger;
@@ -97,8 +100,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     await meter.stop();
   });
   registerNotFound(app, routes, docsUrl);
-  app.addHook('onResponse', async (request, reply) => {
+  // callback style: one promise less per request (every collected event passes here)
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
 
   await registerOpenApi(app, { publicUrl: options.publicUrl, version: options.version, termsUrl: options.terms.url });
@@ -114,7 +119,20 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(memberRoutes, { sites, identity, deadlineMs });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
-  await app.register(collectRoutes, { bus: options.bus, eventShards: options.eventShards ?? DEFAULT_EVENT_SHARDS });
+  const trackingKeys = new TrackingKeyCheck({
+    lookup: (trackingKey, requestId) =>
+      callUnary(sites, sites.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', { trackingKey }, { requestId, deadlineMs }).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'unknown_site') return false;
+          throw error;
+        },
+      ),
+  });
+  // a deleted site's key is refused from the next event on, whatever the cache TTL
+  const deletions = await options.bus.subscribe(SUBJECTS.siteDeleted, (deleted) => trackingKeys.forget(deleted.tracking_key));
+  app.addHook('onClose', async () => deletions.stop());
+  await app.register(collectRoutes, { bus: options.bus, eventShards: options.eventShards ?? DEFAULT_EVENT_SHARDS, keys: trackingKeys });
   const settings = clientOf(options.services, 'settings');
   const scriptBuilder = clientOf(options.services, 'script-builder');
   const scriptCache = new TrackerScriptCache();

@@ -7,7 +7,23 @@ import type { FastifyInstance } from 'fastify';
  * client's trace can still be joined to the server's.
  */
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  return `req_${takeRandomBytes(ID_BYTES).toString('base64url')}`;
+}
+
+const ID_BYTES = 12;
+/** One getrandom call per 341 ids instead of one per request (it showed in the collect profile). */
+const POOL_BYTES = ID_BYTES * 341;
+let pool = randomBytes(POOL_BYTES);
+let poolOffset = 0;
+
+function takeRandomBytes(size: number): Buffer {
+  if (poolOffset + size > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + size);
+  poolOffset += size;
+  return bytes;
 }
 
 const MAX_CLIENT_ID_LENGTH = 128;

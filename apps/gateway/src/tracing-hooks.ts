@@ -14,6 +14,8 @@ export function registerTracing(app: FastifyInstance): void {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'sightline.request_id': request.id },
     });
+    // tracing off (no SDK registered) or not sampled: nothing to keep, no context to switch
+    if (!span.isRecording()) return done();
     spans.set(request, span);
     context.with(trace.setSpan(context.active(), span), done);
   });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBJECTS, STREAM_NAMES, collectedEventShard, type SubjectPayloads } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
+import { startSmtpSink } from '@sightline/mailer/testing';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir, uniqueName } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
+import { ApiClient, register } from './test-support/api-client.js';
 
 type Collected = SubjectPayloads[typeof SUBJECTS.eventsCollected];
 
@@ -17,7 +19,21 @@ describe('POST /api/event', () => {
 
   beforeAll(async () => {
     dataDir = await makeTempDir();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', WRITES_ENABLED: 'false', EVENT_SHARDS: '4' });
+    // a site to collect for: created with writes on, then the server restarts with the API write switch off
+    const smtp = await startSmtpSink();
+    const base = { SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', EVENT_SHARDS: '4' };
+    const setup = await startSightline({ config: loadConfig({ ...base, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true` }), log: createLogger({ level: 'silent' }), target: 'all' });
+    try {
+      const api = new ApiClient(setup.url!);
+      const owner = await register(api, smtp, `collect.${Date.now().toString(36)}@mail.sightline-e2e.net`);
+      const site = await api.request<{ script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: 'https://shop.sightline-e2e.net' } });
+      expect(site.status).toBe(201);
+      event.k = /\/js\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
+    } finally {
+      await setup.stop();
+      await smtp.close();
+    }
+    const config = loadConfig({ ...base, WRITES_ENABLED: 'false' });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     // a live subscriber sees each stored event without taking it from ingest's work queue
     await sightline.bus!.subscribe(SUBJECTS.eventsCollected, (data, subject) => void (received.push(data), subjects.set(data, subject)));
@@ -28,7 +44,8 @@ describe('POST /api/event', () => {
     await dataDir?.remove();
   });
 
-  const event = { k: 'Tk7f3c9a2b1d4e5f', n: 'pageview', u: 'https://shop.sightline-e2e.net/pricing?utm_source=x', d: 'shop.sightline-e2e.net', r: 'https://news.example.net/', s: 'tab-1' };
+  // k: the tracking key of the site created in beforeAll
+  const event = { k: '', n: 'pageview', u: 'https://shop.sightline-e2e.net/pricing?utm_source=x', d: 'shop.sightline-e2e.net', r: 'https://news.example.net/', s: 'tab-1' };
   const send = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) => fetch(`${sightline.url}/api/event`, { method: 'POST', body, headers });
 
   it('accepts the tracker’s text/plain JSON with 202, CORS open, and publishes it with server time, IP and User-Agent', async () => {
@@ -95,6 +112,67 @@ describe('POST /api/event', () => {
     expect(((await response.json()) as { code: string }).code).toBe('invalid_request');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received.length).toBe(before);
+  });
+
+  it('refuses a tracking key no site has with 404 unknown_site, publishes nothing, and stays fast on repeats (cached)', async () => {
+    const before = received.length;
+    const unknown = JSON.stringify({ ...event, k: 'NoSuchSite0Key0000000000', s: 'tab-unknown' });
+    for (let i = 0; i < 3; i += 1) {
+      const response = await send(unknown);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { code: string }).code).toBe('unknown_site');
+    }
+    // the known key still passes, after the unknown one
+    expect((await send(JSON.stringify({ ...event, s: 'tab-after-unknown' }))).status).toBe(202);
+    await expect.poll(() => received.find((m) => m.s === 'tab-after-unknown'), { timeout: 5_000 }).toBeDefined();
+    expect(received.slice(before).some((m) => m.s === 'tab-unknown')).toBe(false);
+  });
+
+  it('answers 400 with the error object to every kind of malformed body (seeded fuzz), never 5xx, and keeps collecting', async () => {
+    // a small seeded PRNG (mulberry32): the same bodies on every run
+    let seed = 20_261_123;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const oddValues: unknown[] = [null, true, 0, -1, 1e309, 3.5, '', 'x'.repeat(3000), '\u0000', '\ud800', [], [1], {}, { a: { b: 1 } }, 'https://a', -0];
+    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'x', '__proto__', 'constructor'];
+    const raws = ['', '{', '}', '[]', 'null', '1', '"text"', '{"k":', '\u0000', '{"k":"a"}{"k":"b"}', '\xff\xfe{', JSON.stringify(event).slice(0, 20)];
+    const bodies: string[] = [...raws];
+    while (bodies.length < 300) {
+      const mutated: Record<string, unknown> = { ...event };
+      for (let i = 0, n = 1 + Math.floor(random() * 3); i < n; i += 1) {
+        const field = pick(fields);
+        if (random() < 0.2) delete mutated[field];
+        else mutated[field] = pick(oddValues);
+      }
+      const text = JSON.stringify(mutated);
+      // a mutation may leave a valid event: then 202 is the right answer
+      if (text !== undefined && text.length < 8 * 1024) bodies.push(text);
+    }
+    const statuses = new Map<number, number>();
+    const problems: string[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const contentType = pick(['text/plain', 'application/json', 'text/plain; charset=utf-8']);
+      const response = await send(body, { 'content-type': contentType });
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      const text = await response.text();
+      if (response.status >= 500) problems.push(`#${i} ${response.status}: ${body.slice(0, 80)}`);
+      if (response.status === 202) continue;
+      const answer = JSON.parse(text) as { code?: string; error?: string; request_id?: string };
+      if (![400, 404, 413].includes(response.status) || !answer.code || !answer.error || answer.request_id !== response.headers.get('x-request-id')) {
+        problems.push(`#${i} ${response.status} ${text.slice(0, 120)} for ${body.slice(0, 80)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // the fuzz reached the validation: most bodies are refused with 400
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(200);
+    // the process is still collecting
+    expect((await send(JSON.stringify({ ...event, s: 'tab-after-fuzz' }))).status).toBe(202);
+    await expect.poll(() => received.find((m) => m.s === 'tab-after-fuzz'), { timeout: 5_000 }).toBeDefined();
   });
 
   it('refuses an oversized body with 413', async () => {

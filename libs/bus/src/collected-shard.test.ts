@@ -7,6 +7,12 @@ describe('fnv1a32', () => {
     expect(fnv1a32('a')).toBe(0xe40c292c);
     expect(fnv1a32('foobar')).toBe(0xbf9cf968);
   });
+
+  it('hashes the UTF-8 bytes of non-ASCII text (the ASCII fast path must not change shards)', () => {
+    // reference values from a byte-wise FNV-1a over UTF-8 (é = C3 A9, € = E2 82 AC)
+    expect(fnv1a32('é')).toBe(0x1e9de8c1);
+    expect(fnv1a32('aé€x')).toBe(0xbd15c2dc);
+  });
 });
 
 describe('collectedEventShard', () => {

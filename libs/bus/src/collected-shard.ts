@@ -41,6 +41,20 @@ const encoder = new TextEncoder();
 /** FNV-1a, 32 bit, over the UTF-8 bytes. */
 export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
+  // ASCII (nearly every key, marker, IP and UA): the UTF-16 code units are the UTF-8
+  // bytes, so hash them without encoding (the same answer, no allocation per event)
+  let ascii = true;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit > 0x7f) {
+      ascii = false;
+      break;
+    }
+    hash ^= unit;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  if (ascii) return hash >>> 0;
+  hash = 0x811c9dc5;
   for (const byte of encoder.encode(text)) {
     hash ^= byte;
     hash = Math.imul(hash, 0x01000193) >>> 0;

@@ -26,6 +26,7 @@ import { isValidPublishSubject, isValidSubjectPattern, subjectMatches, subjectsO
 export const DEFAULT_COMPACT_THRESHOLD_BYTES = 64 * 1024 * 1024;
 /** Stream and durable names become file names: keep them to a portable alphabet. */
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,200}$/;
+const MAX_CACHED_ROUTES = 4096;
 
 export interface LocalBusOptions {
   /**
@@ -69,6 +70,13 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
   private readonly releaseLock: (() => void) | undefined;
   private readonly consumers = new Set<Subscription>();
   private readonly subscribers = new Set<BroadcastSubscriber>();
+  /**
+   * Publish subject → its stream and live subscribers. A publish on the hot path
+   * (every collected event) then costs one map lookup instead of splitting and
+   * matching the subject against every pattern. Dropped whenever streams or
+   * subscribers change; bounded, since subjects come from a finite catalogue.
+   */
+  private readonly routes = new Map<string, { stream: LocalStream | undefined; subscribers: BroadcastSubscriber[] }>();
   private readonly expiryTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -107,6 +115,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
 
   async ensureStreams(streams: readonly StreamConfig[]): Promise<void> {
     this.assertOpen();
+    this.routes.clear();
     for (const config of streams) {
       if (!SAFE_NAME.test(config.name)) throw new Error(`invalid stream name "${config.name}" (letters, digits, _ and - only)`);
       if (config.supersedes) await this.retireSuperseded(config.supersedes);
@@ -133,16 +142,15 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
 
   async publish<S extends PublishSubject<P>>(subject: S, data: P[S], opts?: PublishOptions): Promise<void> {
     this.assertOpen();
-    if (!isValidPublishSubject(subject)) throw new Error(`invalid publish subject "${subject}"`);
-    const stream = this.streamFor(subject);
-    if (!stream) throw new NoStreamForSubjectError(subject);
+    const route = this.routeOf(subject);
+    if (!route.stream) throw new NoStreamForSubjectError(subject);
     // Appended (synchronously) before we resolve; consumers are woken asynchronously.
     const json = encodePayload(data);
-    stream.append(subject, json, opts?.msgId);
+    route.stream.append(subject, json, opts?.msgId);
     // As on NATS, where a JetStream publish is also a plain message on its subject:
     // live subscribers see it too (e.g. caches that only need news, test observers).
-    for (const subscriber of this.subscribers) {
-      if (!subscriber.stopped && subjectMatches(subscriber.pattern, subject)) this.deliverBroadcast(subscriber, subject, json);
+    for (const subscriber of route.subscribers) {
+      if (!subscriber.stopped) this.deliverBroadcast(subscriber, subject, json);
     }
   }
 
@@ -210,10 +218,12 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
       running: new Set(),
     };
     this.subscribers.add(subscriber);
+    this.routes.clear();
     return {
       stop: async () => {
         subscriber.stopped = true;
         this.subscribers.delete(subscriber);
+        this.routes.clear();
         await Promise.allSettled(subscriber.running);
       },
     };
@@ -253,6 +263,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
   private async retireSuperseded(old: { name: string; narrowTo: string[] }): Promise<void> {
     const stream = this.streams.get(old.name);
     if (!stream) return;
+    this.routes.clear();
     if (stream.retainedCount === 0) {
       this.streams.delete(old.name);
       await stream.remove();
@@ -261,6 +272,19 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     }
     if (JSON.stringify(stream.config.subjects) !== JSON.stringify(old.narrowTo)) stream.updateConfig({ ...stream.config, subjects: [...old.narrowTo] });
     this.logger('warn', 'superseded stream still holds messages; narrowed, deleted once empty', { stream: old.name, messages: stream.retainedCount });
+  }
+
+  /** The stream and subscribers of a publish subject (validated once, then cached). */
+  private routeOf(subject: string): { stream: LocalStream | undefined; subscribers: BroadcastSubscriber[] } {
+    const cached = this.routes.get(subject);
+    if (cached) return cached;
+    if (!isValidPublishSubject(subject)) throw new Error(`invalid publish subject "${subject}"`);
+    const route = { stream: this.streamFor(subject), subscribers: [...this.subscribers].filter((s) => subjectMatches(s.pattern, subject)) };
+    if (route.stream) {
+      if (this.routes.size >= MAX_CACHED_ROUTES) this.routes.clear();
+      this.routes.set(subject, route);
+    }
+    return route;
   }
 
   private streamFor(subject: string): LocalStream | undefined {

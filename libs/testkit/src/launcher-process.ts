@@ -19,9 +19,11 @@ export interface LauncherProcess {
  * Starts the real launcher (`apps/launcher/src/main.ts`, what `npm start` runs) as a
  * child process and waits for its "running at" line. PORT defaults to 0 (a free port).
  */
-export async function startLauncherProcess(options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {}): Promise<LauncherProcess> {
+export async function startLauncherProcess(
+  options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number; /** flags for node itself, e.g. --cpu-prof */ nodeArgs?: string[] } = {},
+): Promise<LauncherProcess> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

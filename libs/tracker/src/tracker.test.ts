@@ -75,6 +75,16 @@ describe('utm', () => {
     expect(page(scripts.noUtm!, { url }).payloads('pageview')[0]!.u).toBe('https://shop.example/p');
     expect(page(scripts.standard!, { url: 'https://shop.example/p?color=red' }).payloads('pageview')[0]!.u).toBe('https://shop.example/p');
   });
+
+  it('keeps the names of ad click-id parameters, never their values', () => {
+    const url = 'https://shop.example/p?gclid=Cj0KCQ-secret&color=red&fbclid=IwAR-secret&utm_source=ads&li_fat_id=abc-123&wbraid=w1&msclkidx=no&ttclid';
+    const sent = page(scripts.standard!, { url }).payloads('pageview')[0]!.u;
+    expect(sent).toBe('https://shop.example/p?gclid&fbclid&utm_source=ads&li_fat_id&wbraid&ttclid');
+    expect(sent).not.toContain('secret');
+    // what ingest reads from it: the parameter is present (URLSearchParams.has)
+    expect(new URL(sent).searchParams.has('gclid')).toBe(true);
+    expect(page(scripts.noUtm!, { url }).payloads('pageview')[0]!.u).toBe('https://shop.example/p');
+  });
 });
 
 describe('sessions', () => {

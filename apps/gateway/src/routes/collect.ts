@@ -5,11 +5,14 @@ import { collectedEventShard, collectedSubject, type Bus, type SubjectPayloads }
 import { clientInfo } from '../client-info.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
+import type { TrackingKeyCheck } from '../tracking-key-check.js';
 
 export interface CollectRouteOptions {
   bus: Bus;
   /** EVENT_SHARDS: each event goes to `events.collected.<shard of its visitor>` */
   eventShards: number;
+  /** refuses keys no site has, from a cache (see ARCHITECTURE.md, "Collection") */
+  keys: TrackingKeyCheck;
 }
 
 /** A tracker event is small; anything bigger is not one. */
@@ -24,7 +27,7 @@ const EVENT_BODY_LIMIT = 8 * 1024;
  * is the visitor's shard (tracking key + session marker, else IP + UA), so one
  * ingest replica sees all of a visitor's events.
  */
-export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus, eventShards }) => {
+export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus, eventShards, keys }) => {
   // The tracker posts text/plain (no CORS preflight); read it as JSON ourselves.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => {
     try {
@@ -53,14 +56,19 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
       schema: {
         summary: 'Collect a tracker event',
         description:
-          'Sent by the tracker script as text/plain JSON (no CORS preflight); application/json is accepted too. Answers 202 once the event is durably queued for ingestion.',
+          'Sent by the tracker script as text/plain JSON (no CORS preflight); application/json is accepted too. Answers 202 once the event is durably queued for ingestion. ' +
+          'A tracking key no site has answers 404 `unknown_site` (tracking keys are public, in every page’s script URL, so this reveals nothing; it tells a site owner their snippet is wrong). ' +
+          'While the sites service cannot answer, events are accepted and ingest decides.',
         tags: ['collection'],
         body: TrackerPayload,
-        response: { 202: z.null().describe('Accepted.'), ...errorResponses(400, 413) },
+        response: { 202: z.null().describe('Accepted.'), ...errorResponses(400, 404, 413) },
       },
     },
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
+      // a cached verdict is a synchronous lookup: no await on the common path
+      const verdict = keys.peek(request.body.k) ?? (await keys.verdict(request.body.k, request.id));
+      if (verdict === 'unknown') throw new ApiError('unknown_site', 'No site has this tracking key.');
       const { ip, userAgent } = clientInfo(request);
       const message: SubjectPayloads['events.collected.*'] = { ...request.body, ts: new Date().toISOString(), ip, ua: userAgent };
       await bus.publish(collectedSubject(collectedEventShard(message, eventShards)), message);

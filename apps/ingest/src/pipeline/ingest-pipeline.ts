@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ENGAGEMENT } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { DailySalts } from '../identity/daily-salts.js';
@@ -9,7 +8,7 @@ import type { BatchWriter } from '../writer/batch-writer.js';
 import { isEventStored } from '../writer/stored-event-check.js';
 import type { Drop } from './drop-reasons.js';
 import type { IngestPorts } from './ports.js';
-import { prepareEvent } from './prepare-event.js';
+import { prepareEvent, type PreparedEvent } from './prepare-event.js';
 
 export interface IngestPipelineDeps {
   ports: IngestPorts;
@@ -32,14 +31,31 @@ export interface IngestPipelineDeps {
  */
 export class IngestPipeline {
   private readonly waiting = new Map<string, Promise<void>>();
+  /**
+   * Resolves once every earlier message has been applied to its visit. Preparation
+   * (site, salts, stored check) runs concurrently and may finish out of order — a
+   * cache miss awaits a lookup while later events hit the cache — so the visit
+   * updates are applied strictly in delivery order, or a visitor's later event could
+   * open a visit before the earlier one was counted (two visits merged into one).
+   */
+  private applied: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: IngestPipelineDeps) {}
 
   handle(raw: unknown, redelivered: boolean): Promise<void> {
-    const key = createHash('sha256').update(JSON.stringify(raw)).digest('base64');
+    // the payload's JSON itself is the key (a few hundred bytes, held only while the
+    // batch waits): hashing it cost a sha256 per event for nothing
+    const key = JSON.stringify(raw);
     const pending = this.waiting.get(key);
     if (pending) return pending;
-    const run = this.process(raw, redelivered).finally(() => this.waiting.delete(key));
+    const staged = this.stage(raw, redelivered);
+    // wrapped in an object: awaiting the turn must not wait for the batch insert
+    const turn = this.applied.then(() => staged).then((apply) => ({ stored: apply() }));
+    this.applied = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    const run = turn.then((t) => t.stored).finally(() => this.waiting.delete(key));
     this.waiting.set(key, run);
     return run;
   }
@@ -48,37 +64,42 @@ export class IngestPipeline {
     return this.deps.writer.add({ events: [], sessions: [], drops: [drop] });
   }
 
-  private async process(raw: unknown, redelivered: boolean): Promise<void> {
-    const { ports, salts, sessions, writer, store } = this.deps;
+  /** Everything that awaits; resolves with the synchronous visit update to apply in order. */
+  private async stage(raw: unknown, redelivered: boolean): Promise<() => Promise<void>> {
+    const { ports, salts, sessions, store } = this.deps;
     const prepared = await prepareEvent(raw, ports);
-    if (!prepared.ok) return this.drop(prepared.drop);
+    if (!prepared.ok) return () => this.drop(prepared.drop);
     const { site, event, ip, ua } = prepared.value;
 
     const day = utcDay(event.at);
     const salt = await salts.forDay(day);
-    if (!salt) return this.drop({ reason: 'stale', site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
+    if (!salt) return () => this.drop({ reason: 'stale', site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
     const previousSalt = await salts.forDay(previousUtcDay(day));
     const visitorIds = [visitorHash(salt, site.site_id, ip, ua)];
     if (previousSalt) visitorIds.push(visitorHash(previousSalt, site.site_id, ip, ua));
-    const visitorId = visitorIds[0]!;
 
     let stored = false;
     if (redelivered) {
       const candidate = sessions.find(site.site_id, visitorIds, event.marker, event.at);
       stored = await isEventStored(store, event, candidate ? [...visitorIds, candidate.visitor_id] : visitorIds);
     }
+    return () => this.apply(site.site_id, event, visitorIds, stored);
+  }
 
-    // From here to writer.add nothing awaits: lookup and update of the visit are atomic.
-    const live = sessions.find(site.site_id, visitorIds, event.marker, event.at);
+  /** Finds and updates the visit: synchronous up to writer.add, so it is atomic. */
+  private apply(siteId: number, event: PreparedEvent['event'], visitorIds: string[], stored: boolean): Promise<void> {
+    const { sessions, writer } = this.deps;
+    const visitorId = visitorIds[0]!;
+    const live = sessions.find(siteId, visitorIds, event.marker, event.at);
     if (stored) {
       // Replay only what the (rebuilt) visit provably lacks: a non-engagement event
       // newer than its last one. Anything else is already counted, or unknowable.
       const visitLacksIt = event.name !== ENGAGEMENT && live !== undefined && continuesSession(live, event.at) && event.at > live.last;
-      if (!visitLacksIt) return;
+      if (!visitLacksIt) return Promise.resolve();
     }
     const step = applyEvent(live, { ...event, visitor_id: visitorId });
     if (step.dropped) {
-      return this.drop({ reason: step.dropped, site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
+      return this.drop({ reason: step.dropped, site_id: siteId, crawler_category: '', at: new Date(event.at) });
     }
     if (step.session) sessions.put(step.session, visitorId);
     return writer.add({ events: step.eventRow && !stored ? [step.eventRow] : [], sessions: step.sessionRows, drops: [] });
