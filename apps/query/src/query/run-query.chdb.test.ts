@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
-import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
+import { buildSeedRows, seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
@@ -212,6 +212,44 @@ describe('POST /query on chDB', () => {
     expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit'], dimensions: ['event:hostname'] })).toEqual([
       ['example.com', { visitors: 3, visits: 4, pageviews: 6, visit_duration: 375, bounce_rate: 50, views_per_visit: 1.5 }],
     ]);
+  });
+
+  it('reads uncollapsed session versions: a superseded exit page is no row (site 6)', async () => {
+    // One insert collapses +1/−1 pairs on the way in (optimize_on_insert), so each version row
+    // goes in alone, with merges stopped: the store then holds all three rows of session 1.
+    //   session 1: V21 06-02 10:00 pv /a (v1: exit /a), 10:05 pv /b (v2: exit /b) → exit /b, 300 s
+    //   session 2: V22 06-02 11:00 pv /b → exit /b, 0 s
+    await events.command('SYSTEM STOP MERGES sessions');
+    const rows = buildSeedRows([
+      { visitor: 21, site: 6, events: [{ at: '2026-06-02 10:00:00', path: '/a' }, { at: '2026-06-02 10:05:00', path: '/b' }] },
+      { visitor: 22, site: 6, events: [{ at: '2026-06-02 11:00:00', path: '/b' }] },
+    ], { siteId: 6, firstSessionId: 9001 });
+    await events.insert('events', rows.events as unknown as Record<string, unknown>[]);
+    for (const row of rows.sessions) await events.insert('sessions', [row as unknown as Record<string, unknown>]);
+    const [stored] = await events.query<{ n: number }>('SELECT count() AS n FROM sessions WHERE site_id = 6');
+    expect(stored!.n).toBe(4); // +1 v1, −1 v1, +1 v2 of session 1; +1 of session 2
+    const at6 = { siteId: 6 };
+    // sums only: read flat, sign-weighted
+    expect(await rowsOf({ metrics: ['visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visits: 2 }]]);
+    expect(await metricsOf({ metrics: ['visits', 'visit_duration', 'bounce_rate', 'views_per_visit'] }, at6)).toEqual([{ visits: 2, visit_duration: 150, bounce_rate: 50, views_per_visit: 1.5 }]);
+    // with visitors: collapsed per session
+    expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }]]);
+    expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] }, at6)).toEqual([['/a', { visitors: 1, visits: 1 }], ['/b', { visitors: 1, visits: 1 }]]);
+    await events.command('SYSTEM START MERGES sessions');
+  });
+
+  it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {
+    // s4's exit page was /pricing in its first two versions, / in its last; s1's was / then /blog/a
+    // (collapsed on insert here; the uncollapsed case is site 6 above).
+    const exits = await ask({ metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'] });
+    expect(exits.results.map((r) => [r.dimensions!['visit:exit_page'], r.metrics])).toEqual([
+      ['/', { visits: 2, exit_rate: 66.7 }], ['/blog/a', { visits: 1, exit_rate: 100 }], ['/blog/b', { visits: 1, exit_rate: 100 }],
+    ]);
+    expect(exits.meta).toEqual({ total: 3, limit: 100, offset: 0, has_more: false });
+    // compare restricts the previous window to the current rows' values (pushed into the row filter):
+    // 06-08..06-14 has s5 exiting on /; the week before, s2 and s4 exited on /
+    const compared = await ask({ metrics: ['visits'], dimensions: ['visit:exit_page'], date_range: ['2026-06-08', '2026-06-14'], compare: 'previous_period' });
+    expect(compared.results).toEqual([{ dimensions: { 'visit:exit_page': '/' }, metrics: { visits: 1 }, comparison: { metrics: { visits: 2 }, change: { visits: -50 } } }]);
   });
 
   it('breakdowns by status code (strings), event name, property and goal', async () => {
