@@ -72,8 +72,11 @@ export const FLAT_EVENT_METRIC_SQL: Partial<Record<MetricName, string>> = {
  * Over session rows directly, sign-weighted (no per-session step): every metric but
  * visitors is a sum over sessions, and a cancelled version is a +1/−1 pair of equal
  * rows that adds 0 to each sum. `bounce_scope` is bound by the statement (WITH).
+ * visitors holds only when the group and filters read columns fixed for a session
+ * (then a session's current row is kept exactly when any of its rows is).
  */
 export const FLAT_SESSION_METRIC_SQL: Partial<Record<MetricName, string>> = {
+  visitors: 'uniqExactIf(visitor_id, sign > 0)',
   visits: 'sum(sign)',
   pageviews: 'sum(pageviews * sign)',
   visit_duration: 'if(sum(sign) = 0, NULL, sum(duration * sign) / sum(sign))',

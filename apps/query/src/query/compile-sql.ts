@@ -15,7 +15,8 @@ import type { ValidQuery } from './validate.js';
  *
  * Sessions are read sign-aware, never with FINAL: the inner query groups each
  * session's rows (`sum(x * sign)`, `HAVING sum(sign) > 0`) when distinct visitors are
- * asked; sums alone read the rows flat, sign-weighted (FLAT_SESSION_METRIC_SQL).
+ * asked over a value that changes between versions (entry/exit page); otherwise the
+ * rows are read flat, sign-weighted (FLAT_SESSION_METRIC_SQL).
  * Event parts asking only counts and distinct visitors read the rows flat too
  * (FLAT_EVENT_METRIC_SQL). Plans
  * and figures: load-tests/bench/QUERY-PERF.md.
@@ -90,7 +91,9 @@ function sessionsStatement(input: CompileInput): Statement {
   const group = groupExpression(input, 'greatest(start, {start:DateTime64(3)})');
   const where = ['site_id = {site_id:UInt64}', 'start < {end:DateTime64(3)}', 'timestamp >= {start:DateTime64(3)}', ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined)) {
+  // entry/exit page change between versions: with them, distinct visitors need the per-session step
+  const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
+  if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
     // sums need no per-session step; a group whose sessions all moved elsewhere sums to 0 and is dropped
     const sql = `WITH ${bounceScopeSql(query.filters)} AS bounce_scope SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
     return { sql, params };
@@ -143,7 +146,13 @@ function goalStatement(input: CompileInput): Statement {
     goal_kinds: site.goals.map((g) => (g.pagePath !== undefined ? 'page' : 'event')),
     goal_values: site.goals.map((g) => (g.pagePath !== undefined ? goalPattern(g.pagePath) : g.eventName ?? '')),
   });
-  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', "name != 'engagement'", ...filters.conditions].join(' AND ');
+  // only rows that can match a goal are read: the custom events named by event goals (the
+  // sort key's `name` skips the other kinds' granules), and pageviews when page goals exist
+  const eventNames = site.goals.filter((g) => g.pagePath === undefined).map((g) => g.eventName ?? '');
+  const hasPageGoal = site.goals.some((g) => g.pagePath !== undefined);
+  params.goal_event_names = eventNames;
+  const candidates = hasPageGoal ? "(name IN {goal_event_names:Array(String)} OR name = 'pageview')" : 'name IN {goal_event_names:Array(String)}';
+  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', "name != 'engagement'", candidates, ...filters.conditions].join(' AND ');
   const matches = "arrayFilter(i -> if({goal_kinds:Array(String)}[i] = 'page', name = 'pageview' AND match(pathname, {goal_values:Array(String)}[i]), name = {goal_values:Array(String)}[i]), arrayEnumerate({goal_kinds:Array(String)}))";
   const columns = part.metrics.map((m) => (m === 'visitors' ? 'uniqExact(visitor_id) AS m_visitors' : 'count() AS m_events')).join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
