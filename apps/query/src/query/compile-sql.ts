@@ -119,8 +119,11 @@ function eventsStatement(input: CompileInput): Statement {
   const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
-    // counts and distinct visitors need no per-session step
-    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${where}${outerClauses(input, params, group !== undefined, false)}`;
+    // Counts and distinct visitors need no per-session step. Engagement rows count in
+    // none of them; outside breakdowns (where they would still list their page with
+    // zeros) they are skipped by the sort key's `name`.
+    const rows = query.shape === 'breakdown' ? where : `${where} AND name != 'engagement'`;
+    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${rows}${outerClauses(input, params, group !== undefined, false)}`;
     return { sql, params };
   }
   const inner = [
