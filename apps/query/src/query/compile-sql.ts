@@ -4,6 +4,7 @@ import { bucketKeySql } from './buckets.js';
 import { bounceScopeSql, compileFilters, type Params } from './compile-filters.js';
 import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
+import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
 import type { SiteContext } from './site-context.js';
 import type { ValidQuery } from './validate.js';
 
@@ -89,7 +90,7 @@ function sessionsStatement(input: CompileInput): Statement {
   const filters = compileFilters(query.filters, 'sessions');
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'greatest(start, {start:DateTime64(3)})');
-  const where = ['site_id = {site_id:UInt64}', 'start < {end:DateTime64(3)}', 'timestamp >= {start:DateTime64(3)}', ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
+  const where = [SESSIONS_IN_WINDOW, ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   // entry/exit page change between versions: with them, distinct visitors need the per-session step
   const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
@@ -116,7 +117,7 @@ function eventsStatement(input: CompileInput): Statement {
   const filters = compileFilters(query.filters, 'events');
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'timestamp');
-  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
+  const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
     // Counts and distinct visitors need no per-session step. Engagement rows count in
@@ -155,7 +156,7 @@ function goalStatement(input: CompileInput): Statement {
   const hasPageGoal = site.goals.some((g) => g.pagePath !== undefined);
   params.goal_event_names = eventNames;
   const candidates = hasPageGoal ? "(name IN {goal_event_names:Array(String)} OR name = 'pageview')" : 'name IN {goal_event_names:Array(String)}';
-  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', "name != 'engagement'", candidates, ...filters.conditions].join(' AND ');
+  const where = [EVENTS_IN_WINDOW, "name != 'engagement'", candidates, ...filters.conditions].join(' AND ');
   const matches = "arrayFilter(i -> if({goal_kinds:Array(String)}[i] = 'page', name = 'pageview' AND match(pathname, {goal_values:Array(String)}[i]), name = {goal_values:Array(String)}[i]), arrayEnumerate({goal_kinds:Array(String)}))";
   const columns = part.metrics.map((m) => (m === 'visitors' ? 'uniqExact(visitor_id) AS m_visitors' : 'count() AS m_events')).join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
@@ -179,7 +180,7 @@ export function compilePart(input: CompileInput): Statement {
 
 export function hasImportStatement(window: Window, site: SiteContext): Statement {
   return {
-    sql: 'SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)} AND import_id > 0 LIMIT 1)',
+    sql: `SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE ${EVENTS_IN_WINDOW} AND import_id > 0 LIMIT 1)`,
     params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },
   };
 }
