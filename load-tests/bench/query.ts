@@ -46,6 +46,8 @@ interface Timing {
   direct: { p50: number; p95: number };
   /** median of the per-run differences */
   overhead: number;
+  /** median CPU time of this process (chDB's threads included) per direct run: less load-dependent than wall time */
+  directCpu: number;
 }
 
 /**
@@ -59,20 +61,24 @@ async function timePaired(http: () => Promise<unknown>, direct: () => Promise<un
   const h: number[] = [];
   const d: number[] = [];
   const diff: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     let started = performance.now();
     await http();
     h.push(performance.now() - started);
     started = performance.now();
+    const cpuBefore = process.cpuUsage();
     await direct();
     d.push(performance.now() - started);
+    const used = process.cpuUsage(cpuBefore);
+    cpu.push((used.user + used.system) / 1000);
     diff.push(h.at(-1)! - d.at(-1)!);
   }
   const at = (ms: number[], p: number) => {
     const sorted = [...ms].sort((a, b) => a - b);
     return round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
   };
-  return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50) };
+  return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50) };
 }
 
 async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -137,7 +143,7 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
           for (const [sql, params] of statements) await store.query(sql, params);
         },
       );
-      figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead}`;
+      figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
       loads.push(os.loadavg()[0]!);
     }
     loads.sort((a, b) => a - b);
