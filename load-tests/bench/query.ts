@@ -1,12 +1,33 @@
+import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { loadConfig } from '@sightline/config';
+import type { EventStore } from '@sightline/event-store';
+import { startSightline } from '@sightline/launcher';
 import { intlGeoLabels, runQuery } from '@sightline/query';
+import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
+import { NO_BUDGETS } from './auth.js';
+import { generateQueryData } from './query-data.js';
 
-const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/ingest/clickhouse');
 const EVENTS = Number(process.env.QUERY_BENCH_EVENTS ?? 10_000_000);
-const RUNS = 15;
+const RUNS = Number(process.env.QUERY_BENCH_RUNS ?? 15);
+const SEED = Number(process.env.QUERY_BENCH_SEED ?? 42);
+const TIMEZONE = 'Europe/Berlin';
+
+/** The shapes the requirement lists (issue 12, "Speed"). */
+const SHAPES: Array<[string, Record<string, unknown>]> = [
+  ['aggregate 30d, 7 core metrics', { metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'], date_range: '30d' }],
+  ['time series by day 30d', { metrics: ['visitors', 'pageviews', 'visits', 'bounce_rate'], date_range: '30d', dimensions: ['time:day'] }],
+  ['time series by hour 7d', { metrics: ['visitors', 'pageviews', 'visits'], date_range: '7d', dimensions: ['time:hour'] }],
+  ['breakdown event:page 30d', { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'] }],
+  ['breakdown visit:source 30d', { metrics: ['visitors', 'bounce_rate', 'visit_duration'], date_range: '30d', dimensions: ['visit:source'] }],
+  ['breakdown visit:country 30d (labels)', { metrics: ['visitors'], date_range: '30d', dimensions: ['visit:country'] }],
+  ['breakdown event:page, country=DE 30d', { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }],
+  ['aggregate 30d + compare previous_period', { metrics: ['visitors', 'visits', 'bounce_rate'], date_range: '30d', compare: 'previous_period' }],
+  ['breakdown event:goal 30d', { metrics: ['visitors', 'events', 'conversion_rate'], date_range: '30d', dimensions: ['event:goal'] }],
+  ['realtime by minute', { metrics: ['visitors', 'pageviews'], date_range: 'realtime', dimensions: ['time:minute'] }],
+];
 
 /** Records the statements a query ran, so they can be timed again without the pipeline. */
 function recording(store: EventStore, log: Array<[string, Record<string, unknown>]>): EventStore {
@@ -18,70 +39,117 @@ function recording(store: EventStore, log: Array<[string, Record<string, unknown
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
-}
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
-async function time(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  await run(); // warm
-  const ms: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const started = performance.now();
-    await run();
-    ms.push(performance.now() - started);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
+interface Timing {
+  http: { p50: number; p95: number };
+  direct: { p50: number; p95: number };
+  /** median of the per-run differences */
+  overhead: number;
+  /** median CPU time of this process (chDB's threads included) per direct run: less load-dependent than wall time */
+  directCpu: number;
 }
 
 /**
- * POST /query's pipeline on chDB over generated data (QUERY_BENCH_EVENTS events, 30
- * days, 5 events per session, 200k visitors): p50/p95 per shape, beside the same
- * statements run directly (the difference is the pipeline's own cost).
+ * Times the HTTP request and the same statements run directly, interleaved run by run,
+ * so both see the same machine load (the machine is shared) and the difference of
+ * each pair is the pipeline's own cost.
+ */
+async function timePaired(http: () => Promise<unknown>, direct: () => Promise<unknown>): Promise<Timing> {
+  await http(); // warm
+  await direct();
+  const h: number[] = [];
+  const d: number[] = [];
+  const diff: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    let started = performance.now();
+    await http();
+    h.push(performance.now() - started);
+    started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await direct();
+    d.push(performance.now() - started);
+    const used = process.cpuUsage(cpuBefore);
+    cpu.push((used.user + used.system) / 1000);
+    diff.push(h.at(-1)! - d.at(-1)!);
+  }
+  const at = (ms: number[], p: number) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    return round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+  };
+  return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50) };
+}
+
+async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const answer = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function registerOwner(url: string, dataDir: string): Promise<string> {
+  const email = `bench.query.${Date.now()}@mail.sightline-bench.net`;
+  await api(`${url}/api/v1/auth/send-otp`, undefined, { email });
+  const mailDir = path.join(dataDir, 'mail');
+  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort();
+  const code = /\b(\d{6})\b/.exec(await readFile(path.join(mailDir, files.at(-1)!), 'utf8'))![1];
+  return (await api<{ token: string }>(`${url}/api/v1/auth/verify-otp`, undefined, { email, code, accept_terms: true, key_name: 'bench' })).token;
+}
+
+/**
+ * POST /api/v1/query in one process (`npm start`'s composition: gateway → gRPC →
+ * query service → chDB) over a generated data set of QUERY_BENCH_EVENTS events,
+ * 5 sites, 90 days: p50/p95 per shape over the HTTP path, beside the same compiled
+ * statements run directly on the events store. The difference is what gateway,
+ * key and site checks, gRPC and shaping cost.
  */
 export async function benchQuery(): Promise<Record<string, string | number>> {
   const dir = await makeTempDir('sightline-bench-query-');
-  const store = await ChdbEventStore.open({ path: dir.path, database: 'bench' });
   const figures: Record<string, string | number> = {};
+  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000' });
+  const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
-    await runEventMigrations(store, { dir: INGEST_MIGRATIONS });
-    const started = performance.now();
-    const span = 30 * 86_400;
-    await store.command(`INSERT INTO events (site_id, timestamp, name, visitor_id, session_id, hostname, pathname, source, country, browser, device, engagement_ms, scroll_depth, status_code)
-      SELECT 1, toDateTime64('2026-05-01 00:00:00', 3, 'UTC') + toIntervalSecond(intDiv(number, 5) * ${span} / ${Math.max(1, Math.floor(EVENTS / 5))} + number % 5 * 60),
-        if(number % 5 = 4, 'engagement', if(number % 50 = 3, 'Signup', 'pageview')), intDiv(number, 5) % 200000, intDiv(number, 5), 'example.com',
-        concat('/p/', toString(number % 500)), ['', 'Google', 'Bing', 'Newsletter'][number % 4 + 1], ['DE', 'FR', 'US', 'GB', 'JP'][intDiv(number, 5) % 5 + 1],
-        ['Chrome', 'Firefox', 'Safari'][intDiv(number, 5) % 3 + 1], ['Desktop', 'Mobile'][intDiv(number, 5) % 2 + 1],
-        if(number % 5 = 4, 20000, 0), if(number % 5 = 4, 60, 255), if(number % 5 = 4, 0, 200)
-      FROM numbers(${EVENTS})`);
-    await store.command(`INSERT INTO sessions (site_id, session_id, visitor_id, sign, version, start, timestamp, hostname, entry_page, exit_page, pageviews, events, is_bounce, duration, engagement_ms, source, country, browser, device)
-      SELECT 1, number, number % 200000, 1, 1, toDateTime64('2026-05-01 00:00:00', 3, 'UTC') + toIntervalSecond(number * ${span} / ${Math.max(1, Math.floor(EVENTS / 5))}),
-        toDateTime64('2026-05-01 00:00:00', 3, 'UTC') + toIntervalSecond(number * ${span} / ${Math.max(1, Math.floor(EVENTS / 5))} + 180), 'example.com',
-        concat('/p/', toString(number * 5 % 500)), concat('/p/', toString((number * 5 + 3) % 500)), 4, 4, 0, 180, 20000,
-        ['', 'Google', 'Bing', 'Newsletter'][number * 5 % 4 + 1], ['DE', 'FR', 'US', 'GB', 'JP'][number % 5 + 1], ['Chrome', 'Firefox', 'Safari'][number % 3 + 1], ['Desktop', 'Mobile'][number % 2 + 1]
-      FROM numbers(${Math.floor(EVENTS / 5)})`);
-    figures[`generate ${EVENTS.toLocaleString('en')} events + sessions (s)`] = Math.round((performance.now() - started) / 100) / 10;
+    const url = sightline.url!;
+    const store = sightline.events!;
+    const token = await registerOwner(url, dir.path);
+    const siteIds: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      siteIds.push((await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 })).site_id);
+    }
+    const siteId = siteIds[0]!;
+    await api(`${url}/api/v1/sites/${siteId}/goals`, token, { event_name: 'Signup' });
 
-    const site = { siteId: 1, timezone: 'Europe/Berlin', weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.parse('2026-05-31T12:00:00Z') };
-    const shapes: Array<[string, Record<string, unknown>]> = [
-      ['aggregate, 30d, 7 metrics', { metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'], date_range: '30d' }],
-      ['time series by day, 30d', { metrics: ['visitors', 'pageviews', 'visits'], date_range: '30d', dimensions: ['time:day'] }],
-      ['breakdown visit:source, 30d', { metrics: ['visitors', 'bounce_rate'], date_range: '30d', dimensions: ['visit:source'] }],
-      ['breakdown event:page + filter, 30d', { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }],
-      ['aggregate + compare, 7d', { metrics: ['visitors', 'visits'], date_range: '7d', compare: 'previous_period' }],
-    ];
-    for (const [label, body] of shapes) {
+    const started = performance.now();
+    const generated = await generateQueryData(store, { siteIds, events: EVENTS, days: 90, endMs: Date.now(), seed: SEED });
+    figures['generate + load + merge (s)'] = round1((performance.now() - started) / 1000);
+    figures['events / sessions stored (all 5 sites)'] = `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
+    const [own] = await store.query<{ events: number }>('SELECT count() AS events FROM events WHERE site_id = {site:UInt64}', { site: siteId });
+    figures['events of the queried site (90 days)'] = Number(own!.events).toLocaleString('en');
+    figures['runs per figure (after one warm-up)'] = RUNS;
+
+    const loads: number[] = [];
+    for (const [label, body] of SHAPES) {
+      const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
       const statements: Array<[string, Record<string, unknown>]> = [];
       await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, body, site);
-      const pipeline = await time(() => runQuery({ events: store, geo: intlGeoLabels }, body, site));
-      const direct = await time(async () => {
-        for (const [sql, params] of statements) await store.query(sql, params);
-      });
-      figures[`${label}: pipeline p50/p95 (ms)`] = `${pipeline.p50}/${pipeline.p95}`;
-      figures[`${label}: same ${statements.length} statements direct p50/p95 (ms)`] = `${direct.p50}/${direct.p95}`;
+      const timing = await timePaired(
+        () => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }),
+        async () => {
+          for (const [sql, params] of statements) await store.query(sql, params);
+        },
+      );
+      figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
+      loads.push(os.loadavg()[0]!);
     }
+    loads.sort((a, b) => a - b);
+    figures['1-min load average during the shapes (min / median / max; 2 cores)'] = `${loads[0]!.toFixed(1)} / ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} / ${loads.at(-1)!.toFixed(1)}`;
   } finally {
-    await store.close();
+    await sightline.stop();
     await dir.remove();
   }
   return figures;

@@ -29,5 +29,5 @@ for (const [name, run] of benches) {
   if (only && !name.includes(only)) continue;
   console.log(`\n## ${name}`);
   const figures = await run();
-  for (const [label, value] of Object.entries(figures)) console.log(`  ${label.padEnd(55)} ${value}`);
+  for (const [label, value] of Object.entries(figures)) console.log(`  ${label.padEnd(72)} ${value}`);
 }

@@ -1,6 +1,7 @@
 import type { EventStore } from '@sightline/event-store';
 import { resolveWindow } from './query/resolve-dates.js';
 import type { SiteContext } from './query/site-context.js';
+import { EVENTS_IN_WINDOW } from './query/window-sql.js';
 
 /**
  * GET /props: the custom property keys recorded in the window with the number of
@@ -17,7 +18,7 @@ export interface PropsAnswer {
 export async function listProps(events: EventStore, dateRange: string | [string, string], site: Pick<SiteContext, 'siteId' | 'timezone' | 'nowMs'>): Promise<PropsAnswer> {
   const window = resolveWindow(dateRange, site.timezone, site.nowMs);
   const rows = await events.query<{ key: string; events: number }>(
-    'SELECT key, count() AS events FROM events ARRAY JOIN prop_keys AS key WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)} GROUP BY key ORDER BY events DESC, key ASC LIMIT {limit:UInt32}',
+    `SELECT key, count() AS events FROM events ARRAY JOIN prop_keys AS key WHERE ${EVENTS_IN_WINDOW} GROUP BY key ORDER BY events DESC, key ASC LIMIT {limit:UInt32}`,
     { site_id: site.siteId, start: new Date(window.startMs).toISOString().replace('T', ' ').replace('Z', ''), end: new Date(window.endMs).toISOString().replace('T', ' ').replace('Z', ''), limit: PROPS_LIMIT },
   );
   return { props: rows.map((row) => ({ key: row.key, events: Number(row.events) })), date_range: window.kind === 'realtime' ? [new Date(window.startMs).toISOString(), new Date(window.endMs - 1).toISOString()] : [window.startDate, window.endDate] };

@@ -17,7 +17,8 @@ export async function siteActivity(events: EventStore, request: queryV1.SiteActi
   );
   if (!table || Number(table.present) === 0) return { events: 0 };
   const [row] = await events.query<{ events: number }>(
-    'SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND timestamp >= {since:DateTime64(3)}',
+    // the day bound lets the sort key skip earlier days (see query/window-sql.ts)
+    'SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND toDate(timestamp) >= toDate({since:DateTime64(3)}) AND timestamp >= {since:DateTime64(3)}',
     { site: request.siteId, since: since.toISOString().replace('T', ' ').replace('Z', '') },
   );
   return { events: Number(row?.events ?? 0) };

@@ -13,6 +13,9 @@
  *   old state with sign -1 and the new one with sign +1, so aggregates use
  *   `sum(sign)` / `sum(x * sign)` and never need FINAL. `start` never changes for a
  *   session, so its sorting key is stable across versions (required for collapsing).
+ *   A minmax skip index on `timestamp` (`sessions_last_event`, migration 0003) gives
+ *   the window's lower bound: `timestamp >= {start}` skips granules of sessions that
+ *   ended before the window (exact; no maximum session length is assumed).
  */
 
 /** Attributes a session takes from its FIRST event; every event row carries them too. */

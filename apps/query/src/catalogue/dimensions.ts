@@ -22,6 +22,11 @@ export interface DimensionSpec {
   compare: boolean;
   /** restrict event rows (e.g. pageviews only, custom events only) */
   eventWhere?: string;
+  /**
+   * `sessionSql` reads a column that changes between a session's versions (entry and
+   * exit page); every other session attribute is fixed by the session's first event.
+   */
+  sessionSqlVaries?: true;
 }
 
 export const TIME_DIMENSIONS = ['time', 'time:minute', 'time:hour', 'time:day', 'time:week', 'time:month'] as const;
@@ -52,11 +57,11 @@ export const DIMENSIONS: Record<string, DimensionSpec> = {
   'visit:os': attribute('os'),
   'visit:os_version': attribute('os_version'),
   'visit:device': attribute('device'),
-  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', compare: true },
-  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
+  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', sessionSqlVaries: true, compare: true },
+  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', sessionSqlVaries: true, eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
   // bounce_rate of a page = over sessions grouped by entry page (SEMANTICS)
-  'event:page': { metrics: PAGE_METRICS, eventSql: 'pathname', sessionSql: 'entry_page', compare: true },
-  'event:folder': { metrics: PAGE_METRICS, eventSql: folderOf('pathname'), sessionSql: folderOf('entry_page'), compare: true },
+  'event:page': { metrics: PAGE_METRICS, eventSql: 'pathname', sessionSql: 'entry_page', sessionSqlVaries: true, compare: true },
+  'event:folder': { metrics: PAGE_METRICS, eventSql: folderOf('pathname'), sessionSql: folderOf('entry_page'), sessionSqlVaries: true, compare: true },
   'event:hostname': {
     metrics: { visitors: 'sessions', visits: 'sessions', pageviews: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions', views_per_visit: 'sessions' },
     sessionSql: 'hostname', compare: true,

@@ -56,6 +56,35 @@ export const SESSION_METRIC_SQL: Partial<Record<MetricName, string>> = {
   engagement_time: 'if(count() = 0, NULL, sum(engagement_ms) / count() / 1000)',
 };
 
+/**
+ * Over event rows directly (no per-session step): the metrics that are plain counts
+ * of rows or distinct visitors. Same values as `EVENT_METRIC_SQL` over the
+ * per-session rows (a visitor counts where one of its non-engagement events is),
+ * without grouping every session first.
+ */
+export const FLAT_EVENT_METRIC_SQL: Partial<Record<MetricName, string>> = {
+  visitors: "uniqExactIf(visitor_id, name != 'engagement')",
+  pageviews: "countIf(name = 'pageview')",
+  events: "countIf(name != 'engagement')",
+};
+
+/**
+ * Over session rows directly, sign-weighted (no per-session step): every metric but
+ * visitors is a sum over sessions, and a cancelled version is a +1/−1 pair of equal
+ * rows that adds 0 to each sum. `bounce_scope` is bound by the statement (WITH).
+ * visitors holds only when the group and filters read columns fixed for a session
+ * (then a session's current row is kept exactly when any of its rows is).
+ */
+export const FLAT_SESSION_METRIC_SQL: Partial<Record<MetricName, string>> = {
+  visitors: 'uniqExactIf(visitor_id, sign > 0)',
+  visits: 'sum(sign)',
+  pageviews: 'sum(pageviews * sign)',
+  visit_duration: 'if(sum(sign) = 0, NULL, sum(duration * sign) / sum(sign))',
+  bounce_rate: 'if(sumIf(sign, bounce_scope) = 0, NULL, 100 * sumIf(is_bounce * sign, bounce_scope) / sumIf(sign, bounce_scope))',
+  views_per_visit: 'if(sum(sign) = 0, NULL, sum(pageviews * sign) / sum(sign))',
+  engagement_time: 'if(sum(sign) = 0, NULL, sum(engagement_ms * sign) / sum(sign) / 1000)',
+};
+
 /** Over per-(group, session) event aggregates. */
 export const EVENT_METRIC_SQL: Partial<Record<MetricName, string>> = {
   visitors: 'uniqExactIf(visitor_id, ev > 0)',

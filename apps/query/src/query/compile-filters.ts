@@ -1,5 +1,6 @@
 import type { FilterOperator } from '../catalogue/filter-fields.js';
 import type { ValidFilter } from './validate.js';
+import { EVENTS_IN_WINDOW } from './window-sql.js';
 
 /**
  * Filters → SQL conditions for one table, values bound as `{fN:Array(String)}` (a
@@ -11,7 +12,6 @@ import type { ValidFilter } from './validate.js';
 export type Table = 'events' | 'sessions';
 export type Params = Record<string, unknown>;
 
-const EVENTS_IN_WINDOW = 'site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)}';
 
 export function matchSql(expr: string, operator: FilterOperator, param: string): string {
   const values = `{${param}:Array(String)}`;

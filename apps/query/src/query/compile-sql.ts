@@ -1,9 +1,10 @@
 import type { Interval } from '../catalogue/dimensions.js';
-import { EVENT_METRIC_SQL, SESSION_METRIC_SQL, type MetricName } from '../catalogue/metrics.js';
+import { EVENT_METRIC_SQL, FLAT_EVENT_METRIC_SQL, FLAT_SESSION_METRIC_SQL, SESSION_METRIC_SQL, type MetricName } from '../catalogue/metrics.js';
 import { bucketKeySql } from './buckets.js';
 import { bounceScopeSql, compileFilters, type Params } from './compile-filters.js';
 import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
+import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
 import type { SiteContext } from './site-context.js';
 import type { ValidQuery } from './validate.js';
 
@@ -13,9 +14,13 @@ import type { ValidQuery } from './validate.js';
  * catalogues. Result columns: `g` (group value), `m_<metric>`, and on a ranked part
  * `total` (distinct values before paging).
  *
- * Sessions are read sign-aware, never with FINAL: the inner query collapses each
- * session's versions (`sum(x * sign)`, `HAVING sum(sign) > 0`) and takes the
- * current value of a changing attribute with `argMaxIf(…, version, sign > 0)`.
+ * Sessions are read sign-aware, never with FINAL: the inner query groups each
+ * session's rows (`sum(x * sign)`, `HAVING sum(sign) > 0`) when distinct visitors are
+ * asked over a value that changes between versions (entry/exit page); otherwise the
+ * rows are read flat, sign-weighted (FLAT_SESSION_METRIC_SQL).
+ * Event parts asking only counts and distinct visitors read the rows flat too
+ * (FLAT_EVENT_METRIC_SQL). Plans
+ * and figures: load-tests/bench/QUERY-PERF.md.
  */
 export interface Statement {
   sql: string;
@@ -37,20 +42,32 @@ function metricColumns(metrics: readonly MetricName[], catalogue: Partial<Record
   return metrics.map((m) => `${catalogue[m]!} AS m_${m}`).join(', ');
 }
 
-function outerClauses(input: CompileInput, params: Params, grouped: boolean): string {
+/** The restriction to given group values, and the ORDER/LIMIT of a ranked part. */
+function outerClauses(input: CompileInput, params: Params, grouped: boolean, valuesFilter: boolean, having?: string): string {
   const { part, values, query } = input;
   let sql = '';
-  if (values) {
-    params.values = values;
-    sql += ' WHERE g IN {values:Array(String)}';
-  }
+  if (values && valuesFilter) sql += ' WHERE g IN {values:Array(String)}';
   if (grouped) sql += ' GROUP BY g';
+  if (grouped && having) sql += ` HAVING ${having}`;
   if (part.rankBy && !values) {
     params.limit = query.limit;
     params.offset = query.offset;
     sql += ` ORDER BY m_${part.rankBy} DESC NULLS LAST, g ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
   }
   return sql;
+}
+
+/**
+ * A restricted breakdown part also filters its rows by the group value, so only the
+ * listed groups are read and collapsed: exact, since a row's group value is a
+ * function of the row (a session's cancelled versions come in +1/−1 pairs of equal
+ * rows, which a row filter keeps or drops together).
+ */
+function valuesCondition(input: CompileInput, params: Params): string[] {
+  const { values, part, query } = input;
+  if (!values || query.shape !== 'breakdown' || !part.groupSql) return [];
+  params.values = values;
+  return [`${part.groupSql} IN {values:Array(String)}`];
 }
 
 function groupExpression(input: CompileInput, timeColumn: string): string | undefined {
@@ -73,15 +90,24 @@ function sessionsStatement(input: CompileInput): Statement {
   const filters = compileFilters(query.filters, 'sessions');
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'greatest(start, {start:DateTime64(3)})');
-  const where = ['site_id = {site_id:UInt64}', 'start < {end:DateTime64(3)}', 'timestamp >= {start:DateTime64(3)}', ...filters.conditions].join(' AND ');
-  const inner = [
-    'SELECT session_id', 'any(visitor_id) AS visitor_id',
-    group ? `argMaxIf(${group}, version, sign > 0) AS g` : "'' AS g",
-    'sum(pageviews * sign) AS pageviews', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
-    `argMaxIf(${bounceScopeSql(query.filters)}, version, sign > 0) AS bounce_scope`,
-  ].join(', ');
+  const where = [SESSIONS_IN_WINDOW, ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY session_id HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined)}`;
+  // entry/exit page change between versions: with them, distinct visitors need the per-session step
+  const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
+  if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
+    // sums need no per-session step; a group whose sessions all moved elsewhere sums to 0 and is dropped
+    const sql = `WITH ${bounceScopeSql(query.filters)} AS bounce_scope SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
+    return { sql, params };
+  }
+  // Grouped by (group, session, bounce scope), not collapsed per session with argMax:
+  // each cancelled version is a +1/−1 pair of equal rows, so within any group only the
+  // current version's row leaves sum(sign) = 1, whatever the group expression reads.
+  const inner = [
+    `SELECT ${group ?? "''"} AS g`, 'session_id', 'any(visitor_id) AS visitor_id',
+    'sum(pageviews * sign) AS pageviews', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
+    `${bounceScopeSql(query.filters)} AS bounce_scope`,
+  ].join(', ');
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY g, session_id, bounce_scope HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined, false)}`;
   return { sql, params };
 }
 
@@ -91,14 +117,22 @@ function eventsStatement(input: CompileInput): Statement {
   const filters = compileFilters(query.filters, 'events');
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'timestamp');
-  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions].join(' AND ');
+  const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
+  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
+    // Counts and distinct visitors need no per-session step. Engagement rows count in
+    // none of them; outside breakdowns (where they would still list their page with
+    // zeros) they are skipped by the sort key's `name`.
+    const rows = query.shape === 'breakdown' ? where : `${where} AND name != 'engagement'`;
+    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${rows}${outerClauses(input, params, group !== undefined, false)}`;
+    return { sql, params };
+  }
   const inner = [
     `SELECT ${group ?? "''"} AS g`, 'session_id', 'any(visitor_id) AS visitor_id',
     "countIf(name = 'pageview') AS pv", "countIf(name != 'engagement') AS ev", "sumIf(engagement_ms, name = 'engagement') AS eng",
     'maxIf(scroll_depth, scroll_depth <= 100) AS scroll', 'countIf(scroll_depth <= 100) > 0 AS has_scroll',
   ].join(', ');
-  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined)}`;
+  const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined, false)}`;
   return { sql, params };
 }
 
@@ -116,11 +150,17 @@ function goalStatement(input: CompileInput): Statement {
     goal_kinds: site.goals.map((g) => (g.pagePath !== undefined ? 'page' : 'event')),
     goal_values: site.goals.map((g) => (g.pagePath !== undefined ? goalPattern(g.pagePath) : g.eventName ?? '')),
   });
-  const where = ['site_id = {site_id:UInt64}', 'timestamp >= {start:DateTime64(3)}', 'timestamp < {end:DateTime64(3)}', "name != 'engagement'", ...filters.conditions].join(' AND ');
+  // only rows that can match a goal are read: the custom events named by event goals (the
+  // sort key's `name` skips the other kinds' granules), and pageviews when page goals exist
+  const eventNames = site.goals.filter((g) => g.pagePath === undefined).map((g) => g.eventName ?? '');
+  const hasPageGoal = site.goals.some((g) => g.pagePath !== undefined);
+  params.goal_event_names = eventNames;
+  const candidates = hasPageGoal ? "(name IN {goal_event_names:Array(String)} OR name = 'pageview')" : 'name IN {goal_event_names:Array(String)}';
+  const where = [EVENTS_IN_WINDOW, "name != 'engagement'", candidates, ...filters.conditions].join(' AND ');
   const matches = "arrayFilter(i -> if({goal_kinds:Array(String)}[i] = 'page', name = 'pageview' AND match(pathname, {goal_values:Array(String)}[i]), name = {goal_values:Array(String)}[i]), arrayEnumerate({goal_kinds:Array(String)}))";
   const columns = part.metrics.map((m) => (m === 'visitors' ? 'uniqExact(visitor_id) AS m_visitors' : 'count() AS m_events')).join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
-  const sql = `SELECT g, ${columns}${total} FROM (SELECT {goal_names:Array(String)}[arrayJoin(${matches})] AS g, visitor_id FROM events WHERE ${where})${outerClauses(input, params, true)}`;
+  const sql = `SELECT g, ${columns}${total} FROM (SELECT {goal_names:Array(String)}[arrayJoin(${matches})] AS g, visitor_id FROM events WHERE ${where})${outerClauses(input, params, true, true)}`;
   return { sql, params };
 }
 
@@ -140,7 +180,7 @@ export function compilePart(input: CompileInput): Statement {
 
 export function hasImportStatement(window: Window, site: SiteContext): Statement {
   return {
-    sql: 'SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)} AND import_id > 0 LIMIT 1)',
+    sql: `SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE ${EVENTS_IN_WINDOW} AND import_id > 0 LIMIT 1)`,
     params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },
   };
 }

@@ -26,6 +26,8 @@ export interface Part {
   eventWhere?: string;
   /** primary of a breakdown: order by this metric desc, then value asc */
   rankBy?: MetricName;
+  /** sessions part: the group value can change between a session's versions */
+  groupVaries?: boolean;
 }
 
 export interface Plan {
@@ -63,7 +65,7 @@ export function planQuery(query: ValidQuery): Plan {
     return { primary: parts[0]!, secondary: parts.slice(1) };
   }
   if (exitRate && !bySource.sessions.includes('visits')) bySource.sessions.push('visits'); // exits
-  const sessionPart: Part | undefined = bySource.sessions.length ? { kind: 'sessions', metrics: bySource.sessions.filter(SESSION_SIDE), groupSql: dimension.sessionSql! } : undefined;
+  const sessionPart: Part | undefined = bySource.sessions.length ? { kind: 'sessions', metrics: bySource.sessions.filter(SESSION_SIDE), groupSql: dimension.sessionSql!, ...(dimension.sessionSqlVaries ? { groupVaries: true } : {}) } : undefined;
   const eventPart: Part | undefined = bySource.events.length ? { kind: 'events', metrics: bySource.events.filter((m) => EVENT_METRIC_SQL[m] !== undefined), groupSql: dimension.eventSql!, ...(dimension.eventWhere ? { eventWhere: dimension.eventWhere } : {}) } : undefined;
   const rankSource = dimension.metrics[rankBy];
   if (rankSource === 'events' && eventPart) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
-import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
+import { buildSeedRows, seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
@@ -212,6 +212,50 @@ describe('POST /query on chDB', () => {
     expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit'], dimensions: ['event:hostname'] })).toEqual([
       ['example.com', { visitors: 3, visits: 4, pageviews: 6, visit_duration: 375, bounce_rate: 50, views_per_visit: 1.5 }],
     ]);
+  });
+
+  it('reads uncollapsed session versions: a superseded exit page is no row (site 6)', async () => {
+    // One insert collapses +1/−1 pairs on the way in (optimize_on_insert), so each version row
+    // goes in alone, with merges stopped: the store then holds all three rows of session 1.
+    //   session 1: V21 06-02 10:00 pv /a (v1: exit /a), 10:05 pv /b (v2: exit /b) → exit /b, 300 s, 2 pageviews
+    //   session 2: V22 06-02 11:00 pv /b → exit /b, 0 s, bounce
+    //   session 3: V21 06-02 12:00 pv /c → exit /c, 0 s, bounce
+    //   session 4: V23 06-02 13:00 pv /b (v1: exit /b), 13:01 pv /d → exit /d, 60 s, 2 pageviews
+    await events.command('SYSTEM STOP MERGES sessions');
+    const rows = buildSeedRows([
+      { visitor: 21, site: 6, events: [{ at: '2026-06-02 10:00:00', path: '/a' }, { at: '2026-06-02 10:05:00', path: '/b' }] },
+      { visitor: 22, site: 6, events: [{ at: '2026-06-02 11:00:00', path: '/b' }] },
+      { visitor: 21, site: 6, events: [{ at: '2026-06-02 12:00:00', path: '/c' }] },
+      { visitor: 23, site: 6, events: [{ at: '2026-06-02 13:00:00', path: '/b' }, { at: '2026-06-02 13:01:00', path: '/d' }] },
+    ], { siteId: 6, firstSessionId: 9001 });
+    await events.insert('events', rows.events as unknown as Record<string, unknown>[]);
+    for (const row of rows.sessions) await events.insert('sessions', [row as unknown as Record<string, unknown>]);
+    const [stored] = await events.query<{ n: number }>('SELECT count() AS n FROM sessions WHERE site_id = 6');
+    expect(stored!.n).toBe(8); // +1 v1, −1 v1, +1 v2 of sessions 1 and 4; +1 of sessions 2 and 3
+    const at6 = { siteId: 6 };
+    // sums only: read flat, sign-weighted; (2 + 1 + 1 + 2) / 4 = 1.5 views, (300 + 60) / 4 = 90 s, 2 of 4 bounced
+    expect(await rowsOf({ metrics: ['visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visits: 2 }], ['/c', { visits: 1 }], ['/d', { visits: 1 }]]);
+    expect(await metricsOf({ metrics: ['visits', 'visit_duration', 'bounce_rate', 'views_per_visit'] }, at6)).toEqual([{ visits: 4, visit_duration: 90, bounce_rate: 50, views_per_visit: 1.5 }]);
+    // visitors over a value fixed per session: flat too (V21 counted once over its 4 rows)
+    expect(await rowsOf({ metrics: ['visitors', 'visit_duration', 'bounce_rate'], dimensions: ['visit:source'] }, at6)).toEqual([['Direct / None', { visitors: 3, visit_duration: 90, bounce_rate: 50 }]]);
+    // visitors over a value that changes between versions: collapsed per session first (V23's old exit /b is not a /b visitor)
+    expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/c', { visitors: 1, visits: 1 }], ['/d', { visitors: 1, visits: 1 }]]);
+    expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/a', { visitors: 1, visits: 1 }], ['/c', { visitors: 1, visits: 1 }]]);
+    await events.command('SYSTEM START MERGES sessions');
+  });
+
+  it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {
+    // s4's exit page was /pricing in its first two versions, / in its last; s1's was / then /blog/a
+    // (collapsed on insert here; the uncollapsed case is site 6 above).
+    const exits = await ask({ metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'] });
+    expect(exits.results.map((r) => [r.dimensions!['visit:exit_page'], r.metrics])).toEqual([
+      ['/', { visits: 2, exit_rate: 66.7 }], ['/blog/a', { visits: 1, exit_rate: 100 }], ['/blog/b', { visits: 1, exit_rate: 100 }],
+    ]);
+    expect(exits.meta).toEqual({ total: 3, limit: 100, offset: 0, has_more: false });
+    // compare restricts the previous window to the current rows' values (pushed into the row filter):
+    // 06-08..06-14 has s5 exiting on /; the week before, s2 and s4 exited on /
+    const compared = await ask({ metrics: ['visits'], dimensions: ['visit:exit_page'], date_range: ['2026-06-08', '2026-06-14'], compare: 'previous_period' });
+    expect(compared.results).toEqual([{ dimensions: { 'visit:exit_page': '/' }, metrics: { visits: 1 }, comparison: { metrics: { visits: 2 }, change: { visits: -50 } } }]);
   });
 
   it('breakdowns by status code (strings), event name, property and goal', async () => {
