@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// No Docker engine or daemonless builder that can pull a base image works on this
+// build machine, so the image is checked as text: the rules an operator relies on.
+const DOCKERFILE = readFileSync(fileURLToPath(new URL('../../../Dockerfile', import.meta.url)), 'utf8');
+const DOCKERIGNORE = readFileSync(fileURLToPath(new URL('../../../.dockerignore', import.meta.url)), 'utf8');
+const instructions = DOCKERFILE.split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'));
+
+describe('Dockerfile', () => {
+  it('is multi-stage: dependencies are installed in a build stage, the runtime copies them', () => {
+    const stages = instructions.filter((line) => line.startsWith('FROM '));
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(DOCKERFILE).toMatch(/COPY --from=deps/);
+  });
+
+  it('installs production dependencies only, from the lockfile, without install scripts', () => {
+    const install = instructions.find((line) => line.includes('npm ci'));
+    expect(install).toMatch(/--omit=dev/);
+    expect(install).toMatch(/--ignore-scripts/);
+  });
+
+  it('runs as a fixed non-root user', () => {
+    const user = instructions.filter((line) => line.startsWith('USER ')).pop();
+    expect(user).toBe('USER 10001:10001');
+  });
+
+  it('bakes no secret into the image and ships no test code', () => {
+    for (const env of instructions.filter((line) => line.startsWith('ENV ') || line.startsWith('ARG '))) {
+      expect(env).not.toMatch(/SECRET|PASSWORD|TOKEN|DATABASE_URL|CLICKHOUSE_URL|SMTP_URL/);
+    }
+    expect(DOCKERFILE).toMatch(/\*\.test\.ts' -delete/);
+    for (const ignored of ['node_modules', '.data', '.git']) expect(DOCKERIGNORE.split('\n')).toContain(ignored);
+  });
+
+  it('starts the launcher, whose --target picks the service (default all), and stops on SIGTERM', () => {
+    expect(instructions).toContain('ENTRYPOINT ["node", "--import", "tsx", "apps/launcher/src/main.ts"]');
+    expect(instructions).toContain('CMD ["--target=all"]');
+    expect(instructions).toContain('STOPSIGNAL SIGTERM');
+  });
+});
