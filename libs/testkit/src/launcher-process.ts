@@ -17,13 +17,13 @@ export interface LauncherProcess {
 
 /**
  * Starts the real launcher (`apps/launcher/src/main.ts`, what `npm start` runs) as a
- * child process and waits for its "running at" line. PORT defaults to 0 (a free port).
+ * child process and waits for its "running at" line. PORT defaults to 0 (a free port); METRICS_PORT to 0 (off), so parallel launchers never fight over 9464.
  */
 export async function startLauncherProcess(options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {}): Promise<LauncherProcess> {
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -64,7 +64,7 @@ export async function startLauncherProcess(options: { env?: Record<string, strin
 export async function runLauncherToExit(options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
