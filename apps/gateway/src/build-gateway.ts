@@ -78,8 +78,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   app.setSerializerCompiler(serializerCompiler);
 
   const docsUrl = `${options.publicUrl}${OPENAPI_PATH}`;
-  registerRequestId(app);
+  // tracing first: the request's span is active for every later hook, so their log lines carry its trace_id
   registerTracing(app);
+  registerRequestId(app);
   registerMetrics(app);
   registerErrorRenderer(app);
   const routes = RouteIndex.attach(app);
