@@ -10,6 +10,7 @@ import {
   httpRequests,
   ingestStoredEvents,
   queryDuration,
+  readMetricValue,
   startMetricsServer,
   startTracing,
   type MetricsServer,
@@ -24,17 +25,6 @@ import { ApiClient, freshIp, register, type Registered } from './test-support/ap
 // bus hop, up to the linked batch insert), the /metrics figures those requests move,
 // and the log lines they leave (ids on them; the visitor's IP and UA never).
 const pgGate = await backendGate('postgres');
-
-type MetricWithGet = { get(): Promise<{ values: { labels: Record<string, string | number>; value: number; metricName?: string }[] }> };
-
-/** Current value of one series (a counter, or a histogram's `_count`). */
-async function seriesValue(metric: MetricWithGet, labels: Record<string, string>, suffix = ''): Promise<number> {
-  const { values } = await metric.get();
-  const match = values.find(
-    (v) => (suffix === '' || v.metricName?.endsWith(suffix)) && Object.entries(labels).every(([k, value]) => v.labels[k] === value) && (suffix !== '_count' || v.labels.le === undefined),
-  );
-  return match?.value ?? 0;
-}
 
 describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a query and a collected event', () => {
   const exporter = new InMemorySpanExporter();
@@ -96,8 +86,8 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
   };
 
   it('traces POST /query as HTTP → gRPC client → gRPC server → ClickHouse, and counts it by route and shape', async () => {
-    const httpBefore = await seriesValue(httpRequests, { route: '/api/v1/query', method: 'POST', status_class: '2xx' });
-    const shapeBefore = await seriesValue(queryDuration, { shape: 'aggregate' }, '_count');
+    const httpBefore = await readMetricValue(httpRequests, { route: '/api/v1/query', method: 'POST', status_class: '2xx' });
+    const shapeBefore = await readMetricValue(queryDuration, { shape: 'aggregate' }, '_count');
     exporter.reset();
 
     const answer = await client.request('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['visitors'], date_range: ['2026-01-01', '2026-01-07'] } });
@@ -126,13 +116,13 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
       expect(ancestry(spans, statement)).toEqual(expect.arrayContaining([queryServer!.name, queryClient!.name, root.name]));
     }
 
-    expect(await seriesValue(httpRequests, { route: '/api/v1/query', method: 'POST', status_class: '2xx' })).toBe(httpBefore + 1);
-    expect(await seriesValue(queryDuration, { shape: 'aggregate' }, '_count')).toBe(shapeBefore + 1);
+    expect(await readMetricValue(httpRequests, { route: '/api/v1/query', method: 'POST', status_class: '2xx' })).toBe(httpBefore + 1);
+    expect(await readMetricValue(queryDuration, { shape: 'aggregate' }, '_count')).toBe(shapeBefore + 1);
   });
 
   it('traces a collected event from POST /api/event through the bus to ingest, and links the stored batch to it', async () => {
-    const storedBefore = await seriesValue(ingestStoredEvents, {});
-    const publishBefore = await seriesValue(busPublishDuration, { adapter: 'local', subject: 'events.collected.*', outcome: 'ok' }, '_count');
+    const storedBefore = await readMetricValue(ingestStoredEvents, {});
+    const publishBefore = await readMetricValue(busPublishDuration, { adapter: 'local', subject: 'events.collected.*', outcome: 'ok' }, '_count');
     exporter.reset();
 
     const event = { k: trackingKey, n: 'pageview', u: `https://${host}/pricing`, d: host, s: 'tab-telemetry' };
@@ -167,8 +157,8 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     for (const insert of inserts) expect(parentIn(batchSpans, insert)).toBe(batch);
     expect(inserts.map((s) => s.attributes['db.statement'])).toEqual(expect.arrayContaining([expect.stringContaining('events')]));
 
-    expect(await seriesValue(ingestStoredEvents, {})).toBe(storedBefore + 1);
-    expect(await seriesValue(busPublishDuration, { adapter: 'local', subject: 'events.collected.*', outcome: 'ok' }, '_count')).toBe(publishBefore + 1);
+    expect(await readMetricValue(ingestStoredEvents, {})).toBe(storedBefore + 1);
+    expect(await readMetricValue(busPublishDuration, { adapter: 'local', subject: 'events.collected.*', outcome: 'ok' }, '_count')).toBe(publishBefore + 1);
   });
 
   it('serves those figures at /metrics in the Prometheus text format', async () => {

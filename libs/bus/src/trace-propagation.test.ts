@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { busPublishDuration, startTracing, type Tracing } from '@sightline/telemetry';
+import { busPublishDuration, readMetricValue, startTracing, type Tracing } from '@sightline/telemetry';
 import { backendGate, makeTempDir, uniqueName } from '@sightline/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bus, DeliveredMessage, UntypedSubjects } from './bus.js';
@@ -62,7 +62,7 @@ describe('trace context over LocalBus', () => {
   it('hands the producer span’s traceparent to the consumer through the journal (survives a restart)', async () => {
     const dir = await makeTempDir('sightline-bus-trace-');
     try {
-      const before = (await busPublishDuration.get()).values.find((v) => v.metricName?.endsWith('_count') && v.labels.adapter === 'local' && v.labels.subject === 'tr.*' && v.labels.outcome === 'ok')?.value ?? 0;
+      const before = await readMetricValue(busPublishDuration, { adapter: 'local', subject: 'tr.*', outcome: 'ok' }, '_count');
       const first = new LocalBus<UntypedSubjects>({ journalDir: dir.path });
       await first.ensureStreams([{ name: 'TRACE', subjects: ['tr.>'] }]);
       const { traceId, producerSpanId } = await publishTraced(first, 'tr.5', { n: 1 });
@@ -76,7 +76,7 @@ describe('trace context over LocalBus', () => {
       expect(replayed.traceHeaders?.traceparent).toBe(`00-${traceId}-${producerSpanId}-01`);
       await reopened.close();
 
-      const after = (await busPublishDuration.get()).values.find((v) => v.metricName?.endsWith('_count') && v.labels.adapter === 'local' && v.labels.subject === 'tr.*' && v.labels.outcome === 'ok')?.value ?? 0;
+      const after = await readMetricValue(busPublishDuration, { adapter: 'local', subject: 'tr.*', outcome: 'ok' }, '_count');
       expect(after).toBe(before + 1);
     } finally {
       await dir.remove();

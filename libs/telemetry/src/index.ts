@@ -22,3 +22,4 @@ export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './message-trace-context.js';
 export type { TraceHeaders } from './message-trace-context.js';
 export { traceLogFields } from './log-trace-mixin.js';
+export { readMetricValue } from './read-metric-value.js';
