@@ -162,6 +162,7 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
   });
 
   it('serves those figures at /metrics in the Prometheus text format', async () => {
+    expect((await client.request('GET', `/api/v1/sites/${siteId}/goals`, { token: owner.token })).status).toBe(200);
     const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
@@ -173,6 +174,8 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     expect(text).toMatch(/^sightline_ingest_lag_seconds_count 1$/m);
     // no raw URL ever becomes a label
     expect(text).not.toContain('/pricing');
+    expect(text).toMatch(/^sightline_http_requests_total\{route="\/api\/v1\/sites\/:id\/goals",method="GET",status_class="2xx"\} 1$/m);
+    expect(text).not.toContain(`/api/v1/sites/${siteId}/`);
     expect((await fetch(`http://127.0.0.1:${metrics.port}/other`)).status).toBe(404);
   });
 
