@@ -26,10 +26,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts one `--target=<service>` process and waits until it serves gRPC. */
-async function startService(name: ServiceName, port: number, env: Record<string, string>) {
+async function startService(name: ServiceName, port: number, metricsPort: number, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
     cwd: ROOT,
-    env: { ...process.env, ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -55,6 +55,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
   let clickhouse: ChdbHttpServer;
   let gateway: LauncherProcess;
   const services = new Map<ServiceName, ReturnType<typeof spawn>>();
+  const metricsPorts = new Map<ServiceName, number>();
 
   beforeAll(async () => {
     database = await createTestDatabase(pgGate.url, 'sightline_e2e');
@@ -71,10 +72,11 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
     // settings, identity) lazily, so the processes may start in any order
     const ports = new Map<ServiceName, number>();
     for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+    for (const name of SERVICE_NAMES) metricsPorts.set(name, await freePort());
     const addresses: Record<string, string> = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
-        services.set(name, await startService(name, ports.get(name)!, { ...env, ...addresses }));
+        services.set(name, await startService(name, ports.get(name)!, metricsPorts.get(name)!, { ...env, ...addresses }));
       }),
     );
     gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });
@@ -96,6 +98,15 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
     const kinds = new Set(Object.values(body.services).flatMap((s) => s.stores.map((store) => store.kind)));
     expect([...kinds].sort()).toEqual(['clickhouse', 'file', 'nats', 'postgres']);
     expect(body.gateway.stores[0]!.kind).toBe('nats');
+  });
+
+  it('serves each process’s own /metrics: a service counts the gRPC calls it answered', async () => {
+    expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+    const text = await (await fetch(`http://127.0.0.1:${metricsPorts.get('identity')}/metrics`)).text();
+    expect(text).toMatch(/^sightline_grpc_server_handled_total\{method="[A-Za-z]+\/GetInfo",code="OK"\} [1-9]\d*$/m);
+    // no gateway runs in that process: the HTTP metric is declared but has no series
+    expect(text).toContain('# TYPE sightline_http_requests_total counter');
+    expect(text).not.toMatch(/^sightline_http_requests_total\{/m);
   });
 
   it('created each service’s own schema in the shared database', async () => {
