@@ -8,6 +8,7 @@ import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
 import { benchQuery } from './query.js';
+import { benchTelemetry } from './telemetry.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],
   ['query', benchQuery],
+  ['telemetry', benchTelemetry],
 ];
 
 const only = process.argv[2];
