@@ -10,6 +10,7 @@ import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
 import { benchImports } from './imports.js';
 import { benchQuery } from './query.js';
+import { benchTelemetry } from './telemetry.js';
 
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
@@ -22,6 +23,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['ingestion', benchIngest],
   ['imports', () => benchImports()],
   ['query', benchQuery],
+  ['telemetry', benchTelemetry],
 ];
 
 const only = process.argv[2];

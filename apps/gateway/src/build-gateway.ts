@@ -9,6 +9,7 @@ import { registerNotFound } from './not-found.js';
 import { registerWriteSwitch } from './write-switch.js';
 import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
+import { registerMetrics } from './metrics-hooks.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
 import { clientOf, type ServiceClient } from './service-clients.js';
@@ -83,8 +84,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   app.setSerializerCompiler(serializerCompiler);
 
   const docsUrl = `${options.publicUrl}${OPENAPI_PATH}`;
-  registerRequestId(app);
+  // tracing first: the request's span is active for every later hook, so their log lines carry its trace_id
   registerTracing(app);
+  registerRequestId(app);
+  registerMetrics(app);
   registerErrorRenderer(app);
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);

@@ -1,4 +1,5 @@
 import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
+import { inConsumerSpan } from '@sightline/telemetry';
 import { ordinalOf, ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
@@ -87,10 +88,12 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
           // A payload never fails for its content (bad ones are counted and acked), only
           // for the store being down: keep redelivering, never give an event up.
           maxDeliver: -1,
-          handler: async (msg) => {
-            await warmUp();
-            await pipeline.handle(msg.data, msg.deliveryCount > 1);
-          },
+          // the consume span joins the collect request's trace (context from the message headers)
+          handler: (msg) =>
+            inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, async () => {
+              await warmUp();
+              await pipeline.handle(msg.data, msg.deliveryCount > 1);
+            }),
         }),
       );
     }

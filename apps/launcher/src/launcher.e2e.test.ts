@@ -1,17 +1,29 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse as parseYaml } from 'yaml';
 import { makeTempDir, runLauncherToExit, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
 
 // `npm start` as a newcomer runs it: a fresh data dir, embedded stores, one process.
+/** A port free right now (the launcher's metrics port must be a concrete one). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe('npm start (single process, embedded stores)', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   let sightline: LauncherProcess;
+  let metricsPort: number;
 
   beforeAll(async () => {
     dataDir = await makeTempDir('sightline-e2e-');
-    sightline = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir.path } });
+    metricsPort = await freePort();
+    sightline = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir.path, METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' } });
     console.log(`[figure] cold start to ready: ${sightline.startupMs} ms`);
   }, 120_000);
 
@@ -52,6 +64,23 @@ describe('npm start (single process, embedded stores)', () => {
     const response = await fetch(`${sightline.url}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves one /metrics endpoint for the whole process on METRICS_PORT', async () => {
+    const scrape = async () => {
+      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const healthzCount = (text: string) => Number(/^sightline_http_requests_total\{route="\/healthz",method="GET",status_class="2xx"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    const before = await scrape();
+    expect((await fetch(`${sightline.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${sightline.url}/readyz`)).status).toBe(200);
+    const after = await scrape();
+    expect(healthzCount(after)).toBe(healthzCount(before) + 1);
+    // the gateway and the services of this one process share the endpoint
+    expect(after).toMatch(/^sightline_grpc_server_handled_total\{method="[A-Za-z]+\/GetInfo",code="OK"\} [1-9]\d*$/m);
+    expect(after).toContain('sightline_process_resident_memory_bytes');
   });
 
   it('serves a valid OpenAPI 3.1 document at /api/v1/openapi.yaml', async () => {

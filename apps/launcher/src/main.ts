@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@sightline/config';
-import { createLogger, startTracing } from '@sightline/telemetry';
+import { createLogger, startMetricsServer, startTracing, type MetricsServer } from '@sightline/telemetry';
 import { parseTarget, TARGETS } from './parse-target.js';
 import { startSightline } from './start-sightline.js';
 import { migrateAll } from './migrate.js';
@@ -59,6 +59,18 @@ async function main(): Promise<void> {
     await tracing.shutdown();
     process.exit(1);
   }
+  // one /metrics endpoint per process, whatever the target (Prometheus scrapes every pod's `metrics` port)
+  let metrics: MetricsServer | undefined;
+  if (config.METRICS_PORT > 0) {
+    try {
+      metrics = await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT });
+    } catch (error) {
+      log.fatal({ err: error, port: config.METRICS_PORT }, 'could not open the metrics port');
+      await running.stop();
+      await tracing.shutdown();
+      process.exit(1);
+    }
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (running.url) {
     log.info({ url: running.url, target, data_dir: target === 'all' ? config.dataDir : undefined, seconds }, 'Sightline is ready');
@@ -66,6 +78,7 @@ async function main(): Promise<void> {
   } else {
     log.info({ grpc: running.grpcAddress, target, seconds }, 'service is ready');
   }
+  if (metrics) log.info({ port: metrics.port }, 'metrics at /metrics');
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -80,6 +93,7 @@ async function main(): Promise<void> {
     hardStop.unref();
     void running
       .stop()
+      .then(() => metrics?.close())
       .then(() => tracing.shutdown())
       .then(
         () => {

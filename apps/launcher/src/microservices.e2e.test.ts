@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
 import { backendGate, createTestDatabase, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
+import { freePort, serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
 // The Kubernetes shape without Kubernetes: every service its own process
 // (`--target=<service>`) on shared PostgreSQL, NATS and "ClickHouse" (chDB behind
@@ -21,6 +21,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
   let nats: PrivateNatsServer;
   let gateway: LauncherProcess;
   const services = new Map<ServiceName, ServiceProcess>();
+  const metricsPorts = new Map<ServiceName, number>();
 
   beforeAll(async () => {
     database = await createTestDatabase(pgGate.url, 'sightline_e2e');
@@ -37,9 +38,10 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
       SIGHTLINE_DATA_DIR: dataDir.path,
       SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
+    for (const name of SERVICE_NAMES) metricsPorts.set(name, await freePort());
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
-        services.set(name, await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses }));
+        services.set(name, await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, METRICS_PORT: String(metricsPorts.get(name)!), HOST: '127.0.0.1' }));
       }),
     );
     gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });
@@ -62,6 +64,15 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
     const kinds = new Set(Object.values(body.services).flatMap((s) => s.stores.map((store) => store.kind)));
     expect([...kinds].sort()).toEqual(['clickhouse', 'file', 'nats', 'postgres']);
     expect(body.gateway.stores[0]!.kind).toBe('nats');
+  });
+
+  it('serves each process’s own /metrics: a service counts the gRPC calls it answered', async () => {
+    expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+    const text = await (await fetch(`http://127.0.0.1:${metricsPorts.get('identity')}/metrics`)).text();
+    expect(text).toMatch(/^sightline_grpc_server_handled_total\{method="[A-Za-z]+\/GetInfo",code="OK"\} [1-9]\d*$/m);
+    // no gateway runs in that process: the HTTP metric is declared but has no series
+    expect(text).toContain('# TYPE sightline_http_requests_total counter');
+    expect(text).not.toMatch(/^sightline_http_requests_total\{/m);
   });
 
   it('created each service’s own schema in the shared database', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHART_DIR, helm, renderChart, type K8sObject } from './render-chart.js';
 import { validateObject } from './validate-k8s.js';
@@ -121,8 +122,31 @@ describe('Helm chart', () => {
     expect(podSpec(job).containers[0].args).toEqual(['--target=migrate']);
   });
 
+  it('ships the Grafana dashboard as a sidecar-labelled ConfigMap only when asked', () => {
+    expect(renderChart(DEFAULTS).filter((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-dashboard'))).toEqual([]);
+    const dashboard = renderChart(PRODUCTION).find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'rel-sightline-dashboard')!;
+    expect(dashboard.metadata.labels).toMatchObject({ grafana_dashboard: '1', 'app.kubernetes.io/instance': 'rel' });
+    expect(dashboard.metadata.annotations).toEqual({ grafana_folder: 'Sightline' });
+    const json = (dashboard.data as Record<string, string>)['sightline.json']!;
+    expect(json).toBe(readFileSync(`${CHART_DIR}/dashboards/sightline.json`, 'utf8').trimEnd());
+    const parsed = JSON.parse(json) as { uid: string; panels: { type: string; targets?: { expr: string }[] }[] };
+    expect(parsed.uid).toBe('sightline-overview');
+    const exprs = parsed.panels.flatMap((p) => p.targets ?? []).map((t) => t.expr).join('\n');
+    // a panel for every metric the processes export (libs/telemetry/src/metrics.ts)
+    for (const metric of [
+      'sightline_http_requests_total', 'sightline_http_request_duration_seconds_bucket', 'sightline_grpc_server_handled_total', 'sightline_grpc_server_handling_seconds_bucket',
+      'sightline_ingest_lag_seconds_bucket', 'sightline_ingest_batch_size_bucket', 'sightline_ingest_dropped_events_total', 'sightline_ingest_stored_events_total',
+      'sightline_query_duration_seconds_bucket', 'sightline_bus_publish_duration_seconds_bucket',
+    ]) expect(exprs, metric).toContain(metric);
+    // the label the sidecar looks for can be changed
+    const relabelled = renderChart([...DEFAULTS, '--set', 'metrics.grafanaDashboard.enabled=true', '--set', 'metrics.grafanaDashboard.labels.grafana_dashboard=null', '--set', 'metrics.grafanaDashboard.labels.dashboards=sightline']);
+    const labels = relabelled.find((o) => o.metadata.name === 'rel-sightline-dashboard')!.metadata.labels!;
+    expect(labels.dashboards).toBe('sightline');
+    expect(labels.grafana_dashboard).toBeUndefined();
+  });
+
   it('tells every service where the others are', () => {
-    const data = renderChart(DEFAULTS).find((o) => o.kind === 'ConfigMap')!.data as Record<string, string>;
+    const data = renderChart(DEFAULTS).find((o) => o.kind === 'ConfigMap' && !o.metadata.name.endsWith('-dashboard'))!.data as Record<string, string>;
     expect(data.SITES_GRPC_ADDR).toBe('rel-sightline-sites:50051');
     expect(data.SCRIPT_BUILDER_GRPC_ADDR).toBe('rel-sightline-script-builder:50051');
     expect(data.GATEWAY_GRPC_ADDR).toBeUndefined();

@@ -50,6 +50,8 @@ export interface DeliveredMessage<T = unknown> {
   msgId?: string;
   /** 1 on first delivery, 2+ on redelivery. */
   deliveryCount: number;
+  /** The publisher's W3C trace context (traceparent/tracestate), when it was tracing. */
+  traceHeaders?: Readonly<Record<string, string>>;
   ack(): Promise<void>;
   /** Ask for redelivery, after `delayMs` when given. */
   nak(delayMs?: number): Promise<void>;

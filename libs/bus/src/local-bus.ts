@@ -18,6 +18,7 @@ import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError, WorkQueue
 import { consoleBusLogger, type BusLogger } from './bus-logger.js';
 import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
 import { lockJournalDir } from './journal-dir-lock.js';
+import { publishWithTelemetry } from './publish-telemetry.js';
 import { LocalStream, type LocalStreamOptions } from './local-stream.js';
 import { decodePayload, encodePayload } from './payload-codec.js';
 import { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';
@@ -146,7 +147,9 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     if (!route.stream) throw new NoStreamForSubjectError(subject);
     // Appended (synchronously) before we resolve; consumers are woken asynchronously.
     const json = encodePayload(data);
-    route.stream.append(subject, json, opts?.msgId);
+    await publishWithTelemetry('local', subject, async (trace) => {
+      route.stream!.append(subject, json, opts?.msgId, trace);
+    });
     // As on NATS, where a JetStream publish is also a plain message on its subject:
     // live subscribers see it too (e.g. caches that only need news, test observers).
     for (const subscriber of route.subscribers) {

@@ -257,6 +257,7 @@ export class LocalDurable {
       },
     };
     if (message.msgId !== undefined) delivered.msgId = message.msgId;
+    if (message.trace !== undefined) delivered.traceHeaders = message.trace;
 
     const running = (async () => {
       try {

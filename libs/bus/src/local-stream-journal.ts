@@ -7,6 +7,8 @@ export interface StoredMessage {
   ts: number;
   subject: string;
   msgId?: string;
+  /** the publisher's W3C trace context (traceparent/tracestate), when it was tracing */
+  trace?: Readonly<Record<string, string>>;
   /** The payload as JSON text: each delivery parses its own copy. */
   json: string;
 }
@@ -14,7 +16,7 @@ export interface StoredMessage {
 /**
  * On-disk journal of one stream, one line per record:
  *
- *   M<TAB>{"seq":1,"ts":...,"subject":"...","msgId":"..."}<TAB><payload JSON>
+ *   M<TAB>{"seq":1,"ts":...,"subject":"...","msgId":"...","trace":{...}}<TAB><payload JSON>
  *   B<TAB><seq>      (first line after compaction: every seq <= this was removed)
  *
  * JSON text never contains a raw tab or newline, so both split cleanly. The B line
@@ -70,7 +72,9 @@ export class StreamJournal {
 }
 
 function encodeMessage(m: StoredMessage): string {
-  const header = m.msgId === undefined ? { seq: m.seq, ts: m.ts, subject: m.subject } : { seq: m.seq, ts: m.ts, subject: m.subject, msgId: m.msgId };
+  const header: Omit<StoredMessage, 'json'> = { seq: m.seq, ts: m.ts, subject: m.subject };
+  if (m.msgId !== undefined) header.msgId = m.msgId;
+  if (m.trace !== undefined) header.trace = m.trace;
   return `M\t${JSON.stringify(header)}\t${m.json}\n`;
 }
 
@@ -87,9 +91,10 @@ function readJournal(filePath: string): JournalContents {
       }
       const second = line.indexOf('\t', 2);
       if (!line.startsWith('M\t') || second < 0) throw new Error('not a journal record');
-      const header = JSON.parse(line.slice(2, second)) as { seq: number; ts: number; subject: string; msgId?: string };
+      const header = JSON.parse(line.slice(2, second)) as Omit<StoredMessage, 'json'>;
       const message: StoredMessage = { seq: header.seq, ts: header.ts, subject: header.subject, json: line.slice(second + 1) };
       if (header.msgId !== undefined) message.msgId = header.msgId;
+      if (header.trace !== undefined) message.trace = header.trace;
       messages.push(message);
     } catch {
       // A complete but unreadable line means disk damage, not a crash; keep the rest.

@@ -158,11 +158,12 @@ export class LocalStream implements MessageSource {
    * With a journal the record is written (synchronously) before memory changes, so a
    * failed write leaves no trace and the publish rejects.
    */
-  append(subject: string, json: string, msgId: string | undefined): boolean {
+  append(subject: string, json: string, msgId: string | undefined, trace?: Readonly<Record<string, string>>): boolean {
     const now = Date.now();
     if (msgId !== undefined && this.dedupe.isDuplicate(msgId, now)) return false;
     const message: StoredMessage = { seq: this.last + 1, ts: now, subject, json };
     if (msgId !== undefined) message.msgId = msgId;
+    if (trace !== undefined) message.trace = trace;
     this.journal?.append(message);
     this.items.push(message);
     this.last = message.seq;

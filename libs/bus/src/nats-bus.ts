@@ -36,6 +36,8 @@ import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
 import { decodePayload, encodePayload } from './payload-codec.js';
 import { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';
 import { settleWithin } from './settle-within.js';
+import { publishOptions, traceHeadersFrom } from './nats-trace-headers.js';
+import { publishWithTelemetry } from './publish-telemetry.js';
 
 
 export interface NatsBusOptions {
@@ -102,14 +104,16 @@ export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bu
   async publish<S extends PublishSubject<P>>(subject: S, data: P[S], opts?: PublishOptions): Promise<void> {
     this.assertOpen();
     const payload = encodePayload(data);
-    try {
-      // The server answers only after the stream stored the message; with a msgID it
-      // answers "duplicate" instead of storing it again within the duplicate window.
-      await this.js.publish(subject, payload, opts?.msgId ? { msgID: opts.msgId } : undefined);
-    } catch (err) {
-      if (isNoResponders(err)) throw new NoStreamForSubjectError(subject, { cause: err });
-      throw err;
-    }
+    await publishWithTelemetry('nats', subject, async (trace) => {
+      try {
+        // The server answers only after the stream stored the message; with a msgID it
+        // answers "duplicate" instead of storing it again within the duplicate window.
+        await this.js.publish(subject, payload, publishOptions(opts?.msgId, trace));
+      } catch (err) {
+        if (isNoResponders(err)) throw new NoStreamForSubjectError(subject, { cause: err });
+        throw err;
+      }
+    });
   }
 
   async consume<F extends ConsumeSubject<P> = ConsumeSubject<P>>(opts: ConsumeOptions<P[F], F>): Promise<Subscription> {
@@ -437,6 +441,8 @@ class NatsConsumeLoop<T> {
     };
     const msgId = m.headers?.get(PubHeaders.MsgIdHdr);
     if (msgId) msg.msgId = msgId;
+    const traceHeaders = traceHeadersFrom(m.headers);
+    if (traceHeaders) msg.traceHeaders = traceHeaders;
 
     // The server says nothing when the last delivery times out, so watch for it here.
     const lastDeliveryTimer = isLastDelivery

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { sendUnaryData, ServerUnaryCall } from '@grpc/grpc-js';
+import { status, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import { isApiError, toGrpcError } from '@sightline/errors';
-import { extractTraceContext, type Logger } from '@sightline/telemetry';
+import { extractTraceContext, grpcServerDuration, grpcServerHandled, type Logger } from '@sightline/telemetry';
 import { requestIdFrom, type CallContext } from './call-context.js';
 
 const tracer = trace.getTracer('@sightline/grpc-kit');
@@ -18,6 +18,7 @@ export function unary<Req, Res>(method: string, log: Logger, handler: UnaryHandl
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
     const requestId = requestIdFrom(call.metadata);
     const ctx: CallContext = { requestId, metadata: call.metadata, log: log.child({ method, request_id: requestId }) };
+    const stopTimer = grpcServerDuration.startTimer({ method });
     const parent = extractTraceContext(call.metadata);
     const span = tracer.startSpan(`grpc.server ${method}`, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': method } }, parent);
     context
@@ -25,6 +26,8 @@ export function unary<Req, Res>(method: string, log: Logger, handler: UnaryHandl
       .then(
         (response) => {
           span.end();
+          stopTimer();
+          grpcServerHandled.inc({ method, code: 'OK' });
           callback(null, response);
         },
         (error: unknown) => {
@@ -36,7 +39,10 @@ export function unary<Req, Res>(method: string, log: Logger, handler: UnaryHandl
             span.setStatus({ code: SpanStatusCode.ERROR });
           }
           span.end();
-          callback(toGrpcError(error));
+          stopTimer();
+          const answer = toGrpcError(error);
+          grpcServerHandled.inc({ method, code: status[answer.code] ?? String(answer.code) });
+          callback(answer);
         },
       );
   };

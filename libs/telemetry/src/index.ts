@@ -3,3 +3,23 @@ export type { Logger, LoggerConfig } from './logger.js';
 export { startTracing } from './tracing.js';
 export type { Tracing, TracingConfig } from './tracing.js';
 export { injectTraceContext, extractTraceContext } from './grpc-trace-context.js';
+export {
+  metricsRegistry,
+  httpRequests,
+  httpRequestDuration,
+  grpcServerHandled,
+  grpcServerDuration,
+  busPublishDuration,
+  ingestLag,
+  ingestBatchSize,
+  ingestDroppedEvents,
+  ingestStoredEvents,
+  queryDuration,
+  statusClass,
+} from './metrics.js';
+export { startMetricsServer } from './metrics-server.js';
+export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
+export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './message-trace-context.js';
+export type { TraceHeaders } from './message-trace-context.js';
+export { traceLogFields } from './log-trace-mixin.js';
+export { readMetricValue } from './read-metric-value.js';

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { traceLogFields } from './log-trace-mixin.js';
 
 export type { Logger } from 'pino';
 
@@ -32,6 +33,7 @@ export function createLogger(config: LoggerConfig): Logger {
     base: config.service ? { service: config.service } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: traceLogFields,
   };
   return config.destination ? pino(options, config.destination) : pino(options);
 }

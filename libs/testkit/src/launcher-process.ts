@@ -17,7 +17,7 @@ export interface LauncherProcess {
 
 /**
  * Starts the real launcher (`apps/launcher/src/main.ts`, what `npm start` runs) as a
- * child process and waits for its "running at" line. PORT defaults to 0 (a free port).
+ * child process and waits for its "running at" line. PORT defaults to 0 (a free port); METRICS_PORT to 0 (off), so parallel launchers never fight over 9464.
  */
 export async function startLauncherProcess(
   options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number; /** flags for node itself, e.g. --cpu-prof */ nodeArgs?: string[] } = {},
@@ -25,7 +25,7 @@ export async function startLauncherProcess(
   const started = Date.now();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -66,7 +66,7 @@ export async function startLauncherProcess(
 export async function runLauncherToExit(options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,6 +1,8 @@
 import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type SessionRow } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
+import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
+import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatch } from './batch-telemetry.js';
 
 export interface BatchWriterOptions {
   /** flush once this many rows wait (events + session versions + drop counters) */
@@ -44,6 +46,8 @@ class Batch {
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
   parts = 0;
+  /** the consume spans of the messages in the batch (trace links) */
+  readonly links: SpanContext[] = [];
   readonly done: Promise<void>;
   resolve!: () => void;
   reject!: (err: unknown) => void;
@@ -88,6 +92,8 @@ export class BatchWriter {
     if (this.closed) return Promise.reject(new Error('batch writer closed'));
     const batch = this.current;
     batch.parts += 1;
+    const link = currentSpanContext();
+    if (link && batch.links.length < MAX_BATCH_LINKS) batch.links.push(link);
     batch.events.push(...part.events);
     batch.sessions.push(...part.sessions);
     for (const d of part.drops) {
@@ -131,9 +137,12 @@ export class BatchWriter {
   private async write(batch: Batch): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.insertOnce(batch, EVENTS_TABLE, batch.events);
-        await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions);
-        await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);
+        await inBatchWriteSpan(batch.links, { 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt }, async () => {
+          await this.insertOnce(batch, EVENTS_TABLE, batch.events);
+          await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions);
+          await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);
+        });
+        recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });
         batch.resolve();
         return;
       } catch (err) {

@@ -1,4 +1,5 @@
 import { ApiError } from '@sightline/errors';
+import { queryDuration } from '@sightline/telemetry';
 import type { EventStore } from '@sightline/event-store';
 import type { GeoLabels } from '../geo-labels.js';
 import { checkInterval, listBuckets } from './buckets.js';
@@ -81,6 +82,7 @@ export interface RunQueryDeps {
 export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteContext): Promise<QueryAnswer> {
   const parsed = parseQueryRequest(body);
   const query = validateQuery(parsed);
+  const stopTimer = queryDuration.startTimer({ shape: query.shape });
   if (!isTimezone(site.timezone)) throw new ApiError('internal', 'The site has an unknown timezone.');
   const window = resolveWindow(parsed.dateRange, site.timezone, site.nowMs);
   const compareWindow = parsed.compare !== undefined ? resolveCompareWindow(parsed.compare, window, site.timezone) : undefined;
@@ -130,6 +132,7 @@ export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteCont
     meta = { total: current.total, limit: query.limit, offset: query.offset, has_more: query.offset + current.order.length < current.total };
   }
   const echoRange = (w: Window): [string, string] => (w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate]);
+  stopTimer();
   return {
     results,
     ...(meta ? { meta } : {}),

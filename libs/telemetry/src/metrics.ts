@@ -1,0 +1,93 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's one Prometheus registry and the catalogue of every Sightline metric.
+ * One registry per process (a single-process deployment runs every service in it,
+ * so one endpoint serves them all); defined here, not in each app, so a metric is
+ * registered once and the dashboard (charts/sightline/dashboards) has one list to follow.
+ *
+ * Labels are bounded by construction: routes are route patterns, methods are gRPC
+ * method names, reasons come from a fixed list — never a raw URL, id or address.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'sightline_' });
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpRequests = new Counter({
+  name: 'sightline_http_requests_total',
+  help: 'HTTP requests answered by the gateway, by route pattern, method and status class.',
+  labelNames: ['route', 'method', 'status_class'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'sightline_http_request_duration_seconds',
+  help: 'Gateway request latency (first byte in to response sent), by route pattern and method.',
+  labelNames: ['route', 'method'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const grpcServerHandled = new Counter({
+  name: 'sightline_grpc_server_handled_total',
+  help: 'gRPC calls a service answered, by method and status code name.',
+  labelNames: ['method', 'code'] as const,
+  registers: [metricsRegistry],
+});
+
+export const grpcServerDuration = new Histogram({
+  name: 'sightline_grpc_server_handling_seconds',
+  help: 'gRPC server handling time, by method.',
+  labelNames: ['method'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const busPublishDuration = new Histogram({
+  name: 'sightline_bus_publish_duration_seconds',
+  help: 'Time until a durable publish is stored, by bus adapter, subject family and outcome.',
+  labelNames: ['adapter', 'subject', 'outcome'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const ingestLag = new Histogram({
+  name: 'sightline_ingest_lag_seconds',
+  help: 'Event time to the moment its batch is stored.',
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600],
+  registers: [metricsRegistry],
+});
+
+export const ingestBatchSize = new Histogram({
+  name: 'sightline_ingest_batch_size',
+  help: 'Rows per stored ingest batch (events + session versions + drop counters).',
+  buckets: [1, 5, 10, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
+  registers: [metricsRegistry],
+});
+
+export const ingestDroppedEvents = new Counter({
+  name: 'sightline_ingest_dropped_events_total',
+  help: 'Collected events ingest refused, by reason (the reasons of dropped_events).',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
+export const ingestStoredEvents = new Counter({
+  name: 'sightline_ingest_stored_events_total',
+  help: 'Event rows written to the events table.',
+  registers: [metricsRegistry],
+});
+
+export const queryDuration = new Histogram({
+  name: 'sightline_query_duration_seconds',
+  help: 'Time to answer a successful statistics query, by shape.',
+  labelNames: ['shape'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** `2xx`, `4xx`, … : the status label of request counters. */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}
