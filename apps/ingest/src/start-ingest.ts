@@ -103,7 +103,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
 
   // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
   // a restarted StatefulSet pod keeps its ordinal, so it resumes exactly the imports it had staged
-  const imports = await startImports({ events: store, bus, log, clock: deps.clock }, { replica: config.INGEST_REPLICA_INDEX ?? ordinalOf(config.POD_NAME) ?? 0 });
+  const imports = await startImports({ events: store, bus, log, clock: deps.clock, db }, { replica: config.INGEST_REPLICA_INDEX ?? ordinalOf(config.POD_NAME) ?? 0 });
 
   return {
     services: imports.services,

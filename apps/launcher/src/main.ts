@@ -51,25 +51,26 @@ async function main(): Promise<void> {
     }
   }
 
-  let running;
-  try {
-    running = await startSightline({ config, log, target });
-  } catch (error) {
-    log.fatal({ err: error }, 'could not start');
-    await tracing.shutdown();
-    process.exit(1);
-  }
-  // one /metrics endpoint per process, whatever the target (Prometheus scrapes every pod's `metrics` port)
+  // one /metrics endpoint per process, whatever the target (Prometheus scrapes every pod's `metrics` port);
+  // bound before the services so no ephemeral port they pick can take it
   let metrics: MetricsServer | undefined;
   if (config.METRICS_PORT > 0) {
     try {
       metrics = await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT });
     } catch (error) {
       log.fatal({ err: error, port: config.METRICS_PORT }, 'could not open the metrics port');
-      await running.stop();
       await tracing.shutdown();
       process.exit(1);
     }
+  }
+  let running;
+  try {
+    running = await startSightline({ config, log, target });
+  } catch (error) {
+    log.fatal({ err: error }, 'could not start');
+    await metrics?.close();
+    await tracing.shutdown();
+    process.exit(1);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (running.url) {

@@ -50,7 +50,8 @@ describe('settings.changed from the settings service pre-warms script-builder', 
     const answer = await callUnary(client, client.putTracking, 'Settings/PutTracking', {
       siteId: 7001,
       features: wanted,
-      audit: { accountId: 5, keyId: 'key_e2e', ip: '203.0.113.5', userAgent: 'e2e/1', requestId: 'req_e2e_1' },
+      actor: { accountId: 5, keyId: 'key_e2e', permissions: ['sites:write'] },
+      audit: { ip: '203.0.113.5', userAgent: 'e2e/1', requestId: 'req_e2e_1' },
     }, { requestId: 'req_e2e_1', deadlineMs: 30_000 });
     expect(answer.version).toBe(2);
     await expect.poll(() => scriptBuilder.bundles.builds, { timeout: 10_000 }).toBe(before + 1);

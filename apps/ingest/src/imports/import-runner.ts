@@ -1,5 +1,6 @@
 import type { Bus } from '@sightline/bus';
 import type { Logger } from '@sightline/telemetry';
+import type { PendingImports } from './pending-imports.js';
 import { reportProgress } from './import-progress.js';
 import type { ImportRun, ImportStore } from './import-store.js';
 import { receiveImport, type ImportHeader } from './receive-import.js';
@@ -26,6 +27,8 @@ export class ImportRunner {
     private readonly clock: () => number,
     /** this ingest replica's index: it resumes only the imports it staged */
     private readonly replica = 0,
+    /** a PostgreSQL mirror of which runs are still staged (start-up reads it); none in unit tests */
+    private readonly pending?: PendingImports,
   ) {}
 
   /** The upload of one import; resolves once it is staged (and queued for writing). */
@@ -38,10 +41,12 @@ export class ImportRunner {
       await this.store.deleteImportRows(header.siteId, header.importId).catch(() => {});
       const failed: ImportRun = { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
       await this.store.recordRun(failed, this.clock()).catch(() => {});
+      await this.pending?.note(failed).catch(() => {});
       await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted before its end; nothing was imported.').catch(() => {});
       throw error;
     }
     await this.store.recordRun(run, this.clock());
+    await this.pending?.note(run);
     if (run.state === 'failed') {
       await reportProgress(this.bus, run, 'failed', this.clock(), 'No line of the upload was a valid event.');
     } else {
@@ -56,14 +61,15 @@ export class ImportRunner {
    * Start-up: re-run this replica's staged imports, fail its uploads that never
    * finished. Another replica's are not touched: they may be running right now.
    */
-  async resume(): Promise<void> {
-    for (const orphan of await this.store.orphanStaging(this.replica)) {
+  async resume(store: ImportStore = this.store): Promise<void> {
+    for (const orphan of await store.orphanStaging(this.replica)) {
       const failed: ImportRun = { import_id: Number(orphan.import_id), site_id: Number(orphan.site_id), replica: this.replica, format: '', state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
-      await this.store.deleteImportRows(failed.site_id, failed.import_id);
-      await this.store.recordRun(failed, this.clock());
+      await store.deleteImportRows(failed.site_id, failed.import_id);
+      await store.recordRun(failed, this.clock());
+      await this.pending?.note(failed);
       await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted by a restart; nothing was imported. Upload it again.');
     }
-    for (const run of await this.store.stagedRuns(this.replica)) {
+    for (const run of await store.stagedRuns(this.replica)) {
       this.log.warn({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
       this.#enqueue(run);
     }
@@ -74,7 +80,10 @@ export class ImportRunner {
     const run = await this.store.run(importId);
     if (run && run.site_id !== siteId) return; // another site's import: not this caller's to touch
     this.#queue = this.#queue.filter((queued) => queued.import_id !== importId);
-    if (run) await this.store.recordRun({ ...run, state: 'deleted' }, this.clock());
+    if (run) {
+      await this.store.recordRun({ ...run, state: 'deleted' }, this.clock());
+      await this.pending?.note({ ...run, state: 'deleted' });
+    }
     await this.store.deleteImportRows(siteId, importId);
   }
 
@@ -84,7 +93,10 @@ export class ImportRunner {
     const ids = await this.store.deleteSiteImports(siteId);
     for (const id of ids) {
       const run = await this.store.run(id);
-      if (run && run.state !== 'deleted') await this.store.recordRun({ ...run, state: 'deleted' }, this.clock());
+      if (run && run.state !== 'deleted') {
+        await this.store.recordRun({ ...run, state: 'deleted' }, this.clock());
+        await this.pending?.note({ ...run, state: 'deleted' });
+      }
     }
   }
 
@@ -126,6 +138,7 @@ export class ImportRunner {
       }
       const { run } = outcome;
       await this.store.recordRun(run, this.clock());
+      await this.pending?.note(run);
       await this.store.deleteImportRows(run.site_id, run.import_id, { keepStaging: false, onlyStaging: true });
       await reportProgress(this.bus, run, run.state === 'completed' ? 'completed' : 'failed', this.clock(), run.state === 'failed' ? 'No event of the upload could be placed in a session.' : '');
     } catch (error) {
