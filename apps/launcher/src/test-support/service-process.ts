@@ -42,7 +42,8 @@ export async function serviceAddresses(): Promise<{ ports: Map<ServiceName, numb
 export async function startServiceProcess(name: ServiceName, port: number, env: Record<string, string>, timeoutMs = 90_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) },
+    // no metrics port unless the test asks for one: parallel processes would fight over 9464
+    env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
