@@ -28,7 +28,7 @@ export function ownedShards(options: { eventShards: number; replicas: number; re
 }
 
 /** `sightline-ingest-3` → 3 (a StatefulSet pod name); undefined otherwise. */
-export function ordinalOf(podName: string | undefined): number | undefined {
+function ordinalOf(podName: string | undefined): number | undefined {
   const match = podName ? /-(\d+)$/.exec(podName) : null;
   return match ? Number(match[1]) : undefined;
 }

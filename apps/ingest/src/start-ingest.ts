@@ -1,6 +1,6 @@
 import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
 import { inConsumerSpan } from '@sightline/telemetry';
-import { ordinalOf, ownedShards, shardDurable } from './shard-ownership.js';
+import { ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
@@ -46,64 +46,60 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     closePorts = production.close;
   }
 
-  let writer: BatchWriter | undefined;
-  let expiry: NodeJS.Timeout | undefined;
-  if (ports) {
-    const clock = ports.clock;
-    // Geo data and live visits are loaded when the first event arrives, not at start:
-    // an idle ingest then holds neither the geo data nor the events store (embedded
-    // chDB loads on first use). Every event waits for this; a failure is retried by
-    // the next one (the bus redelivers).
-    let warming: Promise<void> | undefined;
-    const warmUp = (): Promise<void> =>
-      (warming ??= (async () => {
-        await preparePorts();
-        const rebuilt = await rebuildSessions(store, sessions, clock());
-        log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
-      })().catch((error: unknown) => {
-        warming = undefined;
-        throw error;
-      }));
-    writer = new BatchWriter(store, {
-      maxRows: config.INGEST_BATCH_ROWS,
-      maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
-      retryBaseMs: 200,
-      retryMaxMs: 30_000,
-      // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
-      maxParts: config.INGEST_BATCH_ROWS,
-      onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
-    });
-    const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
-    const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
-    log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
-    for (const shard of ownership.shards) {
-      subscriptions.push(
-        await bus.consume({
-          stream: STREAM_NAMES.events,
-          durable: shardDurable(shard),
-          filterSubject: collectedSubject(shard),
-          ackWaitMs: EVENTS_ACK_WAIT_MS,
-          // the writer acks a batch only after its insert: let a whole batch be in flight
-          maxAckPending: config.INGEST_BATCH_ROWS,
-          // A payload never fails for its content (bad ones are counted and acked), only
-          // for the store being down: keep redelivering, never give an event up.
-          maxDeliver: -1,
-          // the consume span joins the collect request's trace (context from the message headers)
-          handler: (msg) =>
-            inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, async () => {
-              await warmUp();
-              await pipeline.handle(msg.data, msg.deliveryCount > 1);
-            }),
-        }),
-      );
-    }
-    expiry = setInterval(() => sessions.expire(), 60_000);
-    expiry.unref();
+  const clock = ports.clock;
+  // Geo data and live visits are loaded when the first event arrives, not at start:
+  // an idle ingest then holds neither the geo data nor the events store (embedded
+  // chDB loads on first use). Every event waits for this; a failure is retried by
+  // the next one (the bus redelivers).
+  let warming: Promise<void> | undefined;
+  const warmUp = (): Promise<void> =>
+    (warming ??= (async () => {
+      await preparePorts();
+      const rebuilt = await rebuildSessions(store, sessions, clock());
+      log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
+    })().catch((error: unknown) => {
+      warming = undefined;
+      throw error;
+    }));
+  const writer = new BatchWriter(store, {
+    maxRows: config.INGEST_BATCH_ROWS,
+    maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
+    retryBaseMs: 200,
+    retryMaxMs: 30_000,
+    // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
+    maxParts: config.INGEST_BATCH_ROWS,
+    onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
+  });
+  const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
+  const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
+  log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
+  for (const shard of ownership.shards) {
+    subscriptions.push(
+      await bus.consume({
+        stream: STREAM_NAMES.events,
+        durable: shardDurable(shard),
+        filterSubject: collectedSubject(shard),
+        ackWaitMs: EVENTS_ACK_WAIT_MS,
+        // the writer acks a batch only after its insert: let a whole batch be in flight
+        maxAckPending: config.INGEST_BATCH_ROWS,
+        // A payload never fails for its content (bad ones are counted and acked), only
+        // for the store being down: keep redelivering, never give an event up.
+        maxDeliver: -1,
+        // the consume span joins the collect request's trace (context from the message headers)
+        handler: (msg) =>
+          inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, async () => {
+            await warmUp();
+            await pipeline.handle(msg.data, msg.deliveryCount > 1);
+          }),
+      }),
+    );
   }
+  const expiry = setInterval(() => sessions.expire(), 60_000);
+  expiry.unref();
 
   // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
   // a restarted StatefulSet pod keeps its ordinal, so it resumes exactly the imports it had staged
-  const imports = await startImports({ events: store, bus, log, clock: deps.clock, db }, { replica: config.INGEST_REPLICA_INDEX ?? ordinalOf(config.POD_NAME) ?? 0 });
+  const imports = await startImports({ events: store, bus, log, clock: deps.clock, db }, { replica: ownership.replica });
 
   return {
     services: imports.services,
@@ -111,7 +107,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
       await imports.stop();
       clearInterval(expiry);
       await Promise.all(subscriptions.map((s) => s.stop()));
-      await writer?.close();
+      await writer.close();
       await closePorts();
     },
   };

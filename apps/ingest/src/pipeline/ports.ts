@@ -1,4 +1,10 @@
 import type { Clock } from '@sightline/runtime';
+import type { PageInfo } from '../enrich/page.js';
+import type { SourceInfo } from '../enrich/source.js';
+import type { UserAgentInfo } from '../enrich/user-agent.js';
+
+// The enrichment steps' own result types: one definition, in the step that makes them.
+export type { PageInfo, SourceInfo, UserAgentInfo };
 
 /**
  * What the pipeline needs from the outside world, as small interfaces. The real
@@ -24,36 +30,10 @@ export interface SiteResolver {
   resolve(trackingKey: string): Promise<SiteContext | null>;
 }
 
-export interface UserAgentInfo {
-  browser: string;
-  browser_version: string;
-  os: string;
-  os_version: string;
-  device: string;
-}
-
 export interface BotVerdict {
   bot: boolean;
   /** crawler category (search, ai, seo, monitoring, preview, http_client, headless…); '' when not a bot */
   category: string;
-}
-
-export interface PageInfo {
-  hostname: string;
-  pathname: string;
-}
-
-export interface SourceInfo {
-  source: string;
-  referrer: string;
-  /** host of the referrer as channel classification matches it ('' when none) */
-  referrer_host: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_content: string;
-  utm_term: string;
-  click_id: string;
 }
 
 /** Pure enrichment functions (apps/ingest/src/enrich). */

@@ -1,7 +1,6 @@
-import type { SessionAttributeColumn } from '@sightline/events-schema';
+import type { SessionAttributes } from '@sightline/events-schema';
 
-/** The attributes a session takes from its first event (the column contract's list). */
-export type SessionAttributes = { [K in SessionAttributeColumn]: K extends 'city' ? number : string };
+export type { SessionAttributes };
 
 /**
  * One event as the sessionizer consumes it: enriched, identified, with no IP or
