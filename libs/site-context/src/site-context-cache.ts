@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
+import { SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
 import type { Logger } from '@sightline/telemetry';
 import { loadSiteContext, type SiteContextClients } from './load-site-context.js';
 import type { SiteContext } from './site-context.js';
@@ -8,11 +8,7 @@ export interface SiteContextCacheOptions {
   clients: SiteContextClients;
   bus: Bus;
   log: Logger;
-  /**
-   * Who holds this cache (e.g. `ingest`). On the in-process bus it names the
-   * cache's durable consumers (`site-context-<owner>-sites|settings`); on NATS the
-   * cache subscribes and stores nothing on the server.
-   */
+  /** Who holds this cache (e.g. `ingest`), named in its log lines. It subscribes to news and stores nothing on the bus. */
   owner: string;
   /** how long a known site is trusted without news (plan changes arrive only this way); default 60 s */
   ttlMs?: number;
@@ -176,40 +172,20 @@ export class SiteContextCache {
         try {
           handle(message);
         } catch (error) {
-          log.warn({ err: error }, 'site context: unusable message ignored');
+          log.warn({ err: error, owner }, 'site context: unusable message ignored');
         }
       };
     const settingsChanged = guard<SettingsChanged>((m) => this.onSettingsChanged(m));
     const siteUpdated = guard<SiteUpdated>((m) => this.onSiteUpdated(m));
     const siteDeleted = guard<SiteDeleted>((m) => this.onSiteDeleted(m));
 
-    if (bus.kind === 'nats') {
-      this.subscriptions.push(await bus.subscribe(SUBJECTS.settingsChanged, settingsChanged));
-      this.subscriptions.push(await bus.subscribe(SUBJECTS.siteUpdated, siteUpdated));
-      this.subscriptions.push(await bus.subscribe(SUBJECTS.siteDeleted, siteDeleted));
-      return;
-    }
+    // A stream publish is also a plain message on its subject (on NATS, and on the
+    // local bus likewise), so every replica's cache hears the news without a durable
+    // consumer of its own: nothing is stored for it and nothing left behind.
     this.subscriptions.push(
-      await bus.consume({
-        stream: STREAM_NAMES.settings,
-        durable: `site-context-${owner}-settings`,
-        filterSubject: SUBJECTS.settingsChanged,
-        handler: async (msg) => settingsChanged(msg.data),
-      }),
-    );
-    this.subscriptions.push(
-      await bus.consume({
-        stream: STREAM_NAMES.sites,
-        durable: `site-context-${owner}-site-updated`,
-        filterSubject: SUBJECTS.siteUpdated,
-        handler: async (msg) => siteUpdated(msg.data),
-      }),
-      await bus.consume({
-        stream: STREAM_NAMES.sites,
-        durable: `site-context-${owner}-site-deleted`,
-        filterSubject: SUBJECTS.siteDeleted,
-        handler: async (msg) => siteDeleted(msg.data),
-      }),
+      await bus.subscribe(SUBJECTS.settingsChanged, settingsChanged),
+      await bus.subscribe(SUBJECTS.siteUpdated, siteUpdated),
+      await bus.subscribe(SUBJECTS.siteDeleted, siteDeleted),
     );
   }
 }
