@@ -1,6 +1,6 @@
 import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
 import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE } from '@sightline/events-schema';
-import type { EventStore } from '@sightline/event-store';
+import { deleteRows, type EventStore } from '@sightline/event-store';
 import type { Logger } from '@sightline/telemetry';
 import type { SessionCache } from './sessions/session-cache.js';
 
@@ -11,8 +11,7 @@ export const INGEST_DURABLE = 'ingest';
 /** Deletes a site's events, sessions and drop counts (idempotent: a redelivery deletes nothing more). */
 export async function deleteSiteData(store: EventStore, siteId: number): Promise<void> {
   for (const table of [EVENTS_TABLE, SESSIONS_TABLE, DROPPED_EVENTS_TABLE]) {
-    // Lightweight DELETE: rows vanish from queries at once, parts are rewritten later.
-    await store.command(`DELETE FROM ${table} WHERE site_id = {site:UInt64}`, { site: siteId });
+    await deleteRows(store, table, 'site_id = {site:UInt64}', { site: siteId });
   }
 }
 

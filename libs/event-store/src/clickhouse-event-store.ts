@@ -15,6 +15,8 @@ export interface ClickHouseEventStoreOptions {
    * URL's path (`http://host:8123/mydb`) if it names one, else `sightline`.
    */
   database?: string;
+  /** ClickHouse cluster of Replicated + Distributed tables (`CLICKHOUSE_CLUSTER`); see EventStore.cluster. */
+  cluster?: string;
   /** Per-request timeout (default 300 s: synchronous mutations can be slow). */
   requestTimeoutMs?: number;
 }
@@ -28,12 +30,14 @@ export interface ClickHouseEventStoreOptions {
 export class ClickHouseEventStore implements EventStore {
   readonly kind = 'clickhouse' as const;
   readonly database: string;
+  readonly cluster?: string;
   #client: ClickHouseClient;
   #closed = false;
 
-  private constructor(client: ClickHouseClient, database: string) {
+  private constructor(client: ClickHouseClient, database: string, cluster: string | undefined) {
     this.#client = client;
     this.database = database;
+    if (cluster !== undefined) this.cluster = assertDatabaseName(cluster);
   }
 
   static async open(options: ClickHouseEventStoreOptions): Promise<ClickHouseEventStore> {
@@ -47,7 +51,7 @@ export class ClickHouseEventStore implements EventStore {
     } finally {
       await bootstrap.close();
     }
-    return new ClickHouseEventStore(makeClient(url, options, database), database);
+    return new ClickHouseEventStore(makeClient(url, options, database), database, options.cluster);
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]> {

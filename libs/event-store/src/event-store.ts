@@ -13,6 +13,12 @@ export interface EventStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** The database the tables live in (unqualified table names resolve to it). */
   readonly database: string;
+  /**
+   * ClickHouse cluster name (`CLICKHOUSE_CLUSTER`) when the tables are Replicated
+   * `<table>_local` tables behind Distributed ones; row deletes must then name the
+   * local tables `ON CLUSTER` (see row-deletes.ts). Unset on one server and chDB.
+   */
+  readonly cluster?: string;
   query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]>;
   /** DDL and mutations; nothing is returned. */
   command(sql: string, params?: EventStoreParams): Promise<void>;

@@ -11,3 +11,4 @@ export {
   type EventMigrationsResult,
 } from './migrate.js';
 export { toClusterDdl, localTableName, type ClusterDdlOptions } from './cluster-ddl.js';
+export { deleteRows, deleteRowsStatement } from './row-deletes.js';

@@ -8,6 +8,8 @@ import { LazyEventStore } from './lazy-event-store.js';
 export interface OpenEventStoreOptions {
   /** A ClickHouse server (HTTP URL, may carry user:password). Wins over `dataDir`. */
   clickhouseUrl?: string;
+  /** ClickHouse server only: the cluster its tables are spread over (`CLICKHOUSE_CLUSTER`). */
+  clickhouseCluster?: string;
   /** Database for unqualified table names, created if missing. Default `sightline`. */
   database?: string;
   /** Single-process mode: chDB keeps its files in `<dataDir>/events`. */
@@ -22,7 +24,7 @@ export interface OpenEventStoreOptions {
 /** Picks the adapter from configuration: a server URL → ClickHouse, otherwise chDB under `dataDir`. */
 export async function openEventStore(options: OpenEventStoreOptions): Promise<EventStore> {
   if (options.clickhouseUrl) {
-    return ClickHouseEventStore.open({ url: options.clickhouseUrl, database: options.database });
+    return ClickHouseEventStore.open({ url: options.clickhouseUrl, database: options.database, cluster: options.clickhouseCluster });
   }
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'events');

@@ -3,7 +3,7 @@
  * constants. Staging is keyed by import_id; events/sessions rows carry import_id.
  */
 import { EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
-import type { EventStore } from '@sightline/event-store';
+import { deleteRows, type EventStore } from '@sightline/event-store';
 import { clickhouseTime, type StagedRow } from './staged-row.js';
 
 export const STAGING_TABLE = 'import_staging';
@@ -62,21 +62,21 @@ export class ImportStore {
   async deleteImportRows(siteId: number, importId: number, options: { keepStaging?: boolean; onlyStaging?: boolean } = {}): Promise<void> {
     const params = { site: siteId, id: importId };
     if (options.onlyStaging) {
-      await this.events.command(`DELETE FROM ${STAGING_TABLE} WHERE import_id = {id:UInt64} AND site_id = {site:UInt64}`, params);
+      await deleteRows(this.events, STAGING_TABLE, 'import_id = {id:UInt64} AND site_id = {site:UInt64}', params);
       return;
     }
-    await this.events.command(`DELETE FROM ${EVENTS_TABLE} WHERE site_id = {site:UInt64} AND import_id = {id:UInt64}`, params);
-    await this.events.command(`DELETE FROM ${SESSIONS_TABLE} WHERE site_id = {site:UInt64} AND import_id = {id:UInt64}`, params);
-    if (!options.keepStaging) await this.events.command(`DELETE FROM ${STAGING_TABLE} WHERE import_id = {id:UInt64} AND site_id = {site:UInt64}`, params);
+    await deleteRows(this.events, EVENTS_TABLE, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', params);
+    await deleteRows(this.events, SESSIONS_TABLE, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', params);
+    if (!options.keepStaging) await deleteRows(this.events, STAGING_TABLE, 'import_id = {id:UInt64} AND site_id = {site:UInt64}', params);
   }
 
   /** Every imported row of a site (site.deleted); live rows are the live pipeline's to remove. */
   async deleteSiteImports(siteId: number): Promise<number[]> {
     const runs = await this.events.query<{ import_id: number }>(`SELECT DISTINCT import_id FROM ${RUNS_TABLE} WHERE site_id = {site:UInt64}`, { site: siteId });
     const params = { site: siteId };
-    await this.events.command(`DELETE FROM ${EVENTS_TABLE} WHERE site_id = {site:UInt64} AND import_id > 0`, params);
-    await this.events.command(`DELETE FROM ${SESSIONS_TABLE} WHERE site_id = {site:UInt64} AND import_id > 0`, params);
-    await this.events.command(`DELETE FROM ${STAGING_TABLE} WHERE site_id = {site:UInt64}`, params);
+    await deleteRows(this.events, EVENTS_TABLE, 'site_id = {site:UInt64} AND import_id > 0', params);
+    await deleteRows(this.events, SESSIONS_TABLE, 'site_id = {site:UInt64} AND import_id > 0', params);
+    await deleteRows(this.events, STAGING_TABLE, 'site_id = {site:UInt64}', params);
     return runs.map((r) => Number(r.import_id));
   }
 
