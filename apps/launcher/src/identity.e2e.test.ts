@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@sightline/config';
-import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
-import { startSightline, type RunningSightline } from './start-sightline.js';
+import type { SmtpSink } from '@sightline/mailer/testing';
+import { backendGate, type TestDatabase } from '@sightline/testkit';
+import type { RunningSightline } from './start-sightline.js';
+import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, codeFromMail, freshIp, register } from './test-support/api-client.js';
 import { mintKey } from './test-support/admin-cli.js';
 
@@ -13,7 +12,7 @@ const pgGate = await backendGate('postgres');
 
 describe.skipIf(!pgGate.available)('identity over HTTP', () => {
   let database: TestDatabase;
-  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: E2eServer;
   let smtp: SmtpSink;
   let sightline: RunningSightline;
   let api: ApiClient;
@@ -21,27 +20,13 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
   const email = (name: string) => `${name}.${Date.now().toString(36)}@mail.sightline-e2e.net`;
 
   beforeAll(async () => {
-    database = await createTestDatabase(pgGate.url, 'sightline_identity_e2e');
-    dataDir = await makeTempDir();
-    smtp = await startSmtpSink();
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path,
-      DATABASE_URL: database.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      KEYS_PER_ACCOUNT: '4',
-    });
-    sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all', clock: () => new Date(Date.now() + clockOffsetMs) });
-    api = new ApiClient(sightline.url!);
+    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_identity_e2e' }, env: { KEYS_PER_ACCOUNT: '4' }, clock: () => new Date(Date.now() + clockOffsetMs) });
+    ({ sightline, api, smtp } = server);
+    database = server.database!;
   }, 120_000);
 
   afterAll(async () => {
-    await sightline?.stop();
-    await smtp?.close();
-    await dataDir?.remove();
-    await database?.drop();
+    await server?.stop();
   });
 
   describe('send-otp', () => {
@@ -309,7 +294,7 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_scope']);
       expect(refused.body.error).toContain('billing:write');
 
-      const billingToken = await mintKey({ email: address, permissions: 'billing:write', databaseUrl: database.url, dataDir: dataDir.path });
+      const billingToken = await mintKey({ email: address, permissions: 'billing:write', databaseUrl: database.url, dataDir: server.dataDir });
       const set = await client.request('PUT', '/api/v1/billing/subscription', { token: billingToken, body: { status: 'active' } });
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({ plan: 'active', subscription_status: 'active', reports_open: true, tracking_active: true });

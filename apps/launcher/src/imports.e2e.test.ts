@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@sightline/config';
-import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
-import { startSightline, type RunningSightline } from './start-sightline.js';
+import type { SmtpSink } from '@sightline/mailer/testing';
+import { backendGate, type TestDatabase } from '@sightline/testkit';
+import type { RunningSightline } from './start-sightline.js';
+import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
 
 // Imports through HTTP against the started server: real PostgreSQL for the job
@@ -29,7 +28,7 @@ const line = (row: Record<string, unknown>) => JSON.stringify(row);
 
 describe.skipIf(!pgGate.available)('imports over HTTP', () => {
   let database: TestDatabase;
-  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: E2eServer;
   let smtp: SmtpSink;
   let sightline: RunningSightline;
   let api: ApiClient;
@@ -37,28 +36,13 @@ describe.skipIf(!pgGate.available)('imports over HTTP', () => {
   const unique = () => `${Date.now().toString(36)}${(n += 1)}`;
 
   beforeAll(async () => {
-    database = await createTestDatabase(pgGate.url, 'sightline_imports_e2e');
-    dataDir = await makeTempDir();
-    smtp = await startSmtpSink();
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path,
-      DATABASE_URL: database.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      IMPORT_MAX_BYTES: String(MAX_BYTES),
-      DEFAULT_TIMEZONE: 'UTC',
-    });
-    sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    api = new ApiClient(sightline.url!);
+    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_imports_e2e' }, env: { IMPORT_MAX_BYTES: String(MAX_BYTES), DEFAULT_TIMEZONE: 'UTC' } });
+    ({ sightline, api, smtp } = server);
+    database = server.database!;
   }, 120_000);
 
   afterAll(async () => {
-    await sightline?.stop();
-    await smtp?.close();
-    await dataDir?.remove();
-    await database?.drop();
+    await server?.stop();
   });
 
   async function owner(): Promise<{ client: ApiClient; who: Registered; email: string; siteId: number }> {

@@ -1,10 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@sightline/config';
-import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
-import { startSightline, type RunningSightline } from './start-sightline.js';
+import type { SmtpSink } from '@sightline/mailer/testing';
+import { backendGate, type TestDatabase } from '@sightline/testkit';
+import type { RunningSightline } from './start-sightline.js';
+import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
 
 // Sites, members, goals, funnels and the audit trail through HTTP against the
@@ -16,7 +15,7 @@ type Site = { site_id: number; name: string; hash: string; timezone: string; wee
 describe.skipIf(!pgGate.available)('sites over HTTP', () => {
   let database: TestDatabase;
   let sql: pg.Client;
-  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: E2eServer;
   let smtp: SmtpSink;
   let sightline: RunningSightline;
   let api: ApiClient;
@@ -25,31 +24,16 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
   const origin = (name: string) => `https://${name}-${Date.now().toString(36)}${(n += 1)}.sightline-e2e.net`;
 
   beforeAll(async () => {
-    database = await createTestDatabase(pgGate.url, 'sightline_sites_e2e');
-    dataDir = await makeTempDir();
-    smtp = await startSmtpSink();
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path,
-      DATABASE_URL: database.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      DEFAULT_TIMEZONE: 'Europe/Berlin',
-      PUBLIC_URL: 'https://stats.sightline-e2e.net',
-    });
-    sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    api = new ApiClient(sightline.url!);
+    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_sites_e2e' }, env: { DEFAULT_TIMEZONE: 'Europe/Berlin', PUBLIC_URL: 'https://stats.sightline-e2e.net' } });
+    ({ sightline, api, smtp } = server);
+    database = server.database!;
     sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
   }, 120_000);
 
   afterAll(async () => {
     await sql?.end();
-    await sightline?.stop();
-    await smtp?.close();
-    await dataDir?.remove();
-    await database?.drop();
+    await server?.stop();
   });
 
   async function account(name: string): Promise<{ client: ApiClient; owner: Registered; email: string }> {

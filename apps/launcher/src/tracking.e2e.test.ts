@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@sightline/config';
-import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger } from '@sightline/telemetry';
-import { makeTempDir } from '@sightline/testkit';
-import { startSightline, type RunningSightline } from './start-sightline.js';
+import type { SmtpSink } from '@sightline/mailer/testing';
+import type { RunningSightline } from './start-sightline.js';
+import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
 
 type Site = { site_id: number; name: string; script_url: string; hobby: boolean };
@@ -12,7 +10,7 @@ type Tracking = { site_id: number; version: number; bundle: string; enabled: str
 // Tracking settings, counting filters, the public dashboard flag and the served
 // tracker script, through HTTP against the started server.
 describe('tracking settings and the tracker script over HTTP', () => {
-  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let server: E2eServer;
   let smtp: SmtpSink;
   let sightline: RunningSightline;
   let api: ApiClient;
@@ -21,17 +19,12 @@ describe('tracking settings and the tracker script over HTTP', () => {
   const origin = (name: string) => `https://${name}-${Date.now().toString(36)}${(n += 1)}.sightline-e2e.net`;
 
   beforeAll(async () => {
-    dataDir = await makeTempDir();
-    smtp = await startSmtpSink();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' });
-    sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
-    api = new ApiClient(sightline.url!);
+    server = await startE2eServer();
+    ({ sightline, api, smtp } = server);
   }, 120_000);
 
   afterAll(async () => {
-    await sightline?.stop();
-    await smtp?.close();
-    await dataDir?.remove();
+    await server?.stop();
   });
 
   async function ownerWithSite(name: string, body: Record<string, unknown> = {}): Promise<{ client: ApiClient; owner: Registered; site: Site; path: string }> {
