@@ -28,7 +28,8 @@ export interface AuditSource {
  */
 export function auditOf(actor: commonV1.Actor | undefined, audit: commonV1.AuditContext | undefined): AuditSource {
   if (!actor || !Number.isSafeInteger(actor.accountId) || actor.accountId <= 0) {
-    throw new ApiError('invalid_request', 'An actor with a positive account_id is required on every write.');
+    // as the sites service answers: a write nobody is named for is unauthenticated, not malformed
+    throw new ApiError('unauthorized', 'An actor with a positive account_id is required on every write.');
   }
   return {
     account_id: actor.accountId,
