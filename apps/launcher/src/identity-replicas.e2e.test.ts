@@ -1,8 +1,9 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@sightline/config';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
+import { backendGate, createTestDatabase, makeTempDir, waitFor, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, freshIp, register } from './test-support/api-client.js';
 
@@ -59,6 +60,20 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
   });
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Waits until a key's hourly use, as the replicas have reported it to identity, reaches `count` (a machine under load syncs late). */
+  const reportedUse = async (keyId: string, count: number) => {
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    try {
+      await waitFor(async () => {
+        const { rows } = await sql.query<{ total: string | null }>('SELECT sum(count) AS total FROM identity.usage_counters WHERE bucket = $1', [`key:${keyId}`]);
+        return Number(rows[0]?.total ?? 0) >= count;
+      }, 20_000);
+    } finally {
+      await sql.end();
+    }
+    await sleep(2 * 150); // the reporting replica applies the totals it got back
+  };
 
   it('revokes a key on every replica at once, despite a 60 s cache', async () => {
     const ip = freshIp();
@@ -79,9 +94,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
     const owner = await register(a.withIp(ip), smtp, email('budget'));
     const get = (client: ApiClient) => client.withIp(ip).request('GET', '/api/v1/keys', { token: owner.token });
     for (let i = 0; i < 7; i += 1) expect((await get(a)).status).toBe(200);
-    await sleep(500); // a reports its 7
+    await reportedUse(owner.key.id, 7); // a reports its 7
     expect((await get(b)).status).toBe(200); // b: 8th; b learns the total at its next sync
-    await sleep(500);
+    await reportedUse(owner.key.id, 8);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await get(b)).status);
     // 4 more fit (9th–12th), then the budget of 12 is spent
