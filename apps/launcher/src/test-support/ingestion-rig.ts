@@ -108,18 +108,21 @@ export async function startIngestionRig(options: { databaseName: string; natsUrl
   };
 }
 
-/** Every durable of every stream has nothing pending and nothing unacked: ingest has written all it will. */
-export async function jetStreamDrained(natsUrl: string): Promise<boolean> {
+/** Messages the durables of every stream still have to deliver or to get acked: 0 once ingest has written all it will. */
+export async function jetStreamBacklog(natsUrl: string): Promise<number> {
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await jetstreamManager(nc);
+    let backlog = 0;
     for await (const stream of jsm.streams.list()) {
-      for await (const consumer of jsm.consumers.list(stream.config.name)) {
-        if (consumer.num_pending > 0 || consumer.num_ack_pending > 0) return false;
-      }
+      for await (const consumer of jsm.consumers.list(stream.config.name)) backlog += consumer.num_pending + consumer.num_ack_pending;
     }
-    return true;
+    return backlog;
   } finally {
     await nc.close();
   }
+}
+
+export async function jetStreamDrained(natsUrl: string): Promise<boolean> {
+  return (await jetStreamBacklog(natsUrl)) === 0;
 }

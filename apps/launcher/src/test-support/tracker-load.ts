@@ -94,11 +94,10 @@ export async function storedSeqs(store: EventStore, siteId: number): Promise<num
   return rows.map((r) => Number(r.seq));
 }
 
-/** Accepted events that are not stored, and stored ones that were never accepted (sorted, first few). */
-export function seqMismatch(accepted: Set<number>, stored: number[]): { missing: number[]; unexpected: number[] } {
+/** Accepted events that are not stored, and stored ones that were never accepted: how many, and the first few of each. */
+export function seqMismatch(accepted: Set<number>, stored: number[]): { missing: number; unexpected: number; firstMissing: number[]; firstUnexpected: number[] } {
   const storedSet = new Set(stored);
-  return {
-    missing: [...accepted].filter((s) => !storedSet.has(s)).sort((a, b) => a - b).slice(0, 10),
-    unexpected: [...storedSet].filter((s) => !accepted.has(s)).sort((a, b) => a - b).slice(0, 10),
-  };
+  const missing = [...accepted].filter((s) => !storedSet.has(s)).sort((a, b) => a - b);
+  const unexpected = [...storedSet].filter((s) => !accepted.has(s)).sort((a, b) => a - b);
+  return { missing: missing.length, unexpected: unexpected.length, firstMissing: missing.slice(0, 10), firstUnexpected: unexpected.slice(0, 10) };
 }
