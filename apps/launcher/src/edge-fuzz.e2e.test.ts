@@ -8,6 +8,7 @@ import { createLogger } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, register } from './test-support/api-client.js';
+import { eventBodyCases } from './test-support/event-body-fuzzer.js';
 import { documentedOperations, generateFuzzRequests, type DocumentedOperation, type OpenApiDocument } from './test-support/openapi-fuzzer.js';
 import { parseRawResponse, rawRequest, rawSocketExchange, type RawAnswer } from './test-support/raw-http.js';
 
@@ -20,6 +21,7 @@ const pgGate = await backendGate('postgres');
 const FUZZ_SEED = 20_261_123;
 const FUZZ_COUNT = 800;
 const FUZZ_CONCURRENCY = 6;
+const EVENT_FUZZ_MUTATIONS = 400;
 const OPTIONAL_ERROR_FIELDS = new Set(['hint', 'docs']);
 
 /** Everything wrong with one answer, as readable sentences (empty = conforming). */
@@ -130,6 +132,38 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
     // the run must have reached past the edge: successes and failures both occur
     expect([...statuses.keys()].some((status) => status < 300)).toBe(true);
     expect([...statuses.keys()].some((status) => status >= 400)).toBe(true);
+  }, 120_000);
+
+  it(`answers POST /api/event with ${EVENT_FUZZ_MUTATIONS}+ malformed bodies by the expected 4xx error object, never 5xx, and keeps collecting`, async () => {
+    // a site of its own: the OpenAPI fuzzing above may have changed or deleted the shared one
+    const site = await new ApiClient(base, '203.0.113.77').request<{ script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://event-fuzz.sightline-e2e.net' } });
+    expect(site.status).toBe(201);
+    const trackingKey = /\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
+    const valid = { k: trackingKey, n: 'pageview', u: 'https://event-fuzz.sightline-e2e.net/p', d: 'event-fuzz.sightline-e2e.net' };
+    const send = (body: string | Buffer, contentType: string | undefined) =>
+      rawRequest(base, { method: 'POST', path: '/api/event', headers: { 'x-forwarded-for': '198.51.100.200', 'user-agent': 'sightline-fuzz/1.0', ...(contentType ? { 'content-type': contentType } : {}) }, body }, agent);
+    const cases = eventBodyCases(valid, { seed: FUZZ_SEED, mutations: EVENT_FUZZ_MUTATIONS });
+    const failures: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: FUZZ_CONCURRENCY }, async () => {
+        while (next < cases.length) {
+          const c = cases[next]!;
+          next += 1;
+          const answer = await send(c.body, c.contentType).catch((error: Error) => error);
+          if (answer instanceof Error) failures.push(`[${c.label}] → no answer: ${answer.message}`);
+          else {
+            const problems = edgeViolations(answer, 'POST');
+            if (!c.expected.includes(answer.status)) problems.push(`status ${answer.status}, expected ${c.expected.join(' or ')}`);
+            if (problems.length > 0) failures.push(`[${c.label}] → ${answer.status} ${answer.text.slice(0, 100)}: ${problems.join('; ')}`);
+          }
+        }
+      }),
+    );
+    expect(failures.slice(0, 25)).toEqual([]);
+    expect(cases.length).toBeGreaterThan(EVENT_FUZZ_MUTATIONS + 100);
+    // the server is still there and still collects
+    expect((await send(JSON.stringify(valid), 'text/plain')).status).toBe(202);
   }, 120_000);
 
   it('answers an id beyond 2^53 on every site route with 404 unknown_site', async () => {

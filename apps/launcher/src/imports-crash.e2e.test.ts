@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore } from '@sightline/event-store';
-import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { backendGate, createTestDatabase, makeTempDir, startLauncherProcess, type LauncherProcess, type TestDatabase } from '@sightline/testkit';
+import { backendGate, type LauncherProcess } from '@sightline/testkit';
 import { ApiClient, freshIp, register } from './test-support/api-client.js';
+import { singleProcessFixture, type SingleProcessFixture } from './test-support/single-process-fixture.js';
 
 // kill -9 in the middle of writing an import, then a restart: the import is written
 // again from its staged rows and no row is counted twice.
@@ -27,33 +27,24 @@ function history(): string {
 }
 
 describe.skipIf(!pgGate.available)('an import survives kill -9', () => {
-  let database: TestDatabase;
-  let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let smtp: SmtpSink;
+  let fixture: SingleProcessFixture;
   let server: LauncherProcess | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase(pgGate.url, 'sightline_imports_crash');
-    dataDir = await makeTempDir();
-    smtp = await startSmtpSink();
+    fixture = await singleProcessFixture(pgGate.url, 'sightline_imports_crash');
   });
 
   afterAll(async () => {
     await server?.stop('SIGKILL');
-    await smtp?.close();
-    await dataDir?.remove();
-    await database?.drop();
+    await fixture?.close();
   });
 
-  const start = () =>
-    startLauncherProcess({
-      env: { SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' },
-    });
+  const start = () => fixture.start();
 
   it('restarts the write after deleting the partial rows: every event once, every session once', async () => {
     server = await start();
     const api = new ApiClient(server.url).withIp(freshIp());
-    const owner = await register(api, smtp, `crash.${Date.now().toString(36)}@mail.sightline-e2e.net`);
+    const owner = await register(api, fixture.smtp, `crash.${Date.now().toString(36)}@mail.sightline-e2e.net`);
     const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://crash-${Date.now().toString(36)}.sightline-e2e.net` } });
     const siteId = site.body.site_id;
     const uploaded = await fetch(`${server.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson' }, body: history() });
@@ -86,7 +77,7 @@ describe.skipIf(!pgGate.available)('an import survives kill -9', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     server = undefined;
 
-    const store = await ChdbEventStore.open({ path: path.join(dataDir.path, 'events'), database: 'sightline' });
+    const store = await ChdbEventStore.open({ path: path.join(fixture.dataDir, 'events'), database: 'sightline' });
     try {
       const [counts] = await store.query<{ events: number; distinct_events: number; sessions: number; session_rows: number; staged: number }>(
         `SELECT
