@@ -5,7 +5,7 @@ import { createLogger } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
-import { BERLIN_ROWS, CORE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
+import { BERLIN_ROWS, CORE_ROWS, EDGE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
 
 // The query fixture suite (issue 12): hand-built histories go in THROUGH THE IMPORT
 // PATH (POST /imports → stage → sort → sessionize → write, the product's own code),
@@ -408,6 +408,57 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect([breakdown.results, breakdown.meta]).toEqual([[], { total: 0, limit: 100, offset: 0, has_more: false }]);
       const goals = await ask({ metrics: ['visitors', 'conversion_rate'], dimensions: ['event:goal'], date_range: empty });
       expect(goals.results).toEqual([]);
+    });
+  });
+
+  describe('a visit across midnight, engagement per page, wildcard characters in goals', () => {
+    let edge: number;
+    const TWO_DAYS: [string, string] = ['2024-05-01', '2024-05-02'];
+    beforeAll(async () => {
+      edge = (await createSite('edge', 'UTC')).site_id;
+      for (const goal of [{ page_path: '/docs/*' }, { page_path: '/a_b' }, { event_name: 'Download' }]) {
+        expect((await client.request('POST', `/api/v1/sites/${edge}/goals`, { token: owner.token, body: goal })).status).toBe(201);
+      }
+      await importRows(edge, toNdjson(EDGE_ROWS), EDGE_ROWS.length);
+    });
+
+    it('session metrics count the visits overlapping the window; pageviews only those inside it', async () => {
+      const metrics = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'];
+      // 05-01: M only (its /a_b pageview), whole-visit duration 1260 s
+      expect(await aggregate({ metrics, date_range: ['2024-05-01', '2024-05-01'] }, edge)).toEqual({ visitors: 1, visits: 1, pageviews: 1, bounce_rate: 0, visit_duration: 1260 });
+      // 05-02: M (overlaps), N, O; pageviews /docs/x, /axb, /a_b, /docs = 4; (1260 + 240 + 0) / 3 = 500; O bounced
+      expect(await aggregate({ metrics, date_range: ['2024-05-02', '2024-05-02'] }, edge)).toEqual({ visitors: 3, visits: 3, pageviews: 4, bounce_rate: 33, visit_duration: 500 });
+      expect(await aggregate({ metrics, date_range: TWO_DAYS }, edge)).toEqual({ visitors: 3, visits: 3, pageviews: 5, bounce_rate: 33, visit_duration: 500 });
+    });
+
+    it('time on page and scroll depth over sessions; bounce rate by entry page', async () => {
+      // /a_b: engaged (10 + 20) s in M and 30 s in N over 2 sessions = 30 s; max scroll per session 70 and 50 → 60;
+      // entered by M only (not a bounce). /docs: entered by O (a bounce). `_` sorts before `x`.
+      expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: TWO_DAYS }, edge)).toEqual([
+        ['/a_b', { visitors: 2, pageviews: 2, bounce_rate: 0, time_on_page: 30, scroll_depth: 60 }],
+        ['/axb', { visitors: 1, pageviews: 1, bounce_rate: 0, time_on_page: null, scroll_depth: null }],
+        ['/docs', { visitors: 1, pageviews: 1, bounce_rate: 100, time_on_page: null, scroll_depth: null }],
+        ['/docs/x', { visitors: 1, pageviews: 1, bounce_rate: 0, time_on_page: null, scroll_depth: null }],
+      ]);
+    });
+
+    it('page goals: `*` is the only wildcard (`_` is literal); conversion over all visitors', async () => {
+      // of 3 visitors: Download by m and n; /a_b viewed by m and n (2 pageviews; /axb is not /a_b);
+      // /docs/* matches /docs/x (m) but not /docs
+      expect(await rowsOf({ metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'], date_range: TWO_DAYS }, edge)).toEqual([
+        ['Download', { visitors: 2, events: 2, conversion_rate: 66.67 }],
+        ['Visit /a_b', { visitors: 2, events: 2, conversion_rate: 66.67 }],
+        ['Visit /docs/*', { visitors: 1, events: 1, conversion_rate: 33.33 }],
+      ]);
+    });
+
+    it('a property breakdown shows (none) where the event carries no value; GET /props lists the key', async () => {
+      expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:props:file'], date_range: TWO_DAYS, filters: [{ field: 'event', operator: 'is', values: ['Download'] }] }, edge)).toEqual([
+        ['(none)', { visitors: 1, events: 1 }],
+        ['x,y.pdf', { visitors: 1, events: 1 }],
+      ]);
+      const props = await client.request('GET', `/api/v1/props?site_id=${edge}&date_range=2024-05-01,2024-05-02`, { token: owner.token });
+      expect([props.status, props.body]).toEqual([200, { props: [{ key: 'file', events: 1 }], date_range: TWO_DAYS }]);
     });
   });
 

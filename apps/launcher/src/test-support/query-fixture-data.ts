@@ -61,3 +61,26 @@ export const BERLIN_ROWS: Row[] = [
   { visitor_id: 'k', timestamp: '2024-10-27T01:30:00Z', name: 'pageview', pathname: '/' }, // 10-27 02:30 CET (second 02:00)
   { visitor_id: 'l', timestamp: '2024-10-27T01:40:00Z', name: 'pageview', pathname: '/' }, // 10-27 02:40 CET (second 02:00)
 ];
+
+/**
+ * Site "edge" (UTC): a visit across midnight, per-page engagement in two sessions,
+ * page paths holding LIKE wildcards for the page goals, a custom event with and
+ * without a property.
+ *   M (m) 05-01 23:50 /a_b → engagements on /a_b at 23:52 (10 s, scroll 30) and 23:55
+ *         (20 s, scroll 70) → 05-02 00:10 /docs/x → 00:11 Download (no props). 1260 s.
+ *   N (n) 05-02 08:00 /axb → 08:02 /a_b → 08:03 engagement on /a_b (30 s, scroll 50)
+ *         → 08:04 Download {file: `x,y.pdf`}. 240 s.
+ *   O (o) 05-02 09:00 /docs, a bounce.
+ */
+export const EDGE_ROWS: Row[] = [
+  { visitor_id: 'm', timestamp: '2024-05-01T23:50:00Z', name: 'pageview', pathname: '/a_b' },
+  { visitor_id: 'm', timestamp: '2024-05-01T23:52:00Z', name: 'engagement', pathname: '/a_b', engagement_ms: 10_000, scroll_depth: 30 },
+  { visitor_id: 'm', timestamp: '2024-05-01T23:55:00Z', name: 'engagement', pathname: '/a_b', engagement_ms: 20_000, scroll_depth: 70 },
+  { visitor_id: 'm', timestamp: '2024-05-02T00:10:00Z', name: 'pageview', pathname: '/docs/x' },
+  { visitor_id: 'm', timestamp: '2024-05-02T00:11:00Z', name: 'Download', pathname: '/docs/x' },
+  { visitor_id: 'n', timestamp: '2024-05-02T08:00:00Z', name: 'pageview', pathname: '/axb' },
+  { visitor_id: 'n', timestamp: '2024-05-02T08:02:00Z', name: 'pageview', pathname: '/a_b' },
+  { visitor_id: 'n', timestamp: '2024-05-02T08:03:00Z', name: 'engagement', pathname: '/a_b', engagement_ms: 30_000, scroll_depth: 50 },
+  { visitor_id: 'n', timestamp: '2024-05-02T08:04:00Z', name: 'Download', pathname: '/a_b', props: { file: 'x,y.pdf' } },
+  { visitor_id: 'o', timestamp: '2024-05-02T09:00:00Z', name: 'pageview', pathname: '/docs' },
+];
