@@ -354,6 +354,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(series.results.map((r) => [r.metrics.visitors, r.comparison!.metrics.visitors, r.comparison!.change.visitors])).toEqual([
         [0, 0, null], [1, 0, null], [1, 1, 0], [0, 0, null], [1, 1, 0], [0, 0, null], [0, 0, null],
       ]);
+      // one Monday week against the one before: 3 visitors against d and a
+      const weekly = await ask({ metrics: ['visitors', 'pageviews'], dimensions: ['time:week'], date_range: W, compare: 'previous_period' });
+      expect(weekly.results).toEqual([{ dimensions: { 'time:week': '2024-03-04' }, metrics: { visitors: 3, pageviews: 7 }, comparison: expect.objectContaining({ metrics: { visitors: 2, pageviews: 3 }, change: { visitors: 50, pageviews: 133 } }) }]);
       const explicit = await ask({ metrics: ['visitors'], dimensions: ['time:day'], date_range: W, compare: P });
       expect(explicit.results).toEqual(series.results);
     });
@@ -367,6 +370,12 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       ];
       expect((await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: W, compare: 'previous_period' })).results).toEqual(expected);
       expect((await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: W, compare: P })).results).toEqual(expected);
+      // a page of the compared breakdown keeps each row's own previous value
+      const paged = await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: W, compare: 'previous_period', limit: 1, offset: 1 });
+      expect([paged.results, paged.meta]).toEqual([[expected[1]], { total: 3, limit: 1, offset: 1, has_more: true }]);
+      // compare applies the filters to both windows: Chrome is c in W (S3, S4) and d in P (S5)
+      const chrome = await ask({ metrics: ['visitors', 'visits'], date_range: W, compare: 'previous_period', filters: [{ field: 'browser', operator: 'is', values: ['Chrome'] }] });
+      expect(chrome.results).toEqual([{ metrics: { visitors: 1, visits: 2 }, comparison: { metrics: { visitors: 1, visits: 1 }, change: { visitors: 0, visits: 100 } } }]);
       for (const dimension of ['event:status_code', 'event:goal']) {
         const answer = await ask({ metrics: [dimension === 'event:goal' ? 'visitors' : 'pageviews'], dimensions: [dimension], date_range: W, compare: 'previous_period' });
         expect(answer.results.length).toBeGreaterThan(0);
@@ -495,5 +504,15 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     // today alone holds only live traffic
     const today = await ask({ metrics: ['visitors'], date_range: [day(0), day(0)] }, site.site_id);
     expect([today.results[0]!.metrics.visitors, today.has_import]).toEqual([1, false]);
+    // relative windows: 7d holds both; month holds yesterday only when it is in this month
+    const week = await ask({ metrics: ['visitors', 'pageviews'], date_range: '7d' }, site.site_id);
+    expect([week.results[0]!.metrics, week.has_import]).toEqual([{ visitors: 3, pageviews: 5 }, true]);
+    const sameMonth = yesterday.slice(0, 7) === day(0).slice(0, 7);
+    const month = await ask({ metrics: ['visitors'], date_range: 'month' }, site.site_id);
+    expect([month.results[0]!.metrics.visitors, month.has_import]).toEqual(sameMonth ? [3, true] : [1, false]);
+    // realtime: the live visitor's 2 pageviews, in minute buckets of the last half hour
+    const realtime = await ask({ metrics: ['pageviews'], dimensions: ['time:minute'], date_range: 'realtime' }, site.site_id);
+    expect(realtime.results.reduce((sum, r) => sum + (r.metrics.pageviews ?? 0), 0)).toBe(2);
+    expect(realtime.has_import).toBe(false);
   });
 });
