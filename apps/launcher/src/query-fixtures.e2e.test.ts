@@ -428,7 +428,8 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       for (const goal of [{ page_path: '/docs/*' }, { page_path: '/a_b' }, { event_name: 'Download' }]) {
         expect((await client.request('POST', `/api/v1/sites/${edge}/goals`, { token: owner.token, body: goal })).status).toBe(201);
       }
-      await importRows(edge, toNdjson(EDGE_ROWS), EDGE_ROWS.length);
+      // uploaded newest first: the import path sorts each visitor's events before sessionizing
+      await importRows(edge, toNdjson([...EDGE_ROWS].reverse()), EDGE_ROWS.length);
     });
 
     it('session metrics count the visits overlapping the window; pageviews only those inside it', async () => {

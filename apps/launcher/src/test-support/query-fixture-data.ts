@@ -57,8 +57,8 @@ export const BERLIN_ROWS: Row[] = [
   { visitor_id: 'g', timestamp: '2024-03-31T01:30:00Z', name: 'pageview', pathname: '/' }, // 03-31 03:30 CEST (right after the skipped hour)
   { visitor_id: 'h', timestamp: '2024-03-31T21:59:00Z', name: 'pageview', pathname: '/' }, // 03-31 23:59 CEST
   { visitor_id: 'i', timestamp: '2024-03-31T22:30:00Z', name: 'pageview', pathname: '/' }, // 04-01 00:30 CEST
-  { visitor_id: 'j', timestamp: '2024-10-27T00:30:00Z', name: 'pageview', pathname: '/' }, // 10-27 02:30 CEST (first 02:00)
-  { visitor_id: 'k', timestamp: '2024-10-27T01:30:00Z', name: 'pageview', pathname: '/' }, // 10-27 02:30 CET (second 02:00)
+  { visitor_id: 'j', timestamp: '2024-10-27T02:30:00+02:00', name: 'pageview', pathname: '/' }, // 10-27 02:30 CEST (first 02:00), given with its offset
+  { visitor_id: 'k', timestamp: '2024-10-27T02:30:00+01:00', name: 'pageview', pathname: '/' }, // 10-27 02:30 CET (second 02:00), given with its offset
   { visitor_id: 'l', timestamp: '2024-10-27T01:40:00Z', name: 'pageview', pathname: '/' }, // 10-27 02:40 CET (second 02:00)
 ];
 
