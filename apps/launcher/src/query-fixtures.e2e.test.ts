@@ -441,6 +441,21 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(await aggregate({ metrics, date_range: TWO_DAYS }, edge)).toEqual({ visitors: 3, visits: 3, pageviews: 5, bounce_rate: 33, visit_duration: 500 });
     });
 
+    it('time series: a visit counts once, in the bucket of its start clamped to the window', async () => {
+      // (compile-sql's choice; SEMANTICS speaks of windows, not buckets.) Over two days M is
+      // counted on 05-01 only, while its 00:10 pageview — and so m as a visitor — is on 05-02.
+      const metrics = ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate'];
+      expect(await rowsOf({ metrics, dimensions: ['time:day'], date_range: TWO_DAYS }, edge)).toEqual([
+        ['2024-05-01', { visitors: 1, visits: 1, pageviews: 1, visit_duration: 1260, bounce_rate: 0 }],
+        // N (240 s) and O (a bounce); visitors m, n, o from their events
+        ['2024-05-02', { visitors: 3, visits: 2, pageviews: 4, visit_duration: 120, bounce_rate: 50 }],
+      ]);
+      // a one-bucket series equals the aggregate over the same day (M overlaps it)
+      expect(await rowsOf({ metrics, dimensions: ['time:day'], date_range: ['2024-05-02', '2024-05-02'] }, edge)).toEqual([
+        ['2024-05-02', { visitors: 3, visits: 3, pageviews: 4, visit_duration: 500, bounce_rate: 33 }],
+      ]);
+    });
+
     it('time on page and scroll depth over sessions; bounce rate by entry page', async () => {
       // /a_b: engaged (10 + 20) s in M and 30 s in N over 2 sessions = 30 s; max scroll per session 70 and 50 → 60;
       // entered by M only (not a bounce). /docs: entered by O (a bounce). `_` sorts before `x`.
