@@ -146,6 +146,10 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect(await props(siteA, single.body.token)).toBe('403 key_not_scoped');
     expect(await props(null, single.body.token)).toBe('200 undefined');
     expect(await props(siteA, writeOnly.body.token)).toBe('403 insufficient_scope');
+    // no key, or a key that is not one: 401 on both routes
+    expect(await codeOf({ site_id: siteA, metrics: ['visitors'], date_range: '7d' }, 'sl_not_a_key')).toBe('401 unauthorized');
+    const anonymous = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=7d`);
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, 'unauthorized']);
   });
 
   it('lists property keys with GET /props under the same rules', async () => {
