@@ -308,7 +308,7 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-03-31', '2024-03-31'] }, berlin)).toEqual({ visitors: 3 });
     });
 
-    it('weeks start on the site’s week_start; a partial first week is labelled with the window’s first day', async () => {
+    it('weeks start on the site’s week_start (all seven); a partial first week is labelled with the window’s first day', async () => {
       const weeks = async () => rowsOf({ metrics: ['visitors'], dimensions: ['time:week'], date_range: ['2024-02-26', '2024-03-10'] });
       const flat = (rows: unknown[][]) => rows.map(([label, m]) => [label, (m as Metrics).visitors]);
       try {
@@ -321,6 +321,15 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
         // Wednesday: 02-26..02-27 (nobody), 02-28..03-05 (d, a), 03-06..03-10 (b, c)
         await setWeekStart(3);
         expect(flat(await weeks())).toEqual([['2024-02-26', 0], ['2024-02-28', 2], ['2024-03-06', 2]]);
+        // Tuesday: 02-26 (nobody), 02-27..03-04 (d, a), 03-05..03-10 (a, b, c)
+        await setWeekStart(2);
+        expect(flat(await weeks())).toEqual([['2024-02-26', 0], ['2024-02-27', 2], ['2024-03-05', 3]]);
+        // Thursday: 02-26..02-28 (d), 02-29..03-06 (a, b), 03-07..03-10 (c)
+        await setWeekStart(4);
+        expect(flat(await weeks())).toEqual([['2024-02-26', 1], ['2024-02-29', 2], ['2024-03-07', 1]]);
+        // Friday: 02-26..02-29 (d), 03-01..03-07 (a, b), 03-08..03-10 (c)
+        await setWeekStart(5);
+        expect(flat(await weeks())).toEqual([['2024-02-26', 1], ['2024-03-01', 2], ['2024-03-08', 1]]);
         // Saturday: 02-26..03-01 (d, a), 03-02..03-08 (a, b, c), 03-09..03-10 (nobody)
         await setWeekStart(6);
         expect(flat(await weeks())).toEqual([['2024-02-26', 2], ['2024-03-02', 3], ['2024-03-09', 0]]);

@@ -98,6 +98,8 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect(await codeOf({ ...base, metrics: ['pageviews'], dimensions: ['visit:source'] })).toBe('400 metric_not_available');
     expect(await codeOf({ ...base, metrics: ['visitors'], dimensions: ['event:status_code'] })).toBe('400 metric_not_available');
     expect(await codeOf({ ...base, metrics: ['conversion_rate'], dimensions: ['event:name'] })).toBe('400 metric_not_available');
+    // engagement_time: "all shapes" in the metric table, yet no breakdown dimension lists it
+    expect(await codeOf({ ...base, metrics: ['engagement_time'], dimensions: ['visit:source'] })).toBe('400 metric_not_available');
     expect(await codeOf({ ...base, dimensions: ['time:day', 'time:week'] })).toBe('400 too_many_dimensions');
     expect(await codeOf({ ...base, dimensions: ['event:props:'] })).toBe('400 unknown_dimension');
     expect(await codeOf({ ...base, dimensions: ['time:year'] })).toBe('400 unknown_dimension');
