@@ -84,6 +84,51 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect(await codeOf({ ...base, colour: 'red' })).toBe('400 invalid_request');
   });
 
+  it('answers each way a request can break a 400 rule (variants of every code)', async () => {
+    const base = { site_id: siteA, metrics: ['visitors'], date_range: ['2026-01-01', '2026-01-07'] };
+    // a body that is not JSON at all
+    const raw = await fetch(`${sightline.url}/api/v1/query`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'x-forwarded-for': freshIp() }, body: '{"site_id":' });
+    expect([raw.status, ((await raw.json()) as { code: string }).code]).toEqual([400, 'invalid_request']);
+    expect(await codeOf({ ...base, metrics: [] })).toBe('400 metrics_required');
+    expect(await codeOf({ ...base, metrics: ['visitors', 'Visitors'] })).toBe('400 unknown_metric');
+    // real metrics the shape or dimension cannot compute
+    expect(await codeOf({ ...base, metrics: ['conversion_rate'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, metrics: ['time_on_page'], dimensions: ['time:day'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, metrics: ['exit_rate'], dimensions: ['event:page'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, metrics: ['pageviews'], dimensions: ['visit:source'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, metrics: ['visitors'], dimensions: ['event:status_code'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, metrics: ['conversion_rate'], dimensions: ['event:name'] })).toBe('400 metric_not_available');
+    // engagement_time: "all shapes" in the metric table, yet no breakdown dimension lists it
+    expect(await codeOf({ ...base, metrics: ['engagement_time'], dimensions: ['visit:source'] })).toBe('400 metric_not_available');
+    expect(await codeOf({ ...base, dimensions: ['time:day', 'time:week'] })).toBe('400 too_many_dimensions');
+    expect(await codeOf({ ...base, dimensions: ['event:props:'] })).toBe('400 unknown_dimension');
+    expect(await codeOf({ ...base, dimensions: ['time:year'] })).toBe('400 unknown_dimension');
+    for (const range of ['0d', '91d', 'yesterday', '', ['2026-01-07', '2026-01-01'], ['2025-01-01', '2026-01-02'], ['2026-02-30', '2026-03-01'], ['2026-01-01']]) {
+      expect(await codeOf({ ...base, date_range: range }), JSON.stringify(range)).toBe('400 invalid_date_range');
+    }
+    expect(await codeOf({ site_id: siteA, metrics: ['visitors'] })).toBe('400 invalid_date_range');
+    // hour buckets over more than 31 days; minutes outside realtime
+    expect(await codeOf({ ...base, date_range: ['2026-01-01', '2026-02-15'], dimensions: ['time:hour'] })).toBe('400 invalid_interval');
+    expect(await codeOf({ ...base, date_range: '7d', dimensions: ['time:minute'] })).toBe('400 invalid_interval');
+    const filter = (f: Record<string, unknown>) => codeOf({ ...base, filters: [f] });
+    expect(await filter({ field: 'mood', operator: 'is', values: ['x'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'page', operator: 'matches', values: ['/x'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'page', operator: 'is', values: [] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'event:page', operator: 'is', values: ['/x'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'event', operator: 'is', values: ['Signup', 'Login'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'event', operator: 'is_not', values: ['Signup'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'event', operator: 'is', values: ['engagement'] })).toBe('400 invalid_filter');
+    expect(await filter({ field: 'plan', operator: 'is', values: ['pro'] })).toBe('400 invalid_filter');
+    expect(await codeOf({ ...base, dimensions: ['event:props:plan'], filters: [{ field: 'page', operator: 'is', values: ['/'] }] })).toBe('400 event_filter_required');
+    expect(await codeOf({ ...base, compare: ['2025-12-01'] })).toBe('400 invalid_compare');
+    expect(await codeOf({ ...base, compare: ['2025-12-07', '2025-12-01'] })).toBe('400 invalid_compare');
+    expect(await codeOf({ ...base, compare: 'previous' })).toBe('400 invalid_compare');
+    expect(await codeOf({ ...base, compare: ['2025-12-01', '2025-12-08'] })).toBe('400 compare_length_mismatch');
+    expect(await codeOf({ ...base, offset: 0 })).toBe('400 limit_offset_misuse');
+    expect(await codeOf({ ...base, dimensions: ['time:day'], offset: 5 })).toBe('400 limit_offset_misuse');
+    expect(await codeOf({ ...base, dimensions: ['time:day'], limit: 5 })).toBe('400 limit_offset_misuse');
+  });
+
   it('checks reach and key scope: 404 unknown_site, 403 key_not_scoped, 403 insufficient_scope; a single-site key may omit site_id', async () => {
     expect(await codeOf({ site_id: 987_654_321, metrics: ['visitors'], date_range: '7d' })).toBe('404 unknown_site');
     const single = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'one site', permissions: ['stats:read'], site_id: siteB, expires_in_days: 1 } });
@@ -94,6 +139,19 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect((own.body.query as { site_id: number }).site_id).toBe(siteB);
     const writeOnly = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'no stats', permissions: ['sites:write'], expires_in_days: 1 } });
     expect(await codeOf({ site_id: siteA, metrics: ['visitors'], date_range: '7d' }, writeOnly.body.token)).toBe('403 insufficient_scope');
+    // GET /props answers the same codes
+    const props = async (siteId: number | null, token: string) => {
+      const answer = await client.request<Record<string, unknown>>('GET', `/api/v1/props?${siteId === null ? '' : `site_id=${siteId}&`}date_range=7d`, { token });
+      return `${answer.status} ${String(answer.body.code)}`;
+    };
+    expect(await props(987_654_321, owner.token)).toBe('404 unknown_site');
+    expect(await props(siteA, single.body.token)).toBe('403 key_not_scoped');
+    expect(await props(null, single.body.token)).toBe('200 undefined');
+    expect(await props(siteA, writeOnly.body.token)).toBe('403 insufficient_scope');
+    // no key, or a key that is not one: 401 on both routes
+    expect(await codeOf({ site_id: siteA, metrics: ['visitors'], date_range: '7d' }, 'sl_not_a_key')).toBe('401 unauthorized');
+    const anonymous = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=7d`);
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, 'unauthorized']);
   });
 
   it('lists property keys with GET /props under the same rules', async () => {
@@ -110,6 +168,8 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     // trial over 3 days ago: reports closed, tracking still in its grace period
     await sql.query("UPDATE identity.accounts SET trial_started_at = now() - interval '33 days', trial_ends_at = now() - interval '3 days'");  // this database holds one account
     expect(await codeOf(body)).toBe('403 plan_expired');
+    const expiredProps = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=7d`, { token: owner.token });
+    expect([expiredProps.status, expiredProps.body.code]).toEqual([403, 'plan_expired']);
     // and past the grace period: the site lapsed
     await sql.query("UPDATE identity.accounts SET trial_started_at = now() - interval '60 days', trial_ends_at = now() - interval '30 days'");
     expect(await codeOf(body)).toBe('403 tracking_inactive');
