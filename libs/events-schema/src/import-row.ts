@@ -20,6 +20,20 @@ export const IMPORT_MAX_ERRORS = 20;
 export const IMPORT_EARLIEST = Date.UTC(2000, 0, 1);
 export const IMPORT_FUTURE_SLACK_MS = 24 * 3_600_000;
 
+/** A date-time with a clock but no `Z` or `±hh:mm` (`2024-03-01T12:00:00`, `2024-03-01 12:00`). */
+const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
+
+/**
+ * An import timestamp as epoch ms (NaN when it is not one). A date-time without a
+ * zone is read as UTC: JavaScript would read it in the server's own time zone, so the
+ * same file would land at different instants on differently configured servers.
+ */
+export function importTimestampMs(value: string): number {
+  if (!/\d{4}-\d{2}-\d{2}/.test(value)) return Number.NaN;
+  const trimmed = value.trim();
+  return Date.parse(WITHOUT_ZONE.test(trimmed) ? `${trimmed.replace(' ', 'T')}Z` : trimmed);
+}
+
 const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? '');
 const propValue = z.union([z.string().max(256), z.number().finite(), z.boolean()]);
 
@@ -30,7 +44,7 @@ const propValue = z.union([z.string().max(256), z.number().finite(), z.boolean()
  * Unknown keys are ignored, so exports with extra columns load.
  */
 export const ImportRow = z.object({
-  timestamp: z.string().min(1).max(40).refine((v) => !Number.isNaN(Date.parse(v)) && /\d{4}-\d{2}-\d{2}/.test(v), 'timestamp must be an ISO 8601 date-time such as 2024-03-01T12:00:00Z'),
+  timestamp: z.string().min(1).max(40).refine((v) => !Number.isNaN(importTimestampMs(v)), 'timestamp must be an ISO 8601 date-time such as 2024-03-01T12:00:00Z (no zone = UTC)'),
   name: z.string().trim().min(1).max(120),
   visitor_id: z.union([z.string().min(1).max(128), z.number().int().nonnegative()]).transform(String),
   pathname: z.string().min(1).max(2048).startsWith('/', 'pathname must start with /'),

@@ -29,6 +29,22 @@ describe('normaliseRow', () => {
     expect(normaliseRow(row({ timestamp: '2025-01-02T00:00:01Z' }), ids, NOW)).toEqual({ ok: false, reason: 'timestamp is in the future' });
   });
 
+  it('reads a date-time without a zone as UTC whatever the server\'s time zone; offsets are honoured', () => {
+    const serverZone = process.env.TZ;
+    process.env.TZ = 'America/New_York'; // Node applies a changed TZ at once
+    try {
+      for (const timestamp of ['2024-03-01T12:00:00', '2024-03-01 12:00:00', '2024-03-01T12:00', '2024-03-01T12:00:00.000']) {
+        expect(normaliseRow(row({ timestamp }), ids, NOW)).toMatchObject({ ok: true, ms: Date.UTC(2024, 2, 1, 12) });
+      }
+      expect(normaliseRow(row({ timestamp: '2024-03-01T12:00:00+02:00' }), ids, NOW)).toMatchObject({ ok: true, ms: Date.UTC(2024, 2, 1, 10) });
+      expect(normaliseRow(row({ timestamp: '2024-03-01' }), ids, NOW)).toMatchObject({ ok: true, ms: Date.UTC(2024, 2, 1) });
+    } finally {
+      if (serverZone === undefined) delete process.env.TZ;
+      else process.env.TZ = serverZone;
+    }
+    expect(ImportRow.safeParse({ timestamp: 'March 1st', name: 'pageview', visitor_id: '1', pathname: '/' }).success).toBe(false);
+  });
+
   it('maps names to the live vocabulary and versions to major.minor', () => {
     expect(['Mobile Safari', 'Edge', 'Samsung Internet', 'Android Webview', 'Vivaldi'].map(browserName)).toEqual(['Safari', 'Microsoft Edge', 'Samsung Browser', 'Mobile App', 'Vivaldi']);
     expect(['Mac OS', 'Macintosh', 'Linux', 'Chrome OS', 'iOS'].map(osName)).toEqual(['Mac', 'Mac', 'GNU/Linux', 'Chrome OS', 'iOS']);

@@ -4,7 +4,7 @@
  * UA step names them, versions major.minor, source from utm_source or the referrer,
  * channel from the GA4 grouping when the row names none.
  */
-import { IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
+import { IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, importTimestampMs, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
 import { classifyChannel } from '../enrich/channel.js';
 import { resolveSource } from '../enrich/source.js';
 import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES, majorMinor } from '../enrich/user-agent.js';
@@ -53,7 +53,7 @@ function referrerHostOf(referrer: string): string {
 export type Normalised = { ok: true; row: StagedRow; ms: number } | { ok: false; reason: string };
 
 export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: number; line: number; replica?: number }, now: number): Normalised {
-  const ms = Date.parse(row.timestamp);
+  const ms = importTimestampMs(row.timestamp);
   if (ms < IMPORT_EARLIEST) return { ok: false, reason: 'timestamp is before 2000-01-01' };
   if (ms > now + IMPORT_FUTURE_SLACK_MS) return { ok: false, reason: 'timestamp is in the future' };
   const hostname = row.hostname.trim().toLowerCase().replace(/^www\./, '');
