@@ -187,6 +187,7 @@ export async function benchCollect(): Promise<Record<string, string | number>> {
   try {
     const sample = JSON.stringify({ k: 'Bench0Key000000000000000', n: 'pageview', u: 'https://shop.sightline-bench.net/pricing', d: 'shop.sightline-bench.net', r: 'https://news.example.net/', s: 'tab-1' });
     await load(bare, sample, WARM_UP_SECONDS);
+    // BENCH_COLLECT_ONLY="(b)": one composition only (a part of its label)
     const only = process.env.BENCH_COLLECT_ONLY;
     for (const composition of COMPOSITIONS) {
       if (only && !composition.label.includes(only)) continue;
