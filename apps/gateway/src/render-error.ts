@@ -56,7 +56,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   reply.header('x-request-id', request.id);
   if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
   if (error.details.allow) reply.header('allow', error.details.allow.join(', '));
-  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(request.id, error, extra));
+  // sent as JSON text: a string under a JSON content type skips the route's response
+  // serializer (a zod encode of an object `errorBody` already types as the error object)
+  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(request.id, error, extra)));
 }
 
 export function registerErrorRenderer(app: FastifyInstance): void {

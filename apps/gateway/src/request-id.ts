@@ -29,11 +29,13 @@ function takeRandomBytes(size: number): Buffer {
 const MAX_CLIENT_ID_LENGTH = 128;
 
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // callback style: no promise per request (every collected event passes here)
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const supplied = request.headers['x-request-id'];
     if (typeof supplied === 'string' && supplied.length > 0) {
       request.log.info({ client_request_id: supplied.slice(0, MAX_CLIENT_ID_LENGTH) }, 'caller supplied a request id');
     }
+    done();
   });
 }

@@ -19,12 +19,14 @@ export function registerTracing(app: FastifyInstance): void {
     spans.set(request, span);
     context.with(trace.setSpan(context.active(), span), done);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const span = spans.get(request);
-    if (!span) return;
-    span.updateName(`HTTP ${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
-    span.setAttribute('http.response.status_code', reply.statusCode);
-    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
+    if (span) {
+      span.updateName(`HTTP ${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
   });
 }

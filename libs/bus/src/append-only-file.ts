@@ -2,6 +2,7 @@ import {
   closeSync,
   existsSync,
   fstatSync,
+  ftruncateSync,
   fsyncSync,
   openSync,
   readFileSync,
@@ -35,10 +36,24 @@ export class AppendOnlyFile {
     return this.bytes;
   }
 
+  /**
+   * Appends `text` (whole lines). When the write or fsync fails, the file is cut
+   * back to its previous end, so a partly written batch cannot come back as
+   * messages on the next open while its publishers were told it failed.
+   */
   append(text: string): void {
     const buf = Buffer.from(text, 'utf8');
-    writeFully(this.fd, buf);
-    if (this.fsync) fsyncSync(this.fd);
+    try {
+      writeFully(this.fd, buf);
+      if (this.fsync) fsyncSync(this.fd);
+    } catch (error) {
+      try {
+        ftruncateSync(this.fd, this.bytes);
+      } catch {
+        // the open-time repair still drops a torn last line
+      }
+      throw error;
+    }
     this.bytes += buf.length;
   }
 

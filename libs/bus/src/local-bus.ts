@@ -145,11 +145,10 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     this.assertOpen();
     const route = this.routeOf(subject);
     if (!route.stream) throw new NoStreamForSubjectError(subject);
-    // Appended (synchronously) before we resolve; consumers are woken asynchronously.
+    // Resolves once journaled (with this turn's other publishes, one write); consumers are woken asynchronously.
     const json = encodePayload(data);
-    await publishWithTelemetry('local', subject, async (trace) => {
-      route.stream!.append(subject, json, opts?.msgId, trace);
-    });
+    const stream = route.stream;
+    await publishWithTelemetry('local', subject, (trace) => stream.append(subject, json, opts?.msgId, trace));
     // As on NATS, where a JetStream publish is also a plain message on its subject:
     // live subscribers see it too (e.g. caches that only need news, test observers).
     for (const subscriber of route.subscribers) {

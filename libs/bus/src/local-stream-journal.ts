@@ -54,8 +54,11 @@ export class StreamJournal {
     return this.base;
   }
 
-  append(message: StoredMessage): void {
-    this.file.append(encodeMessage(message));
+  /** Appends the records of `messages`, in order, with one write. */
+  appendAll(messages: readonly StoredMessage[]): void {
+    let text = '';
+    for (const m of messages) text += encodeMessage(m);
+    this.file.append(text);
   }
 
   /** Atomically replaces the journal with `messages`, dropping everything <= baseSeq. */

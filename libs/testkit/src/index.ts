@@ -14,7 +14,7 @@ export type { ServiceMigrations, TestDb } from './migrated-test-db.js';
 export { captureLog } from './capture-log.js';
 export { serveOnLoopback, testCallOptions } from './loopback-service.js';
 export type { LoopbackService } from './loopback-service.js';
-export { isolatedNats, natsServerInstalled, startPrivateNatsServer } from './private-nats-server.js';
+export { freeLoopbackPort, isolatedNats, natsServerInstalled, startPrivateNatsServer } from './private-nats-server.js';
 export type { PrivateNatsServer } from './private-nats-server.js';
 export { tableShape } from './table-shape.js';
 export type { TableShape } from './table-shape.js';

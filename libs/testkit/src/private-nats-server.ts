@@ -56,7 +56,8 @@ export async function startPrivateNatsServer(timeoutMs = 15_000): Promise<Privat
   };
 }
 
-async function freeLoopbackPort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

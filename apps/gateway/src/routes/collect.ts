@@ -1,10 +1,13 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
 import { collectedEventShard, collectedSubject, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { clientInfo } from '../client-info.js';
+import { sendError } from '../render-error.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
+import { checkTrackerPayloadFast } from '../schemas/tracker-payload-fast-path.js';
 import type { TrackingKeyCheck } from '../tracking-key-check.js';
 
 export interface CollectRouteOptions {
@@ -17,6 +20,29 @@ export interface CollectRouteOptions {
 
 /** A tracker event is small; anything bigger is not one. */
 const EVENT_BODY_LIMIT = 8 * 1024;
+
+/**
+ * The body check of this route: the hand-written fast path for the common valid
+ * event, zod (the same schema, the same 400 wording) for everything else.
+ */
+const trackerBodyValidator: FastifySchemaCompiler<unknown> = (route) => {
+  const zodCheck = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+  if (route.httpPart !== 'body') return zodCheck;
+  return (body: unknown) => {
+    const value = checkTrackerPayloadFast(body);
+    return value ? { value } : zodCheck(body);
+  };
+};
+
+/** Carries nothing per request (the request id is added when rendered): built once, not per refused event. */
+const UNKNOWN_SITE = new ApiError('unknown_site', 'No site has this tracking key.');
+const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * The 202 body the schema declares (`null`), already serialized: fastify sends a
+ * string under a JSON content type as is, skipping a serializer pass per event.
+ * (The cast: the typed reply only knows the schema's value.)
+ */
+const SERIALIZED_NULL = 'null' as unknown as null;
 
 /**
  * `POST /api/event`: the tracker's collection endpoint. Validated, stamped with
@@ -53,6 +79,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
       bodyLimit: EVENT_BODY_LIMIT,
       // collection is tracking, not the management API: the write switch does not stop it
       config: { write: false },
+      validatorCompiler: trackerBodyValidator,
       schema: {
         summary: 'Collect a tracker event',
         description:
@@ -68,11 +95,15 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
       reply.header('access-control-allow-origin', '*');
       // a cached verdict is a synchronous lookup: no await on the common path
       const verdict = keys.peek(request.body.k) ?? (await keys.verdict(request.body.k, request.id));
-      if (verdict === 'unknown') throw new ApiError('unknown_site', 'No site has this tracking key.');
+      if (verdict === 'unknown') return sendError(request, reply, UNKNOWN_SITE);
       const { ip, userAgent } = clientInfo(request);
-      const message: SubjectPayloads['events.collected.*'] = { ...request.body, ts: new Date().toISOString(), ip, ua: userAgent };
+      // assign, then three stores: a spread with extra keys left V8's fast path (~8 µs an event)
+      const message = Object.assign({} as SubjectPayloads['events.collected.*'], request.body);
+      message.ts = new Date().toISOString();
+      message.ip = ip;
+      message.ua = userAgent;
       await bus.publish(collectedSubject(collectedEventShard(message, eventShards)), message);
-      return reply.code(202).send(null);
+      return reply.code(202).type(JSON_TYPE).send(SERIALIZED_NULL);
     },
   );
 };
