@@ -35,6 +35,9 @@ import { TrackingKeyCheck } from './tracking-key-check.js';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 
+/** Routes whose successful requests are logged at debug, not info (high volume, no news). */
+const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz']);
+
 export interface GatewayOptions {
   log: Logger;
   publicUrl: string;
@@ -105,7 +108,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   registerNotFound(app, routes, docsUrl);
   // callback style: one promise less per request (every collected event passes here)
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    // tracker traffic and probes are counted in /metrics; a line each would drown the log at info
+    if (reply.statusCode < 400 && QUIET_ROUTES.has(request.routeOptions.url ?? '')) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
     done();
   });
 

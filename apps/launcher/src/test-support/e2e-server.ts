@@ -1,6 +1,6 @@
 import { loadConfig } from '@sightline/config';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger } from '@sightline/telemetry';
+import { createLogger, type Logger } from '@sightline/telemetry';
 import { createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from '../start-sightline.js';
 import { ApiClient } from './api-client.js';
@@ -10,6 +10,8 @@ export interface E2eServerOptions {
   postgres?: { url: string; databaseName: string };
   /** Configuration beyond the shared defaults (data dir, SMTP sink, loopback port, trusted proxy). */
   env?: Record<string, string>;
+  /** Where the services log (default: silent); `captureLog` from testkit lets a test read it. */
+  log?: Logger;
   /** The services' clock, for tests that move time. */
   clock?: () => Date;
 }
@@ -44,7 +46,7 @@ export async function startE2eServer(options: E2eServerOptions = {}): Promise<E2
     TRUSTED_PROXIES: '127.0.0.1,::1',
     ...options.env,
   });
-  const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all', ...(options.clock ? { clock: options.clock } : {}) });
+  const sightline = await startSightline({ config, log: options.log ?? createLogger({ level: 'silent' }), target: 'all', ...(options.clock ? { clock: options.clock } : {}) });
   return {
     sightline,
     api: new ApiClient(sightline.url!),
