@@ -428,6 +428,7 @@ class NatsConsumeLoop<T> {
       subject: m.subject,
       data,
       deliveryCount,
+      streamSeq: m.seq,
       ack: async () => {
         if (settled) return;
         settled = true;
