@@ -43,6 +43,7 @@ interface RunResult {
   latencies: number[];
   bytes?: { events: number; sessions: number };
   dropReasons?: string;
+  topColumns?: string;
 }
 
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -107,9 +108,11 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       figures[`${label}, ratio: pipeline time / raw insert time`] = (floodRun.seconds * 1000 / baselineMs).toFixed(2);
       if (floodRun.bytes) {
         const perEvent = (floodRun.bytes.events + floodRun.bytes.sessions) / floodRun.stored;
+        figures['  largest columns (compressed B/event)'] = floodRun.topColumns ?? '';
         figures[`bytes per stored event on disk: events + sessions (${floodRun.stored} events)`] = `${perEvent.toFixed(1)} (events ${(floodRun.bytes.events / floodRun.stored).toFixed(1)}, sessions ${(floodRun.bytes.sessions / floodRun.stored).toFixed(1)})`;
       }
 
+      if (paced === 0) continue;
       const loadPaced = load();
       const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
       reportLoss(figures, `${label}, paced`, pacedRun, steady);
@@ -222,6 +225,10 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       );
       const of = (t: string): number => Number(parts.find((p) => p.table === t)?.bytes ?? 0);
       result.bytes = { events: of('events'), sessions: of('sessions') };
+      const columns = await store.query<{ table: string; name: string; bytes: number }>(
+        "SELECT table, name, data_compressed_bytes AS bytes FROM system.columns WHERE database = currentDatabase() AND table IN ('events', 'sessions') ORDER BY bytes DESC LIMIT 8",
+      );
+      result.topColumns = columns.map((c) => `${c.table}.${c.name} ${(Number(c.bytes) / Math.max(1, result.stored)).toFixed(1)}`).join(', ');
     }
   } finally {
     await close();
