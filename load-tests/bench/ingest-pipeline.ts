@@ -43,6 +43,8 @@ interface RunResult {
   latencies: number[];
   bytes?: { events: number; sessions: number };
   dropReasons?: string;
+  /** CPU time of the whole process (JS, chDB threads, publishing) during the run */
+  cpuSeconds?: number;
   topColumns?: string;
 }
 
@@ -102,6 +104,8 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       const baselineMs = await rawInsertBaseline(dir.path, `base${run}`, floodRun);
       reportLoss(figures, `${label}, flood`, floodRun, flood);
       figures[`${label}, flood: events/s stored end to end (load ${loadBefore})`] = Math.round(floodRun.published / floodRun.seconds);
+      // load-independent: what the run cost in CPU (publisher, bus, ingest, chDB), so events/s per core
+      figures[`${label}, flood: CPU s (all threads) / events per CPU-second`] = `${floodRun.cpuSeconds!.toFixed(1)} / ${Math.round(floodRun.published / floodRun.cpuSeconds!)}`;
       figures[`${label}, flood: p50/p99 publish → queryable (ms; a backlog, not a latency)`] = `${Math.round(percentile(floodRun.latencies, 50))}/${Math.round(percentile(floodRun.latencies, 99))}`;
       figures[`${label}, flood: inside chDB inserts (ms of ms / calls / rows)`] = `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
       figures[`${label}, baseline: same rows straight into chDB, same batches (ms)`] = Math.round(baselineMs);
@@ -188,6 +192,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     result.insertMs = 0;
 
     const profiler = process.env.BENCH_INGEST_PROFILE ? await startProfiler() : undefined;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     // as the gateway does: each event to its visitor's shard, many requests in flight
     const publish = (event: CollectedMessage): Promise<void> => {
@@ -214,6 +219,8 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       else if (performance.now() - idleSince > 60_000) break;
     }
     result.seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    result.cpuSeconds = (cpu.user + cpu.system) / 1e6;
     await profiler?.(`${process.env.BENCH_INGEST_PROFILE}/${options.database}.cpuprofile`);
     await ingest.stop();
 
