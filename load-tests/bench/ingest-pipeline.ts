@@ -1,89 +1,293 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import inspector from 'node:inspector/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { collectedEventShard, collectedSubject, DEFAULT_EVENT_SHARDS, LocalBus, type SubjectPayloads } from '@sightline/bus';
+import { collectedEventShard, collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type Bus } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE } from '@sightline/events-schema';
+import { openGeoLookup } from '@sightline/geo';
 import { systemClock } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
-import { backendUrl, createTestDatabase, makeTempDir } from '@sightline/testkit';
+import { backendUrl, createTestDatabase, makeTempDir, natsServerInstalled, startPrivateNatsServer } from '@sightline/testkit';
+import { createEnricher } from '../../apps/ingest/src/enrich/enricher.js';
 import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from '../../apps/ingest/src/migrations-dir.js';
+import type { IngestPorts } from '../../apps/ingest/src/pipeline/ports.js';
 import { SessionCache } from '../../apps/ingest/src/sessions/session-cache.js';
 import { applyEvent } from '../../apps/ingest/src/sessions/sessionizer.js';
+import { fromClickHouseTime } from '../../apps/ingest/src/sessions/clickhouse-time.js';
 import { startIngest } from '../../apps/ingest/src/start-ingest.js';
-import { fixturePorts, site } from '../../apps/ingest/src/test-support/fixture-ports.js';
+import { mapSiteResolver, site } from '../../apps/ingest/src/test-support/fixture-ports.js';
+import { realisticTraffic, type CollectedMessage, type Traffic } from './ingest-traffic.js';
 
-const UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
+const TRACKING_KEY = 'benchkey0001';
+/** publishes in flight at once (the gateway's concurrent requests) */
+const PUBLISH_WINDOW = 2000;
+/** rows of each table kept to replay the raw-insert baseline */
+const BASELINE_SAMPLE_ROWS = 20_000;
+
+interface InsertCall {
+  table: string;
+  rows: number;
+}
+
+interface RunResult {
+  published: number;
+  stored: number;
+  dropped: number;
+  seconds: number;
+  insertMs: number;
+  calls: InsertCall[];
+  samples: Map<string, Record<string, unknown>[]>;
+  latencies: number[];
+  bytes?: { events: number; sessions: number };
+  dropReasons?: string;
+  /** CPU time of the whole process (JS, chDB threads, publishing) during the run */
+  cpuSeconds?: number;
+  topColumns?: string;
+}
+
+const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /**
- * Ingest end to end on chDB with the in-process bus: events/s from publish to
- * stored, publish-to-queryable latency, bytes per event on disk, and the resident
- * memory of 100 000 live sessions. Needs PostgreSQL (the daily salts).
+ * Ingest end to end (publish → bus → ingest → chDB, queryable) on a realistic data
+ * set (load-tests/bench/ingest-traffic.ts), on the in-process bus and on NATS
+ * JetStream (a private nats-server: stream and durable names are the product's, a
+ * shared server's other users would take our events). Per composition:
+ * - flood: every event published as fast as the bus takes them; events/s from the
+ *   first publish to the last row stored, zero-loss check (stored + dropped =
+ *   published), p50/p99 publish → queryable;
+ * - paced: published at BENCH_INGEST_RATE events/s (default 10 000), whose p50/p99
+ *   latency is the one the realtime window depends on (≤ 2 s);
+ * - baseline, same run: the same number of rows inserted straight into chDB in the
+ *   same batch sizes, so the pipeline's cost over the raw insert shows as a ratio.
+ * Then bytes per event on disk (events + sessions, active parts) and the heap of
+ * 100 000 live sessions. Needs PostgreSQL (the daily salts).
  */
 export async function benchIngest(): Promise<Record<string, string | number>> {
+  const total = Number(process.env.BENCH_INGEST_EVENTS ?? 200_000);
+  const paced = Number(process.env.BENCH_INGEST_PACED_EVENTS ?? 100_000);
+  const rate = Number(process.env.BENCH_INGEST_RATE ?? 10_000);
+  const buses = (process.env.BENCH_INGEST_BUSES ?? 'local,nats').split(',');
   const dir = await makeTempDir('sightline-bench-ingest-');
   const testDb = await createTestDatabase(backendUrl('postgres'), 'sightline_bench_ingest');
   const db = new PgDb(testDb.url);
-  const store = await ChdbEventStore.open({ path: path.join(dir.path, 'events'), database: 'bench' });
-  const bus = new LocalBus();
   const figures: Record<string, string | number> = {};
+  const geo = await openGeoLookup();
+  let run = 0;
   try {
     await runMigrations(db, { schema: INGEST_SCHEMA, dir: INGEST_MIGRATIONS_DIR });
-    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
-    // where the time goes: inside chDB inserts vs the rest of the pipeline
-    const inserts = { ms: 0, calls: 0, rows: 0 };
-    const insert = store.insert.bind(store);
-    store.insert = async (table, rows) => {
-      const t = performance.now();
-      await insert(table, rows);
-      inserts.ms += performance.now() - t;
-      inserts.calls += 1;
-      inserts.rows += rows.length;
-    };
-    const ports = fixturePorts({ benchkey0001: site({ site_id: 1 }) }, {}, systemClock);
-    const config = { ...loadConfig({}), INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000), INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: DEFAULT_EVENT_SHARDS, INGEST_REPLICAS: 1 };
-    // as the gateway does: each event to its visitor's shard
-    const publish = (event: SubjectPayloads['events.collected.*']) => bus.publish(collectedSubject(collectedEventShard(event, DEFAULT_EVENT_SHARDS)), event);
-    const ingest = await startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db, events: store, bus }, { ports });
-    const stored = async () => Number((await store.query<{ n: number }>('SELECT count() AS n FROM events'))[0]?.n);
+    const flood = realisticTraffic({ events: total, seed: 1, trackingKey: TRACKING_KEY, botShare: 0.02, endAt: Date.now() - 60_000 });
+    const steady = realisticTraffic({ events: paced, seed: 2, trackingKey: TRACKING_KEY, botShare: 0.02, endAt: Date.now() - 60_000 });
+    figures['data set: events / visits / bot events (flood run)'] = `${flood.messages.length} / ${flood.sessions} / ${flood.expectedDrops}`;
+    for (const kind of buses) {
+      if (kind === 'nats' && !natsServerInstalled()) {
+        figures['NATS JetStream'] = 'skipped: no nats-server binary on PATH';
+        continue;
+      }
+      const label = kind === 'nats' ? 'chDB + NATS JetStream' : 'chDB + LocalBus';
+      const openBus = async (): Promise<{ bus: Bus; close: () => Promise<void> }> => {
+        if (kind !== 'nats') {
+          const bus = new LocalBus();
+          return { bus, close: () => bus.close() };
+        }
+        const server = await startPrivateNatsServer();
+        const bus = await connectNatsBus(server.url, { name: 'bench-ingest' });
+        return { bus, close: async () => (await bus.close(), await server.stop()) };
+      };
+      const ports: IngestPorts = { sites: mapSiteResolver({ [TRACKING_KEY]: site({ site_id: 1 }) }), enricher: createEnricher(), geo, clock: systemClock };
 
-    const total = 20_000;
-    const started = performance.now();
-    const publishes: Promise<void>[] = [];
-    for (let i = 0; i < total; i += 1) {
-      const ts = new Date(Date.now() + i).toISOString();
-      publishes.push(publish({ k: 'benchkey0001', n: 'pageview', u: `https://example.com/p/${i % 300}`, d: 'example.com', ts, ip: `10.0.${(i >> 8) % 8}.${i % 256}`, ua: UA }));
+      const loadBefore = load();
+      const floodRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, openBus, traffic: flood, measureBytes: kind !== 'nats' });
+      const baselineMs = await rawInsertBaseline(dir.path, `base${run}`, floodRun);
+      reportLoss(figures, `${label}, flood`, floodRun, flood);
+      figures[`${label}, flood: events/s stored end to end (load ${loadBefore})`] = Math.round(floodRun.published / floodRun.seconds);
+      // load-independent: what the run cost in CPU (publisher, bus, ingest, chDB), so events/s per core
+      figures[`${label}, flood: CPU s (all threads) / events per CPU-second`] = `${floodRun.cpuSeconds!.toFixed(1)} / ${Math.round(floodRun.published / floodRun.cpuSeconds!)}`;
+      figures[`${label}, flood: p50/p99 publish → queryable (ms; a backlog, not a latency)`] = `${Math.round(percentile(floodRun.latencies, 50))}/${Math.round(percentile(floodRun.latencies, 99))}`;
+      figures[`${label}, flood: inside chDB inserts (ms of ms / calls / rows)`] = `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
+      figures[`${label}, baseline: same rows straight into chDB, same batches (ms)`] = Math.round(baselineMs);
+      figures[`${label}, ratio: pipeline time / raw insert time`] = (floodRun.seconds * 1000 / baselineMs).toFixed(2);
+      if (floodRun.bytes) {
+        const perEvent = (floodRun.bytes.events + floodRun.bytes.sessions) / floodRun.stored;
+        // compact (small) parts keep all columns in one file and report no per-column size
+        figures['  largest columns (compressed B/event, wide parts only)'] = floodRun.topColumns || 'none: only compact parts';
+        figures[`bytes per stored event on disk: events + sessions (${floodRun.stored} events)`] = `${perEvent.toFixed(1)} (events ${(floodRun.bytes.events / floodRun.stored).toFixed(1)}, sessions ${(floodRun.bytes.sessions / floodRun.stored).toFixed(1)})`;
+      }
+
+      if (paced === 0) continue;
+      const loadPaced = load();
+      const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
+      reportLoss(figures, `${label}, paced`, pacedRun, steady);
+      figures[`${label}, paced at ${rate}/s: events/s stored (load ${loadPaced})`] = Math.round(pacedRun.published / pacedRun.seconds);
+      figures[`${label}, paced at ${rate}/s: p50/p99 publish → queryable (ms)`] = `${Math.round(percentile(pacedRun.latencies, 50))}/${Math.round(percentile(pacedRun.latencies, 99))}`;
     }
-    await Promise.all(publishes);
-    while ((await stored()) < total) await new Promise((r) => setTimeout(r, 50));
-    const seconds = (performance.now() - started) / 1000;
-    figures['chDB + LocalBus: events/s stored end to end (20k events)'] = Math.round(total / seconds);
-    figures['  of which inside chDB inserts (ms / calls / rows)'] = `${Math.round(inserts.ms)} of ${Math.round(seconds * 1000)} / ${inserts.calls} / ${inserts.rows}`;
-
-    const latencies: number[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      const before = await stored();
-      const t = performance.now();
-      await publish({ k: 'benchkey0001', n: 'custom', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '10.1.0.1', ua: UA });
-      while ((await stored()) <= before) await new Promise((r) => setTimeout(r, 5));
-      latencies.push(performance.now() - t);
-    }
-    latencies.sort((a, b) => a - b);
-    figures['publish → queryable latency p50/p99 (ms, batch delay 1 s)'] = `${Math.round(latencies[9]!)}/${Math.round(latencies[19]!)}`;
-    await ingest.stop();
-
-    await store.command('OPTIMIZE TABLE events FINAL');
-    const [disk] = await store.query<{ bytes: number; rows: number }>(
-      "SELECT sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND table = 'events' AND active",
-    );
-    figures['events: bytes per event on disk (system.parts, 20k rows)'] = (Number(disk?.bytes) / Number(disk?.rows)).toFixed(1);
   } finally {
-    await bus.close();
-    await store.close();
     await db.close();
     await testDb.drop();
     await dir.remove();
   }
+  Object.assign(figures, liveSessionMemory());
+  return figures;
+}
 
+function reportLoss(figures: Record<string, string | number>, label: string, result: RunResult, traffic: Traffic): void {
+  const lost = result.published - result.stored - result.dropped;
+  figures[`${label}: zero loss (stored + dropped = published)`] = `${lost === 0 ? 'yes' : 'NO'}: ${result.stored} + ${result.dropped} of ${result.published} (drops: ${result.dropReasons}; bot visitors' events ${traffic.expectedDrops})`;
+}
+
+interface RunOptions {
+  dir: string;
+  database: string;
+  db: PgDb;
+  ports: IngestPorts;
+  openBus: () => Promise<{ bus: Bus; close: () => Promise<void> }>;
+  traffic: Traffic;
+  /** publish at this rate; as fast as possible when absent */
+  ratePerSecond?: number;
+  measureBytes: boolean;
+}
+
+async function runPipeline(options: RunOptions): Promise<RunResult> {
+  const store = await ChdbEventStore.open({ path: path.join(options.dir, 'chdb'), database: options.database });
+  const { bus, close } = await options.openBus();
+  const messages = options.traffic.messages;
+  const publishedAt = new Map<number, number>();
+  const latencies: number[] = [];
+  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies, };
+  /** events stored or dropped (counted by reason): the run ends when every message is one of the two */
+  let settled = 0;
+  let allStored: () => void = () => {};
+  const done = new Promise<void>((resolve) => (allStored = resolve));
+  try {
+    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+    // queryable = the insert returned (chDB inserts synchronously: a query after it sees the rows)
+    const insert = store.insert.bind(store);
+    store.insert = async (table, rows) => {
+      const t = performance.now();
+      await insert(table, rows);
+      const now = performance.now();
+      result.insertMs += now - t;
+      result.calls.push({ table, rows: rows.length });
+      const sample = result.samples.get(table) ?? [];
+      if (sample.length < BASELINE_SAMPLE_ROWS) result.samples.set(table, sample.concat(rows.slice(0, BASELINE_SAMPLE_ROWS - sample.length)));
+      if (table === DROPPED_EVENTS_TABLE) {
+        for (const row of rows) if (row.reason !== 'unknown_site') settled += Number(row.count);
+      } else if (table === EVENTS_TABLE) {
+        for (const row of rows) {
+          const sent = publishedAt.get(fromClickHouseTime(row.timestamp as string));
+          if (sent !== undefined) latencies.push(now - sent);
+        }
+        settled += rows.length;
+      }
+      if (settled >= messages.length) allStored();
+    };
+    const config = { ...loadConfig({}), INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000), INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: DEFAULT_EVENT_SHARDS, INGEST_REPLICAS: 1 };
+    const ingest = await startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports });
+    // warm up outside the timing: the first event loads the salts and rebuilds the (empty) visits
+    await bus.publish(collectedSubject(0), { k: 'unknownkey00', n: 'pageview', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '192.0.2.1', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' });
+    await new Promise((r) => setTimeout(r, 1500));
+    result.calls.length = 0;
+    result.insertMs = 0;
+
+    const profiler = process.env.BENCH_INGEST_PROFILE ? await startProfiler() : undefined;
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    // as the gateway does: each event to its visitor's shard, many requests in flight
+    const publish = (event: CollectedMessage): Promise<void> => {
+      publishedAt.set(Date.parse(event.ts), performance.now());
+      return bus.publish(collectedSubject(collectedEventShard(event, DEFAULT_EVENT_SHARDS)), event);
+    };
+    const inFlight = new Set<Promise<void>>();
+    for (let i = 0; i < messages.length; i += 1) {
+      if (options.ratePerSecond) {
+        const due = started + (i * 1000) / options.ratePerSecond;
+        const wait = due - performance.now();
+        if (wait > 4) await new Promise((r) => setTimeout(r, wait));
+      }
+      const p = publish(messages[i]!).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= PUBLISH_WINDOW) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    // every message stored or dropped; gives up only when nothing moved for 60 s (a loss then shows in the check)
+    for (let seen = -1, idleSince = performance.now(); ; ) {
+      const moved = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1000))]);
+      if (moved) break;
+      if (settled !== seen) [seen, idleSince] = [settled, performance.now()];
+      else if (performance.now() - idleSince > 60_000) break;
+    }
+    result.seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    result.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    await profiler?.(`${process.env.BENCH_INGEST_PROFILE}/${options.database}.cpuprofile`);
+    await ingest.stop();
+
+    const [counts] = await store.query<{ stored: number }>('SELECT count() AS stored FROM events');
+    result.stored = Number(counts?.stored);
+    const drops = await store.query<{ reason: string; n: number }>("SELECT reason, sum(count) AS n FROM dropped_events WHERE reason != 'unknown_site' GROUP BY reason ORDER BY reason");
+    result.dropped = drops.reduce((sum, d) => sum + Number(d.n), 0);
+    result.dropReasons = drops.map((d) => `${d.reason} ${d.n}`).join(', ');
+    latencies.sort((a, b) => a - b);
+    if (options.measureBytes) {
+      await store.command('OPTIMIZE TABLE events FINAL');
+      await store.command('OPTIMIZE TABLE sessions FINAL');
+      const parts = await store.query<{ table: string; bytes: number }>(
+        "SELECT table, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = currentDatabase() AND table IN ('events', 'sessions') AND active GROUP BY table",
+      );
+      const of = (t: string): number => Number(parts.find((p) => p.table === t)?.bytes ?? 0);
+      result.bytes = { events: of('events'), sessions: of('sessions') };
+      const columns = await store.query<{ table: string; name: string; bytes: number }>(
+        "SELECT table, column AS name, sum(column_data_compressed_bytes) AS bytes FROM system.parts_columns WHERE database = currentDatabase() AND table IN ('events', 'sessions') AND active GROUP BY table, name HAVING bytes > 0 ORDER BY bytes DESC LIMIT 12",
+      );
+      result.topColumns = columns.map((c) => `${c.table}.${c.name} ${(Number(c.bytes) / Math.max(1, result.stored)).toFixed(1)}`).join(', ');
+    }
+  } finally {
+    await close();
+    await store.close();
+  }
+  return result;
+}
+
+/** BENCH_INGEST_PROFILE=<dir>: a CPU profile of each timed run only (set-up and the other runs left out). */
+async function startProfiler(): Promise<(file: string) => Promise<void>> {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/** The pipeline's insert calls replayed straight into a fresh database: same tables, same batch sizes, sampled rows. */
+async function rawInsertBaseline(dir: string, database: string, run: RunResult): Promise<number> {
+  const store = await ChdbEventStore.open({ path: path.join(dir, 'chdb'), database });
+  try {
+    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+    const offsets = new Map<string, number>();
+    const started = performance.now();
+    for (const call of run.calls) {
+      const sample = run.samples.get(call.table)!;
+      let at = offsets.get(call.table) ?? 0;
+      const rows: Record<string, unknown>[] = [];
+      for (let i = 0; i < call.rows; i += 1, at = (at + 1) % sample.length) rows.push(sample[at]!);
+      offsets.set(call.table, at);
+      await store.insert(call.table, rows);
+    }
+    return performance.now() - started;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The heap that 100 000 live visits hold in the session cache. */
+function liveSessionMemory(): Record<string, string | number> {
   global.gc?.();
   const before = process.memoryUsage();
   const cache = new SessionCache();
@@ -98,8 +302,9 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
   }
   global.gc?.();
   const after = process.memoryUsage();
-  figures['100 000 live sessions: heap growth (MiB)'] = ((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(1);
-  figures['100 000 live sessions: process RSS (MiB, chDB included)'] = (after.rss / 2 ** 20).toFixed(1);
-  figures['live sessions held'] = cache.size;
-  return figures;
+  return {
+    '100 000 live sessions: heap growth (MiB)': ((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(1),
+    '100 000 live sessions: process RSS (MiB, chDB included)': (after.rss / 2 ** 20).toFixed(1),
+    'live sessions held': cache.size,
+  };
 }

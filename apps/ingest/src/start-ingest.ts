@@ -89,7 +89,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         handler: (msg) =>
           inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, async () => {
             await warmUp();
-            await pipeline.handle(msg.data, msg.deliveryCount > 1);
+            await pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq);
           }),
       }),
     );

@@ -50,6 +50,8 @@ export interface DeliveredMessage<T = unknown> {
   msgId?: string;
   /** 1 on first delivery, 2+ on redelivery. */
   deliveryCount: number;
+  /** The message's sequence number in its stream: the same on every redelivery (a cheap identity). */
+  streamSeq?: number;
   /** The publisher's W3C trace context (traceparent/tracestate), when it was tracing. */
   traceHeaders?: Readonly<Record<string, string>>;
   ack(): Promise<void>;

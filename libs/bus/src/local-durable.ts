@@ -76,6 +76,11 @@ export class LocalDurable {
   private dispatchScheduled = false;
   private redeliveryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * Filter verdict per subject of the latest settings: every durable looks at every
+   * message of the stream (8 shard durables × each event), over a handful of subjects.
+   */
+  private readonly filterVerdicts = new Map<string, boolean>();
 
   constructor(
     readonly name: string,
@@ -107,6 +112,7 @@ export class LocalDurable {
   configure(settings: DurableSettings, persist: boolean): void {
     const changed = JSON.stringify(settings) !== JSON.stringify(this.settingsValue);
     this.settingsValue = settings;
+    this.filterVerdicts.clear();
     if (changed || persist) this.sink.recordSettings(settings);
     if (changed) {
       this.advanceFloor();
@@ -245,6 +251,7 @@ export class LocalDurable {
       subject: message.subject,
       data,
       deliveryCount: lease.deliveryCount,
+      streamSeq: message.seq,
       ack: async () => {
         if (lease.settledByHandler) return;
         lease.settledByHandler = true;
@@ -343,7 +350,14 @@ export class LocalDurable {
     // Gone from the stream (max age, damaged journal line), or not ours (filter).
     if (!message) return true;
     const filter = this.settingsValue.filterSubject;
-    return filter !== undefined && !subjectMatches(filter, message.subject);
+    if (filter === undefined) return false;
+    let matches = this.filterVerdicts.get(message.subject);
+    if (matches === undefined) {
+      matches = subjectMatches(filter, message.subject);
+      // bounded: a stream with unbounded distinct subjects just stops memoising
+      if (this.filterVerdicts.size < 1024) this.filterVerdicts.set(message.subject, matches);
+    }
+    return !matches;
   }
 
   private advanceFloor(): void {

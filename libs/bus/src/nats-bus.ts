@@ -434,6 +434,7 @@ class NatsConsumeLoop<T> {
       subject: m.subject,
       data,
       deliveryCount,
+      streamSeq: m.seq,
       ack: async () => {
         if (settled) return;
         settled = true;

@@ -11,7 +11,8 @@ import { previousUtcDay, utcDay } from './visitor-hash.js';
  */
 export class DailySalts {
   private readonly cache = new Map<string, Promise<Buffer>>();
-  private prunedFor = '';
+  /** the rotation of one day, shared: concurrent first events must not each send a DELETE */
+  private pruning: { day: string; done: Promise<void> } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -23,7 +24,15 @@ export class DailySalts {
     const today = utcDay(this.clock());
     const yesterday = previousUtcDay(today);
     if (day < yesterday) return null;
-    if (this.prunedFor !== today) await this.prune(today, yesterday);
+    if (this.pruning?.day !== today) {
+      const pruning = { day: today, done: this.prune(yesterday) };
+      this.pruning = pruning;
+      // a failed rotation is tried again by the next event
+      pruning.done.catch(() => {
+        if (this.pruning === pruning) this.pruning = undefined;
+      });
+    }
+    await this.pruning!.done;
     let salt = this.cache.get(day);
     if (!salt) {
       salt = this.load(day);
@@ -42,9 +51,8 @@ export class DailySalts {
   }
 
   /** Rotation at 00:00 UTC: drop every salt older than yesterday, here and in the cache. */
-  private async prune(today: string, yesterday: string): Promise<void> {
+  private async prune(yesterday: string): Promise<void> {
     await this.db.query('DELETE FROM ingest.daily_salts WHERE day < $1', [yesterday]);
     for (const day of this.cache.keys()) if (day < yesterday) this.cache.delete(day);
-    this.prunedFor = today;
   }
 }

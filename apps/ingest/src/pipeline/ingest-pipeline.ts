@@ -1,7 +1,7 @@
 import { ENGAGEMENT } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { DailySalts } from '../identity/daily-salts.js';
-import { previousUtcDay, utcDay, visitorHash } from '../identity/visitor-hash.js';
+import { VisitorIds } from '../identity/visitor-ids.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import { applyEvent, continuesSession } from '../sessions/sessionizer.js';
 import type { BatchWriter } from '../writer/batch-writer.js';
@@ -30,7 +30,8 @@ export interface IngestPipelineDeps {
  * does not contain it yet (an event newer than the visit's last one).
  */
 export class IngestPipeline {
-  private readonly waiting = new Map<string, Promise<void>>();
+  private readonly waiting = new Map<string | number, Promise<void>>();
+  private readonly visitorIds: VisitorIds;
   /**
    * Resolves once every earlier message has been applied to its visit. Preparation
    * (site, salts, stored check) runs concurrently and may finish out of order — a
@@ -40,12 +41,17 @@ export class IngestPipeline {
    */
   private applied: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: IngestPipelineDeps) {}
+  constructor(private readonly deps: IngestPipelineDeps) {
+    this.visitorIds = new VisitorIds(deps.salts, deps.ports.clock);
+  }
 
-  handle(raw: unknown, redelivered: boolean): Promise<void> {
-    // the payload's JSON itself is the key (a few hundred bytes, held only while the
-    // batch waits): hashing it cost a sha256 per event for nothing
-    const key = JSON.stringify(raw);
+  /**
+   * `streamSeq`: the message's sequence in the events stream, the same on every
+   * redelivery, so it names the message; without it the payload's JSON does (a
+   * few hundred bytes, held only while the batch waits).
+   */
+  handle(raw: unknown, redelivered: boolean, streamSeq?: number): Promise<void> {
+    const key = streamSeq ?? JSON.stringify(raw);
     const pending = this.waiting.get(key);
     if (pending) return pending;
     const staged = this.stage(raw, redelivered);
@@ -66,17 +72,14 @@ export class IngestPipeline {
 
   /** Everything that awaits; resolves with the synchronous visit update to apply in order. */
   private async stage(raw: unknown, redelivered: boolean): Promise<() => Promise<void>> {
-    const { ports, salts, sessions, store } = this.deps;
+    const { ports, sessions, store } = this.deps;
     const prepared = await prepareEvent(raw, ports);
     if (!prepared.ok) return () => this.drop(prepared.drop);
     const { site, event, ip, ua } = prepared.value;
 
-    const day = utcDay(event.at);
-    const salt = await salts.forDay(day);
-    if (!salt) return () => this.drop({ reason: 'stale', site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
-    const previousSalt = await salts.forDay(previousUtcDay(day));
-    const visitorIds = [visitorHash(salt, site.site_id, ip, ua)];
-    if (previousSalt) visitorIds.push(visitorHash(previousSalt, site.site_id, ip, ua));
+    // most events are a known visitor's: their ids are memoised, no await
+    const visitorIds = this.visitorIds.peek(event.at, site.site_id, ip, ua) ?? (await this.visitorIds.of(event.at, site.site_id, ip, ua));
+    if (!visitorIds) return () => this.drop({ reason: 'stale', site_id: site.site_id, crawler_category: '', at: new Date(event.at) });
 
     let stored = false;
     if (redelivered) {
@@ -87,7 +90,7 @@ export class IngestPipeline {
   }
 
   /** Finds and updates the visit: synchronous up to writer.add, so it is atomic. */
-  private apply(siteId: number, event: PreparedEvent['event'], visitorIds: string[], stored: boolean): Promise<void> {
+  private apply(siteId: number, event: PreparedEvent['event'], visitorIds: readonly string[], stored: boolean): Promise<void> {
     const { sessions, writer } = this.deps;
     const visitorId = visitorIds[0]!;
     const live = sessions.find(siteId, visitorIds, event.marker, event.at);

@@ -2,6 +2,7 @@ import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
+import { BatchSessionVersions } from './batch-session-versions.js';
 import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatch } from './batch-telemetry.js';
 
 export interface BatchWriterOptions {
@@ -41,7 +42,8 @@ type Table = typeof EVENTS_TABLE | typeof SESSIONS_TABLE | typeof DROPPED_EVENTS
 
 class Batch {
   readonly events: EventRow[] = [];
-  readonly sessions: SessionRow[] = [];
+  /** coalesced: a version written and cancelled within the batch is not written at all */
+  readonly sessions = new BatchSessionVersions();
   readonly drops = new Map<string, DropCount>();
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
@@ -61,7 +63,7 @@ class Batch {
   }
 
   get rows(): number {
-    return this.events.length + this.sessions.length + this.drops.size;
+    return this.events.length + this.sessions.size + this.drops.size;
   }
 }
 
@@ -95,7 +97,7 @@ export class BatchWriter {
     const link = currentSpanContext();
     if (link && batch.links.length < MAX_BATCH_LINKS) batch.links.push(link);
     batch.events.push(...part.events);
-    batch.sessions.push(...part.sessions);
+    for (const row of part.sessions) batch.sessions.add(row);
     for (const d of part.drops) {
       const hour = hourOf(d.at);
       const key = `${d.site_id}|${hour}|${d.reason}|${d.crawler_category}`;
@@ -139,7 +141,7 @@ export class BatchWriter {
       try {
         await inBatchWriteSpan(batch.links, { 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt }, async () => {
           await this.insertOnce(batch, EVENTS_TABLE, batch.events);
-          await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions);
+          await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions.rows());
           await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);
         });
         recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });

@@ -113,6 +113,30 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(counts).toEqual([1, 2]);
       }));
 
+    it('gives each message its stream sequence, the same on its redelivery', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const seen: Array<{ data: string; count: number; seq: number | undefined }> = [];
+        await bus.consume({
+          stream,
+          durable: 'seqs',
+          ackWaitMs: ACK_WAIT_MS * 5,
+          handler: async (m) => {
+            seen.push({ data: m.data as string, count: m.deliveryCount, seq: m.streamSeq });
+            if (m.data === 'x' && m.deliveryCount === 1) throw new Error('transient');
+          },
+        });
+        await bus.publish(`${prefix}.a`, 'x');
+        await bus.publish(`${prefix}.a`, 'y');
+        await waitFor(() => seen.length === 3);
+        const x = seen.filter((s) => s.data === 'x');
+        const y = seen.find((s) => s.data === 'y')!;
+        expect(x.map((s) => s.count)).toEqual([1, 2]);
+        expect(x[0]!.seq).toBeGreaterThan(0);
+        expect(x[1]!.seq).toBe(x[0]!.seq);
+        expect(y.seq).toBe(x[0]!.seq! + 1);
+      }));
+
     it('redelivers after the delay given to nak()', () =>
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
