@@ -54,7 +54,7 @@ export interface GatewayOptions {
   /** EVENT_SHARDS (default 8): collected events go to `events.collected.<shard>` */
   eventShards?: number;
   keyCacheTtlMs: number;
-  /** plan TTL and outage staleness of the report context cache (POST /query, GET /props); default 5 s / 60 s */
+  /** plan TTL of the report context cache (POST /query, GET /props), and how old keys, reach and plans may be while identity or sites is unavailable; default 5 s / 60 s */
   reportCache?: { ttlMs: number; staleMs: number };
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
@@ -96,11 +96,12 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);
   const identity = clientOf(options.services, 'identity');
-  const keyCache = new KeyCache(options.keyCacheTtlMs);
+  const staleness = options.reportCache ?? { ttlMs: 5_000, staleMs: 60_000 };
+  const keyCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
   const meter = new UsageMeter(identity, options.budgets, options.log);
   registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
-  const reportCache = new ReportContextCache(options.reportCache ?? { ttlMs: 5_000, staleMs: 60_000 });
+  const reportCache = new ReportContextCache(staleness);
   const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => {
     keyCache.forgetKey(revoked.key_id);
     reportCache.forgetKey(revoked.key_id);
