@@ -31,6 +31,8 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
+import { ReportContextCache } from './report-context-cache.js';
+import { subscribeReportNews } from './report-context-news.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   /** EVENT_SHARDS (default 8): collected events go to `events.collected.<shard>` */
   eventShards?: number;
   keyCacheTtlMs: number;
+  /** plan TTL of the report context cache (POST /query, GET /props), and how old keys, reach and plans may be while identity or sites is unavailable; default 5 s / 60 s */
+  reportCache?: { ttlMs: number; staleMs: number };
   budgets: BudgetLimits;
   usageSyncIntervalMs: number;
   /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
@@ -95,16 +99,29 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);
   const identity = clientOf(options.services, 'identity');
-  const keyCache = new KeyCache(options.keyCacheTtlMs);
+  const staleness = options.reportCache ?? { ttlMs: 5_000, staleMs: 60_000 };
+  const keyCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
   const meter = new UsageMeter(identity, options.budgets, options.log);
   registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
-  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => keyCache.forgetKey(revoked.key_id));
+  const reportCache = new ReportContextCache(staleness);
+  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => {
+    keyCache.forgetKey(revoked.key_id);
+    reportCache.forgetKey(revoked.key_id);
+  });
   meter.start(options.usageSyncIntervalMs);
+  const reportNews = await subscribeReportNews(options.bus, reportCache);
   app.addHook('onClose', async () => {
     await revocations.stop();
+    await Promise.allSettled(reportNews.map((s) => s.stop()));
     await meter.stop();
   });
+  // this replica forgets at once; the others when the broadcast reaches them
+  const announceAccessChange = async (change: { site_id?: number; account_id?: number }) => {
+    if (change.site_id !== undefined) reportCache.forgetSiteReach(change.site_id);
+    if (change.account_id !== undefined) reportCache.forgetPlan(change.account_id);
+    await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans) or never use the stale reach while sites answers'));
+  };
   registerNotFound(app, routes, docsUrl);
   // callback style: one promise less per request (every collected event passes here)
   app.addHook('onResponse', (request, reply, done) => {
@@ -123,9 +140,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(registrationRoutes, { identity, deadlineMs });
   const sites = clientOf(options.services, 'sites');
   await app.register(keyRoutes, { identity, sites, deadlineMs });
-  await app.register(billingRoutes, { identity, deadlineMs });
+  await app.register(billingRoutes, { identity, deadlineMs, announceAccessChange });
   await app.register(siteRoutes, { sites, identity, deadlineMs });
-  await app.register(memberRoutes, { sites, identity, deadlineMs });
+  await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
   const trackingKeys = new TrackingKeyCheck({
@@ -148,7 +165,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
   const query = clientOf(options.services, 'query');
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
-  await app.register(queryRoutes, { sites, identity, query, deadlineMs });
+  await app.register(queryRoutes, { sites, identity, query, deadlineMs, cache: reportCache });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

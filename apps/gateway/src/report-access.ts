@@ -1,8 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@sightline/errors';
-import { callUnary } from '@sightline/grpc-kit';
-import type { identityV1, sitesV1 } from '@sightline/proto';
-import { callOptions } from './request-context.js';
+import type { identityV1 } from '@sightline/proto';
 
 /**
  * May a site's reports be read, given its owner's plan? Identity decides the plan
@@ -14,15 +11,4 @@ import { callOptions } from './request-context.js';
 export function assertReportsReadable(plan: Pick<identityV1.PlanState, 'reportsOpen' | 'trackingActive'>): void {
   if (!plan.trackingActive) throw new ApiError('tracking_inactive', "This site no longer collects data: the owner's plan has lapsed.");
   if (!plan.reportsOpen) throw new ApiError('plan_expired');
-}
-
-/** The owner's plan of a site (already reached by the caller), then {@link assertReportsReadable}. */
-export async function assertSiteReportsReadable(
-  identity: identityV1.IdentityServiceClient,
-  request: FastifyRequest,
-  site: Pick<sitesV1.Site, 'ownerAccountId'>,
-  deadlineMs: number,
-): Promise<void> {
-  const plan = await callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId: site.ownerAccountId }, callOptions(request, deadlineMs));
-  assertReportsReadable(plan);
 }

@@ -15,8 +15,9 @@ describe('stream catalogue', () => {
     expect(captured(SUBJECTS.settingsChanged)).toEqual(['SETTINGS']);
   });
 
-  it('keeps the broadcast subject out of every stream (JetStream would store it)', () => {
+  it('keeps the broadcast subjects out of every stream (JetStream would store them)', () => {
     expect(captured(SUBJECTS.keysRevoked)).toEqual([]);
+    expect(captured(SUBJECTS.reportAccessChanged)).toEqual([]);
   });
 
   it('keeps collected events (raw IP and UA) in a work queue with a 3-day backstop, superseding EVENTS', () => {

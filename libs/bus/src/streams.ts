@@ -30,6 +30,8 @@ export const SUBJECTS = {
   importProgress: 'import.progress',
   /** Broadcast, not stored: an API key was revoked; every gateway replica drops it now. */
   keysRevoked: 'keys.revoked',
+  /** Broadcast, not stored: a member lost access to a site, or an account's plan changed; gateways drop cached report access. */
+  reportAccessChanged: 'report-access.changed',
 } as const;
 
 export type SubjectName = (typeof SUBJECTS)[keyof typeof SUBJECTS];
@@ -95,6 +97,8 @@ export interface SubjectPayloads {
   [SUBJECTS.importProgress]: ImportProgress;
   /** published by identity on revoke and rotate; gateways drop the key from their cache */
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
+  /** published by a gateway after a member removal (site_id) or a subscription change (account_id) */
+  [SUBJECTS.reportAccessChanged]: { site_id?: number; account_id?: number };
 }
 
 /**

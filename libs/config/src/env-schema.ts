@@ -52,6 +52,8 @@ export const ENV_SCHEMA = z.object({
   TRIAL_DAYS: positiveInt.default(30).describe('Length of the trial that starts with an account’s first non-hobby site.'),
   PLAN_GRACE_DAYS: z.coerce.number().int().min(0).default(14).describe('Days tracking goes on after a trial ends without a subscription; then the account’s sites lapse.'),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000).describe('How long a gateway trusts a verified key before asking identity again (revocations are pushed at once regardless).'),
+  REPORT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000).describe('How long a gateway uses an account’s plan state for POST /query and GET /props before asking identity again (subscription changes and member removals are pushed at once regardless). 0: ask every time.'),
+  GATEWAY_STALE_MS: z.coerce.number().int().min(0).max(600_000).default(60_000).describe('While identity or sites is unreachable (a restart), how long after their last confirmation a gateway may still accept a verified key and serve a report’s reach, site context and plan; older ones answer 503. Never used while the services answer. 0: never.'),
   BUDGET_WRITE_PER_HOUR: positiveInt.default(1_000).describe('Hourly budget of write requests per account.'),
   BUDGET_ACCOUNT_PER_HOUR: positiveInt.default(20_000).describe('Hourly budget of authenticated requests per account, all keys together.'),
   BUDGET_KEY_PER_HOUR: positiveInt.default(10_000).describe('Hourly budget of authenticated requests per API key.'),

@@ -2,17 +2,32 @@
 // against BASE_URL (with API_KEY, SITE_ID, TRACKING_KEY, SITE_HOST) or, when unset,
 // a single-process Sightline started here on embedded stores. Prints throughput,
 // latency percentiles and each threshold's verdict. Figures, not a test.
+// `--mode=microservices`: the same scenarios against a single process and then against
+// every service as its own process (PostgreSQL, NATS, chDB), with each process's
+// resident memory idle and after each scenario.
+import os from 'node:os';
 import { makeTempDir, startLauncherProcess } from '@sightline/testkit';
 import { NO_BUDGETS, registerViaOutbox } from '../../bench/auth.js';
 import { controlPlane, dashboardQueries, trackerBurst, type LoadContext, type LoadScenario } from '../definitions/index.js';
 import { driveScenario } from './drive-scenario.js';
+import { microservicesTarget, residentMemory, type MeasuredProcess } from './microservices-target.js';
 
 const ALL: LoadScenario[] = [trackerBurst, dashboardQueries, controlPlane];
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const microservices = args.includes('--mode=microservices');
+const wanted = args.filter((a) => !a.startsWith('--'));
 const scenarios = wanted.length ? ALL.filter((s) => wanted.includes(s.name)) : ALL;
 const duration = process.env.LOAD_DURATION_S ? Number(process.env.LOAD_DURATION_S) : undefined;
 
-async function localTarget(): Promise<{ baseUrl: string; ctx: LoadContext; stop(): Promise<void> }> {
+interface Target {
+  label: string;
+  baseUrl: string;
+  ctx: LoadContext;
+  processes: MeasuredProcess[];
+  stop(): Promise<void>;
+}
+
+async function localTarget(): Promise<Target> {
   const dir = await makeTempDir('sightline-load-');
   const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, ...NO_BUDGETS } });
   const { token } = await registerViaOutbox(server, dir.path);
@@ -21,8 +36,10 @@ async function localTarget(): Promise<{ baseUrl: string; ctx: LoadContext; stop(
   const site = (await (await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://${siteHost}`, timezone: 'UTC' }) })).json()) as { site_id: number; script_url: string };
   const trackingKey = site.script_url.split('/').pop()!.replace(/\.js$/, '');
   return {
+    label: 'single process, embedded stores',
     baseUrl: server.url,
     ctx: { apiKey: token, siteId: site.site_id, trackingKey, siteHost },
+    processes: [{ name: 'all', pid: server.child.pid! }],
     stop: async () => {
       await server.stop('SIGTERM');
       await dir.remove();
@@ -30,12 +47,17 @@ async function localTarget(): Promise<{ baseUrl: string; ctx: LoadContext; stop(
   };
 }
 
-const external = process.env.BASE_URL;
-const target = external
-  ? { baseUrl: external, ctx: { apiKey: process.env.API_KEY ?? '', siteId: Number(process.env.SITE_ID), trackingKey: process.env.TRACKING_KEY ?? '', siteHost: process.env.SITE_HOST ?? 'localhost' }, stop: async () => {} }
-  : await localTarget();
-try {
-  console.log(`target ${target.baseUrl}${external ? '' : ' (single process, embedded stores)'}`);
+async function memoryLine(processes: MeasuredProcess[]): Promise<string> {
+  const parts = await Promise.all(processes.map(async (p) => {
+    const m = await residentMemory(p.pid);
+    return m ? `${p.name} ${m.rssMiB}/${m.peakMiB}` : `${p.name} ?`;
+  }));
+  return `RSS/peak MiB: ${parts.join(', ')}`;
+}
+
+async function runAll(target: Target): Promise<void> {
+  console.log(`\ntarget ${target.baseUrl} (${target.label}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (target.processes.length) console.log(`  idle ${await memoryLine(target.processes)}`);
   console.log('scenario'.padEnd(20), 'req'.padStart(8), 'req/s'.padStart(8), 'p50'.padStart(6), 'p95'.padStart(6), 'p99'.padStart(6), 'errors'.padStart(8), ' thresholds');
   for (const scenario of scenarios) {
     const r = await driveScenario(target.baseUrl, scenario, target.ctx, duration);
@@ -50,7 +72,24 @@ try {
       `${(r.errorRate * 100).toFixed(2)}%`.padStart(8),
       ` ${r.passed ? 'PASS' : 'FAIL'} (p95 < ${t.p95Ms} ms, errors < ${t.maxErrorRate * 100}%)`,
     );
+    if (target.processes.length) console.log(`  after ${scenario.name}: ${await memoryLine(target.processes)}; load average ${os.loadavg()[0]!.toFixed(2)}`);
   }
-} finally {
-  await target.stop();
+}
+
+async function withTarget(start: () => Promise<Target>): Promise<void> {
+  const target = await start();
+  try {
+    await runAll(target);
+  } finally {
+    await target.stop();
+  }
+}
+
+const external = process.env.BASE_URL;
+if (external) {
+  const ctx = { apiKey: process.env.API_KEY ?? '', siteId: Number(process.env.SITE_ID), trackingKey: process.env.TRACKING_KEY ?? '', siteHost: process.env.SITE_HOST ?? 'localhost' };
+  await withTarget(async () => ({ label: 'external', baseUrl: external, ctx, processes: [], stop: async () => {} }));
+} else {
+  await withTarget(localTarget);
+  if (microservices) await withTarget(async () => ({ label: 'microservices: one process per service, PostgreSQL + NATS + chDB', ...(await microservicesTarget()) }));
 }

@@ -36,10 +36,7 @@ async function resolvePrincipal(request: FastifyRequest, options: AuthenticateOp
   const tokenHash = KeyCache.hashToken(token);
   let principal = options.cache.get(tokenHash);
   if (!principal) {
-    const answer = await callUnary(options.identity, options.identity.verifyKey, 'Identity/VerifyKey', { token }, { requestId: request.id, deadlineMs: options.deadlineMs });
-    if (!answer.principal) throw unauthorized();
-    principal = answer.principal;
-    options.cache.set(tokenHash, principal);
+    principal = await verify(request, token, tokenHash, options);
   }
   // a cached key may have expired since it was verified
   if (Date.parse(principal.expiresAt) <= Date.now()) {
@@ -47,6 +44,21 @@ async function resolvePrincipal(request: FastifyRequest, options: AuthenticateOp
     throw unauthorized();
   }
   return principal;
+}
+
+async function verify(request: FastifyRequest, token: string, tokenHash: string, options: AuthenticateOptions): Promise<Principal> {
+  let answer: identityV1.VerifyKeyResponse;
+  try {
+    answer = await callUnary(options.identity, options.identity.verifyKey, 'Identity/VerifyKey', { token }, { requestId: request.id, deadlineMs: options.deadlineMs });
+  } catch (error) {
+    // identity restarting: a key it verified moments ago still stands (KeyCache staleMs)
+    const recent = error instanceof ApiError && error.code === 'unavailable' ? options.cache.getWhileUnavailable(tokenHash) : undefined;
+    if (recent) return recent;
+    throw error;
+  }
+  if (!answer.principal) throw unauthorized();
+  options.cache.set(tokenHash, answer.principal);
+  return answer.principal;
 }
 
 /**

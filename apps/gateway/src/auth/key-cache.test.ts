@@ -57,4 +57,19 @@ describe('KeyCache', () => {
     await sleep(20);
     expect(cache.get('h1')).toBeUndefined();
   });
+
+  it('keeps a verified key for outages only, up to staleMs, and forgets it on revocation even after the fresh entry expired', async () => {
+    const cache = new KeyCache(20, 100, 200);
+    cache.set('h1', principal('key_a'));
+    cache.set('h2', principal('key_b'));
+    await sleep(60);
+    expect(cache.get('h1')).toBeUndefined();
+    expect(cache.getWhileUnavailable('h1')?.keyId).toBe('key_a');
+    cache.forgetKey('key_a');
+    expect(cache.getWhileUnavailable('h1')).toBeUndefined();
+    expect(cache.getWhileUnavailable('h2')?.keyId).toBe('key_b');
+    await sleep(260);
+    expect(cache.getWhileUnavailable('h2')).toBeUndefined();
+    expect(new KeyCache(1_000).getWhileUnavailable('h1')).toBeUndefined();
+  });
 });

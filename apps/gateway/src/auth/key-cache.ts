@@ -9,12 +9,19 @@ export type Principal = identityV1.Principal;
  * Entries are keyed by the SHA-256 of the token (the secret itself is never held
  * longer than the request). A revocation pushed over the bus drops a key at once,
  * so the TTL only bounds staleness of things that are not pushed.
+ *
+ * `staleMs` keeps a verified key a while longer for one use only: answering while
+ * identity is unavailable (a restart). Keys are revoked through identity, so none can be
+ * revoked during the outage, and a revocation before it dropped the key here already.
  */
 export class KeyCache {
   private readonly byTokenHash: LRUCache<string, Principal>;
   private readonly hashesByKeyId = new Map<string, Set<string>>();
+  /** last verification of each token, for {@link getWhileUnavailable}; absent when staleMs is 0 */
+  private readonly lastVerified: LRUCache<string, Principal> | undefined;
 
-  constructor(ttlMs: number, maxEntries = 10_000) {
+  constructor(ttlMs: number, maxEntries = 10_000, staleMs = 0) {
+    this.lastVerified = staleMs > 0 ? new LRUCache<string, Principal>({ max: maxEntries, ttl: staleMs }) : undefined;
     this.byTokenHash = new LRUCache<string, Principal>({
       max: maxEntries,
       ttl: Math.max(ttlMs, 1),
@@ -34,8 +41,14 @@ export class KeyCache {
     return this.byTokenHash.get(tokenHash);
   }
 
+  /** A key verified within `staleMs`: only for when identity cannot be asked. */
+  getWhileUnavailable(tokenHash: string): Principal | undefined {
+    return this.lastVerified?.get(tokenHash);
+  }
+
   set(tokenHash: string, principal: Principal): void {
     this.byTokenHash.set(tokenHash, principal);
+    this.lastVerified?.set(tokenHash, principal);
     let hashes = this.hashesByKeyId.get(principal.keyId);
     if (!hashes) this.hashesByKeyId.set(principal.keyId, (hashes = new Set()));
     hashes.add(tokenHash);
@@ -45,5 +58,7 @@ export class KeyCache {
   forgetKey(keyId: string): void {
     for (const tokenHash of [...(this.hashesByKeyId.get(keyId) ?? [])]) this.byTokenHash.delete(tokenHash);
     this.hashesByKeyId.delete(keyId);
+    // the fresh entries' index may have lost older tokens of this key; revocations are rare
+    if (this.lastVerified) for (const [tokenHash, principal] of this.lastVerified.entries()) if (principal.keyId === keyId) this.lastVerified.delete(tokenHash);
   }
 }

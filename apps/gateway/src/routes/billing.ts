@@ -8,10 +8,12 @@ import { PlanObject, SubscriptionBody, toPlanObject } from '../schemas/identity-
 export interface BillingRouteOptions {
   identity: identityV1.IdentityServiceClient;
   deadlineMs: number;
+  /** the account's plan changed: cached report access of every gateway is dropped */
+  announceAccessChange?: (change: { account_id: number }) => Promise<void>;
 }
 
 /** The billing integration sets the subscription with a `billing:write` key (minted by an operator). */
-export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { identity, deadlineMs }) => {
+export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { identity, deadlineMs, announceAccessChange }) => {
   app.put(
     '/api/v1/billing/subscription',
     {
@@ -27,6 +29,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
     },
     async (request) => {
       const plan = await callUnary(identity, identity.setSubscription, 'Identity/SetSubscription', { actor: principalOf(request), status: request.body.status }, { requestId: request.id, deadlineMs });
+      await announceAccessChange?.({ account_id: principalOf(request).accountId });
       return toPlanObject(plan);
     },
   );

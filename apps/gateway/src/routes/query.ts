@@ -7,13 +7,16 @@ import { principalOf } from '../auth/authenticate.js';
 import { actorOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, PropsQuerystring, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
-import { assertSiteReportsReadable } from '../report-access.js';
+import { assertReportsReadable } from '../report-access.js';
+import type { ReportContextCache } from '../report-context-cache.js';
 
 export interface QueryRouteOptions {
   sites: sitesV1.SitesServiceClient;
   identity: identityV1.IdentityServiceClient;
   query: queryV1.QueryServiceClient;
   deadlineMs: number;
+  /** plan state and, while sites or identity restarts, recently confirmed reach (see ReportContextCache) */
+  cache: ReportContextCache;
 }
 
 const security = [{ apiKey: [] }];
@@ -23,9 +26,10 @@ const security = [{ apiKey: [] }];
  * the caller and the site — site_id from the key, reach and key scope (GetSite),
  * tracking and plan state of the owner (GetPlan), goals when event:goal asks for
  * them — and hands the query service a plain site context; nothing runs on the
- * events store before those checks pass.
+ * events store before those checks pass. GetSite, GetPlan (unless cached) and
+ * ListGoals run side by side when the site's owner is already known.
  */
-export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, query, deadlineMs }) => {
+export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, query, deadlineMs, cache }) => {
   const read = { write: false, auth: { permission: 'stats:read' as const } };
 
   async function siteContext(request: FastifyRequest, requestedSiteId: number | undefined, withGoals: boolean): Promise<queryV1.SiteContext> {
@@ -33,11 +37,18 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
     const siteId = requestedSiteId ?? keySite;
     if (siteId === undefined) throw new ApiError('site_id_required');
     const options = callOptions(request, deadlineMs);
-    const { site } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId }, options);
-    await assertSiteReportsReadable(identity, request, site!, deadlineMs);
-    const goals = withGoals ? (await callUnary(sites, sites.listGoals, 'Sites/ListGoals', { actor: actorOf(request), siteId }, options)).goals : [];
+    const actor = actorOf(request);
+    const goalsCall = withGoals ? callUnary(sites, sites.listGoals, 'Sites/ListGoals', { actor, siteId }, options) : undefined;
+    // a reach refusal from GetSite is the answer; the goals call's own failure is reported only after it
+    goalsCall?.catch(() => undefined);
+    const { site, plan } = await cache.resolve(actor, siteId, {
+      getSite: async () => (await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor, siteId }, options)).site!,
+      getPlan: (accountId) => callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId }, options),
+    });
+    assertReportsReadable(plan);
+    const goals = goalsCall ? (await goalsCall).goals : [];
     return {
-      siteId, timezone: site!.timezone, weekStart: site!.weekStart, now: new Date().toISOString(),
+      siteId, timezone: site.timezone, weekStart: site.weekStart, now: new Date().toISOString(),
       goals: goals.map((g) => ({ displayName: g.displayName, ...(g.eventName !== undefined ? { eventName: g.eventName } : {}), ...(g.pagePath !== undefined ? { pagePath: g.pagePath } : {}) })),
     };
   }

@@ -12,6 +12,8 @@ export interface MemberRouteOptions {
   sites: sitesV1.SitesServiceClient;
   identity: identityV1.IdentityServiceClient;
   deadlineMs: number;
+  /** a member lost access: cached report reach to the site is dropped on every gateway */
+  announceAccessChange?: (change: { site_id: number }) => Promise<void>;
 }
 
 const security = [{ apiKey: [] }];
@@ -21,7 +23,7 @@ type Role = 'owner' | 'admin' | 'member';
  * Members of a site. The sites service keeps who has which role; identity alone
  * keeps e-mail addresses, so the gateway joins the two for the answer.
  */
-export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (app, { sites, identity, deadlineMs }) => {
+export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (app, { sites, identity, deadlineMs, announceAccessChange }) => {
   async function withEmails(request: { id: string }, members: sitesV1.Member[]) {
     const described = await callUnary(identity, identity.describeAccounts, 'Identity/DescribeAccounts', { accountIds: members.map((m) => m.accountId) }, { requestId: request.id, deadlineMs });
     const emails = new Map(described.accounts.map((a) => [a.accountId, a.email]));
@@ -86,13 +88,15 @@ export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (ap
       },
     },
     async (request, reply) => {
+      const siteId = siteIdOf(request.params.id);
       await callUnary(
         sites,
         sites.removeMember,
         'Sites/RemoveMember',
-        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), accountId: request.params.account_id },
+        { actor: actorOf(request), audit: auditOf(request), siteId, accountId: request.params.account_id },
         callOptions(request, deadlineMs),
       );
+      await announceAccessChange?.({ site_id: siteId });
       return reply.code(204).send(null);
     },
   );
