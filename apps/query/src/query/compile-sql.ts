@@ -121,10 +121,10 @@ function eventsStatement(input: CompileInput): Statement {
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
     // Counts and distinct visitors need no per-session step. Engagement rows count in
-    // none of them; outside breakdowns (where they would still list their page with
-    // zeros) they are skipped by the sort key's `name`.
-    const rows = query.shape === 'breakdown' ? where : `${where} AND name != 'engagement'`;
-    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${rows}${outerClauses(input, params, group !== undefined, false)}`;
+    // none of them, so they are skipped by the sort key's `name`: a page whose only
+    // rows in the window are engagement events is no breakdown row here (it is one,
+    // with its time on page, when time_on_page or scroll_depth is asked).
+    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${where} AND name != 'engagement'${outerClauses(input, params, group !== undefined, false)}`;
     return { sql, params };
   }
   const inner = [

@@ -244,6 +244,42 @@ describe('POST /query on chDB', () => {
     await events.command('SYSTEM START MERGES sessions');
   });
 
+  it('event:page lists a page whose only rows in the window are engagement events only when time on page or scroll is asked (site 7)', async () => {
+    // V31 06-01 23:50 pv /x, 06-02 00:05 engagement /x 15 s scroll 60 (same visit: 15 min gap); 06-02 10:00 pv /y
+    await seedVisits(events, [
+      { visitor: 31, site: 7, events: [{ at: '2026-06-01 23:50:00', path: '/x' }, { at: '2026-06-02 00:05:00', name: 'engagement', path: '/x', engagementMs: 15_000, scroll: 60 }] },
+      { visitor: 31, site: 7, events: [{ at: '2026-06-02 10:00:00', path: '/y' }] },
+    ], { siteId: 7, firstSessionId: 9101 });
+    const at7 = { siteId: 7 };
+    const june2 = ['2026-06-02', '2026-06-02'];
+    // counts only: engagement rows are skipped by the sort key, so /x (no pageview, no visitor on 06-02) is no row
+    const counted = await ask({ metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], date_range: june2 }, at7);
+    expect(counted.results.map((r) => [r.dimensions!['event:page'], r.metrics])).toEqual([['/y', { visitors: 1, pageviews: 1 }]]);
+    expect(counted.meta).toEqual({ total: 1, limit: 100, offset: 0, has_more: false });
+    expect(await rowsOf({ metrics: ['visitors'], dimensions: ['event:folder'], date_range: june2 }, at7)).toEqual([['/y', { visitors: 1 }]]);
+    // time on page and scroll read the engagement rows: /x is listed with them
+    expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: june2 }, at7)).toEqual([
+      ['/y', { visitors: 1, pageviews: 1, time_on_page: null, scroll_depth: null }],
+      ['/x', { visitors: 0, pageviews: 0, time_on_page: 15, scroll_depth: 60 }],
+    ]);
+  });
+
+  it('filters on labelled attributes match the label on the stored empty value, on sessions and on events', async () => {
+    const visitsWith = async (range: string[], ...filters: { field: string; operator: string; values: string[] }[]) => (await metricsOf({ metrics: ['visits', 'visitors', 'pageviews'], date_range: range, filters }))[0];
+    const may20 = ['2026-05-20', '2026-05-20']; // V5's imported visit, no country
+    expect(await visitsWith(may20, { field: 'country', operator: 'is', values: ['(not set)'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: ['(not set)'] })).toEqual({ visits: 0, visitors: 0, pageviews: 0 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: ['DE'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    // the labelled value is never '', so '' matches nothing, even on an empty stored value
+    expect(await visitsWith(may20, { field: 'country', operator: 'is', values: [''] })).toEqual({ visits: 0, visitors: 0, pageviews: 0 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: [''] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    // the week: s1, s3, s4 in DE (5 pageviews), s2 in FR
+    expect(await visitsWith(WEEK, { field: 'country', operator: 'is', values: ['DE', '(not set)'] })).toEqual({ visits: 3, visitors: 2, pageviews: 5 });
+    expect(await visitsWith(WEEK, { field: 'country', operator: 'is_not', values: ['DE', '(not set)'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    expect(await visitsWith(WEEK, { field: 'channel', operator: 'is', values: ['Direct'] })).toEqual({ visits: 2, visitors: 1, pageviews: 4 });
+    expect(await visitsWith(WEEK, { field: 'device', operator: 'is_not', values: ['Desktop', ''] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+  });
+
   it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {
     // s4's exit page was /pricing in its first two versions, / in its last; s1's was / then /blog/a
     // (collapsed on insert here; the uncollapsed case is site 6 above).
