@@ -36,7 +36,8 @@ export interface CompileInput {
   values?: string[];
 }
 
-const toDateTime64 = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+/** A UTC instant as a DateTime64(3) parameter. */
+export const toDateTime64 = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 function metricColumns(metrics: readonly MetricName[], catalogue: Partial<Record<MetricName, string>>): string {
   return metrics.map((m) => `${catalogue[m]!} AS m_${m}`).join(', ');

@@ -241,6 +241,8 @@ describe('POST /query on chDB', () => {
     // visitors over a value that changes between versions: collapsed per session first (V23's old exit /b is not a /b visitor)
     expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/c', { visitors: 1, visits: 1 }], ['/d', { visitors: 1, visits: 1 }]]);
     expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/a', { visitors: 1, visits: 1 }], ['/c', { visitors: 1, visits: 1 }]]);
+    // an aggregate's visitors from these sessions (no visit of site 6 starts after the window): V21 once
+    expect(await metricsOf({ metrics: ['visitors', 'visits'] }, at6)).toEqual([{ visitors: 3, visits: 4 }]);
     await events.command('SYSTEM START MERGES sessions');
   });
 
@@ -278,6 +280,25 @@ describe('POST /query on chDB', () => {
     expect(await visitsWith(WEEK, { field: 'country', operator: 'is_not', values: ['DE', '(not set)'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
     expect(await visitsWith(WEEK, { field: 'channel', operator: 'is', values: ['Direct'] })).toEqual({ visits: 2, visitors: 1, pageviews: 4 });
     expect(await visitsWith(WEEK, { field: 'device', operator: 'is_not', values: ['Desktop', ''] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+  });
+
+  it('an aggregate counts visitors from the overlapping sessions only where they are the same set (sites 8, 9)', async () => {
+    // site 9: V41's pageview 06-03 00:10 /a started the visit; a pageview at 06-02 23:55 /b arrived
+    // late and joined it (a late event continues its visit whatever its time): the visit starts on
+    // 06-03 while one of its events lies on 06-02. Stored as the sessionizer writes it.
+    const late = buildSeedRows([{ visitor: 41, site: 9, events: [{ at: '2026-06-02 23:55:00', path: '/b' }, { at: '2026-06-03 00:10:00', path: '/a' }] }], { siteId: 9, firstSessionId: 9201 });
+    const final = late.sessions.at(-1)!;
+    await events.insert('events', late.events as unknown as Record<string, unknown>[]);
+    await events.insert('sessions', [{ ...final, start: '2026-06-03 00:10:00.000', timestamp: '2026-06-03 00:10:00.000', duration: 0, entry_page: '/a', exit_page: '/a' }]);
+    const at9 = { siteId: 9 };
+    // 06-02: a visit starts after the window, so visitors come from events (1), not from sessions (0)
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-02', '2026-06-02'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 0 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, visits: 1 }]);
+    // site 8, realtime (under 31 minutes): V42's visit overlaps 09:50–10:20:30 with events just
+    // before and after it (30 min 50 s apart, one visit) — no event in the window, so no visitor
+    await seedVisits(events, [{ visitor: 42, site: 8, events: [{ at: '2026-06-08 09:49:50' }, { at: '2026-06-08 10:20:40' }] }], { siteId: 8, firstSessionId: 9301 });
+    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: 'realtime' }, { siteId: 8, nowMs: Date.parse('2026-06-08T10:20:30Z') })).toEqual([{ visitors: 0, visits: 1 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: ['2026-06-08', '2026-06-08'] }, { siteId: 8 })).toEqual([{ visitors: 1, visits: 1 }]);
   });
 
   it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {
