@@ -120,6 +120,12 @@ function eventsStatement(input: CompileInput): Statement {
   const group = groupExpression(input, 'timestamp');
   const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  if (query.shape !== 'breakdown' && part.metrics.length === 1 && part.metrics[0] === 'pageviews') {
+    // pageviews alone (an aggregate's visitors read from sessions): the key's `name` reads
+    // pageview rows only; a bucket without any is zero-filled by the caller
+    const sql = `SELECT ${group ?? "''"} AS g, count() AS m_pageviews FROM events WHERE ${where} AND name = 'pageview'${outerClauses(input, params, group !== undefined, false)}`;
+    return { sql, params };
+  }
   if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
     // Counts and distinct visitors need no per-session step. Engagement rows count in
     // none of them, so they are skipped by the sort key's `name`: a page whose only

@@ -293,7 +293,9 @@ describe('POST /query on chDB', () => {
     const at9 = { siteId: 9 };
     // 06-02: a visit starts after the window, so visitors come from events (1), not from sessions (0)
     expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-02', '2026-06-02'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 0 }]);
-    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, visits: 1 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 1 }]);
+    // site 1, 06-04..06-10 (visitors from sessions, pageviews alone from pageview rows): s4's Signup is no pageview
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews'], date_range: '7d' })).toEqual([{ visitors: 2, pageviews: 3 }]);
     // site 8, realtime (under 31 minutes): V42's visit overlaps 09:50–10:20:30 with events just
     // before and after it (30 min 50 s apart, one visit) — no event in the window, so no visitor
     await seedVisits(events, [{ visitor: 42, site: 8, events: [{ at: '2026-06-08 09:49:50' }, { at: '2026-06-08 10:20:40' }] }], { siteId: 8, firstSessionId: 9301 });
