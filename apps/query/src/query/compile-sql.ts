@@ -97,7 +97,9 @@ function sessionsStatement(input: CompileInput): Statement {
   const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
   if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
     // sums need no per-session step; a group whose sessions all moved elsewhere sums to 0 and is dropped
-    const sql = `WITH ${bounceScopeSql(query.filters)} AS bounce_scope SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
+    // the scope only where a metric reads it: a plain read stays a statement starting with SELECT
+    const scope = part.metrics.some((m) => FLAT_SESSION_METRIC_SQL[m]!.includes('bounce_scope')) ? `WITH ${bounceScopeSql(query.filters)} AS bounce_scope ` : '';
+    const sql = `${scope}SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
     return { sql, params };
   }
   // Grouped by (group, session, bounce scope), not collapsed per session with argMax:
