@@ -181,9 +181,12 @@ export function compilePart(input: CompileInput): Statement {
       return eventsStatement(input);
     case 'goal':
       return goalStatement(input);
-    case 'goal-total':
+    case 'goal-total': {
       // all visitors of the window (the denominator of conversion_rate)
-      return eventsStatement({ ...input, part: { kind: 'events', metrics: ['visitors'] }, values: undefined, query: { ...input.query, shape: 'aggregate' } });
+      const total = { ...input, values: undefined, query: { ...input.query, shape: 'aggregate' as const } };
+      if (input.part.fromSessions) return sessionsStatement({ ...total, part: { kind: 'sessions', metrics: ['visitors'] } });
+      return eventsStatement({ ...total, part: { kind: 'events', metrics: ['visitors'] } });
+    }
   }
 }
 

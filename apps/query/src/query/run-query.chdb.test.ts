@@ -296,6 +296,14 @@ describe('POST /query on chDB', () => {
     expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 1 }]);
     // site 1, 06-04..06-10 (visitors from sessions, pageviews alone from pageview rows): s4's Signup is no pageview
     expect(await metricsOf({ metrics: ['visitors', 'pageviews'], date_range: '7d' })).toEqual([{ visitors: 2, pageviews: 3 }]);
+    // event:goal's all-visitors total (conversion_rate) follows the same rule: 1 of 1 on 06-02
+    expect(await rowsOf({ metrics: ['visitors', 'conversion_rate'], dimensions: ['event:goal'], date_range: ['2026-06-02', '2026-06-02'] }, { ...at9, goals: [{ displayName: 'B', pagePath: '/b' }] })).toEqual([
+      ['B', { visitors: 1, conversion_rate: 100 }],
+    ]);
+    // site 1, month (06-01..06-10; no visit after it): 4 visitors, Blog converted V1 and V3, Signup V1
+    expect(await rowsOf({ metrics: ['visitors', 'conversion_rate'], dimensions: ['event:goal'], date_range: 'month' })).toEqual([
+      ['Blog', { visitors: 2, conversion_rate: 50 }], ['Signup', { visitors: 1, conversion_rate: 25 }],
+    ]);
     // site 8, realtime (under 31 minutes): V42's visit overlaps 09:50–10:20:30 with events just
     // before and after it (30 min 50 s apart, one visit) — no event in the window, so no visitor
     await seedVisits(events, [{ visitor: 42, site: 8, events: [{ at: '2026-06-08 09:49:50' }, { at: '2026-06-08 10:20:40' }] }], { siteId: 8, firstSessionId: 9301 });

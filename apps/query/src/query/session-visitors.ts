@@ -29,10 +29,18 @@ import type { ValidQuery } from './validate.js';
  */
 export const MIN_WINDOW_MS = 31 * 60_000;
 
-/** The aggregate plan with visitors moved to the sessions part, or undefined when rule 1 or 2 does not hold. */
+/**
+ * The plan with the window's visitors read from sessions — an aggregate's visitors, or
+ * event:goal's all-visitors total (conversion_rate's denominator) — or undefined when
+ * rule 1 or 2 does not hold or nothing moves.
+ */
 export function sessionVisitorsPlan(query: ValidQuery, plan: Plan, window: Window): Plan | undefined {
-  if (query.shape !== 'aggregate' || window.kind !== 'days' || window.endMs - window.startMs < MIN_WINDOW_MS) return undefined;
+  if (window.kind !== 'days' || window.endMs - window.startMs < MIN_WINDOW_MS) return undefined;
   if (!query.filters.every((f) => f.spec.level === 'visit')) return undefined;
+  if (plan.secondary.some((p) => p.kind === 'goal-total')) {
+    return { primary: plan.primary, secondary: plan.secondary.map((p) => (p.kind === 'goal-total' ? { ...p, fromSessions: true } : p)) };
+  }
+  if (query.shape !== 'aggregate') return undefined;
   const parts = [plan.primary, ...plan.secondary];
   const events = parts.find((p) => p.kind === 'events' && p.metrics.includes('visitors'));
   if (!events || parts.some((p) => p.kind !== 'events' && p.kind !== 'sessions')) return undefined;
