@@ -71,7 +71,7 @@ async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window
   return { groups: mergeParts([primaryRows, ...secondaryRows]), order, total, ...(totalVisitors !== undefined ? { totalVisitors } : {}) };
 }
 
-/** The plan for one window: an aggregate's visitors from sessions where that is the same set (session-visitors.ts). */
+/** The plan for one window: its visitors from sessions where that is the same set (session-visitors.ts). */
 async function planForWindow(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext): Promise<Plan> {
   const fromSessions = sessionVisitorsPlan(query, plan, window);
   if (!fromSessions) return plan;

@@ -5,9 +5,10 @@ import type { SiteContext } from './site-context.js';
 import type { ValidQuery } from './validate.js';
 
 /**
- * An aggregate's distinct visitors from the sessions overlapping the window instead
- * of the window's non-engagement events: the same set, from about a third of the rows
- * (figures: load-tests/bench/QUERY-PERF.md). It is the same set when:
+ * A window's distinct visitors (an aggregate's, event:goal's total) from the sessions
+ * overlapping the window instead of the window's non-engagement events: the same set,
+ * from about a third of the rows (figures: load-tests/bench/QUERY-PERF.md). It is the
+ * same set when:
  *
  * 1. The window lasts at least 31 minutes (day windows; not realtime). A visit's
  *    non-engagement events from its start to its last event are, in time order, less
@@ -25,7 +26,8 @@ import type { ValidQuery } from './validate.js';
  *    visit (a compare window, a past range) keeps counting events.
  *
  * Both tables are written by the same sessionizer for live traffic and imports, every
- * event row carries its visit's visitor id, and deletes remove both tables' rows.
+ * event row carries its visit's visitor id, and deletes remove both tables' rows (one
+ * statement each: between the two, counts may differ as any read mid-delete does).
  */
 export const MIN_WINDOW_MS = 31 * 60_000;
 
