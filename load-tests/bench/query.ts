@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@sightline/config';
@@ -14,6 +14,24 @@ const EVENTS = Number(process.env.QUERY_BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.QUERY_BENCH_RUNS ?? 15);
 const SEED = Number(process.env.QUERY_BENCH_SEED ?? 42);
 const TIMEZONE = 'Europe/Berlin';
+/**
+ * Optional: a kept data dir (PGlite + chDB) reused across runs, so 10M events are not
+ * regenerated each time. Reused only when events and seed match; the data then ends
+ * when it was generated, so the realtime shape reads an empty window.
+ */
+const DATA_DIR = process.env.QUERY_BENCH_DATA_DIR;
+/** Optional: only the shapes whose label contains this text. */
+const ONLY = process.env.QUERY_BENCH_ONLY;
+
+/** What a kept data dir needs to be queried again (the owner's key, the sites). */
+interface KeptDataSet {
+  events: number;
+  seed: number;
+  token: string;
+  siteIds: number[];
+  generatedAtMs: number;
+  figures: Record<string, string | number>;
+}
 
 /** The shapes the requirement lists (issue 12, "Speed"). */
 const SHAPES: Array<[string, Record<string, unknown>]> = [
@@ -101,6 +119,13 @@ async function registerOwner(url: string, dataDir: string): Promise<string> {
   return (await api<{ token: string }>(`${url}/api/v1/auth/verify-otp`, undefined, { email, code, accept_terms: true, key_name: 'bench' })).token;
 }
 
+async function readKept(file: string): Promise<KeptDataSet | undefined> {
+  const kept = (await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptDataSet).catch(() => undefined));
+  if (!kept) return undefined;
+  if (kept.events !== EVENTS || kept.seed !== SEED) throw new Error(`${DATA_DIR} holds ${kept.events} events (seed ${kept.seed}); empty it or set QUERY_BENCH_EVENTS/SEED to match`);
+  return kept;
+}
+
 /**
  * POST /api/v1/query in one process (`npm start`'s composition: gateway → gRPC →
  * query service → chDB) over a generated data set of QUERY_BENCH_EVENTS events,
@@ -109,31 +134,44 @@ async function registerOwner(url: string, dataDir: string): Promise<string> {
  * key and site checks, gRPC and shaping cost.
  */
 export async function benchQuery(): Promise<Record<string, string | number>> {
-  const dir = await makeTempDir('sightline-bench-query-');
+  const dir = DATA_DIR ? { path: DATA_DIR, remove: async () => {} } : await makeTempDir('sightline-bench-query-');
+  if (DATA_DIR) await mkdir(DATA_DIR, { recursive: true });
+  const keptFile = path.join(dir.path, 'query-bench.json');
+  const kept = DATA_DIR ? await readKept(keptFile) : undefined;
   const figures: Record<string, string | number> = {};
   const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000' });
   const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;
     const store = sightline.events!;
-    const token = await registerOwner(url, dir.path);
-    const siteIds: number[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      siteIds.push((await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 })).site_id);
+    let token: string;
+    let siteIds: number[];
+    if (kept) {
+      ({ token, siteIds } = kept);
+      Object.assign(figures, kept.figures);
+      figures['data set reused from QUERY_BENCH_DATA_DIR, generated at'] = new Date(kept.generatedAtMs).toISOString();
+    } else {
+      token = await registerOwner(url, dir.path);
+      siteIds = [];
+      for (let i = 0; i < 5; i += 1) {
+        siteIds.push((await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 })).site_id);
+      }
+      await api(`${url}/api/v1/sites/${siteIds[0]}/goals`, token, { event_name: 'Signup' });
+      const started = performance.now();
+      const generatedAtMs = Date.now();
+      const generated = await generateQueryData(store, { siteIds, events: EVENTS, days: 90, endMs: generatedAtMs, seed: SEED });
+      figures['generate + load + merge (s)'] = round1((performance.now() - started) / 1000);
+      figures['events / sessions stored (all 5 sites)'] = `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
+      const [own] = await store.query<{ events: number }>('SELECT count() AS events FROM events WHERE site_id = {site:UInt64}', { site: siteIds[0] });
+      figures['events of the queried site (90 days)'] = Number(own!.events).toLocaleString('en');
+      if (DATA_DIR) await writeFile(keptFile, JSON.stringify({ events: EVENTS, seed: SEED, token, siteIds, generatedAtMs, figures: { ...figures } } satisfies KeptDataSet));
     }
     const siteId = siteIds[0]!;
-    await api(`${url}/api/v1/sites/${siteId}/goals`, token, { event_name: 'Signup' });
-
-    const started = performance.now();
-    const generated = await generateQueryData(store, { siteIds, events: EVENTS, days: 90, endMs: Date.now(), seed: SEED });
-    figures['generate + load + merge (s)'] = round1((performance.now() - started) / 1000);
-    figures['events / sessions stored (all 5 sites)'] = `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
-    const [own] = await store.query<{ events: number }>('SELECT count() AS events FROM events WHERE site_id = {site:UInt64}', { site: siteId });
-    figures['events of the queried site (90 days)'] = Number(own!.events).toLocaleString('en');
     figures['runs per figure (after one warm-up)'] = RUNS;
 
     const loads: number[] = [];
     for (const [label, body] of SHAPES) {
+      if (ONLY && !label.includes(ONLY)) continue;
       const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
       const statements: Array<[string, Record<string, unknown>]> = [];
       await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, body, site);

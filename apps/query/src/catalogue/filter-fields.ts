@@ -1,4 +1,4 @@
-import { ATTRIBUTE_SQL, type AttributeField } from './columns-sql.js';
+import { ATTRIBUTE_SQL, EMPTY_LABELS, type AttributeField } from './columns-sql.js';
 
 /**
  * The filter-field catalogue. `visit` fields are session attributes: they keep the
@@ -15,9 +15,14 @@ export interface FilterFieldSpec {
   sessionSql?: string;
   /** on events rows (visit, event) */
   eventSql?: string;
+  /** the bare column and its empty value's label, when the SQL is that label mapping (is / is_not compare the column) */
+  labelled?: { column: string; emptyLabel: string };
 }
 
-const visit = (field: AttributeField): FilterFieldSpec => ({ level: 'visit', sessionSql: ATTRIBUTE_SQL[field], eventSql: ATTRIBUTE_SQL[field] });
+const visit = (field: AttributeField): FilterFieldSpec => ({
+  level: 'visit', sessionSql: ATTRIBUTE_SQL[field], eventSql: ATTRIBUTE_SQL[field],
+  ...(field in EMPTY_LABELS ? { labelled: { column: field, emptyLabel: EMPTY_LABELS[field as keyof typeof EMPTY_LABELS] } } : {}),
+});
 
 export const FILTER_FIELDS: Record<string, FilterFieldSpec> = {
   browser: visit('browser'), browser_version: visit('browser_version'), os: visit('os'), os_version: visit('os_version'), device: visit('device'),

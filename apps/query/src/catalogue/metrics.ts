@@ -57,15 +57,15 @@ export const SESSION_METRIC_SQL: Partial<Record<MetricName, string>> = {
 };
 
 /**
- * Over event rows directly (no per-session step): the metrics that are plain counts
- * of rows or distinct visitors. Same values as `EVENT_METRIC_SQL` over the
- * per-session rows (a visitor counts where one of its non-engagement events is),
- * without grouping every session first.
+ * Over non-engagement event rows directly (no per-session step; the statement skips
+ * engagement rows): the metrics that are plain counts of rows or distinct visitors.
+ * Same values as `EVENT_METRIC_SQL` over the per-session rows (a visitor counts where
+ * one of its non-engagement events is), without grouping every session first.
  */
 export const FLAT_EVENT_METRIC_SQL: Partial<Record<MetricName, string>> = {
-  visitors: "uniqExactIf(visitor_id, name != 'engagement')",
+  visitors: 'uniqExact(visitor_id)',
   pageviews: "countIf(name = 'pageview')",
-  events: "countIf(name != 'engagement')",
+  events: 'count()',
 };
 
 /**

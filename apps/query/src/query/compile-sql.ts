@@ -36,7 +36,8 @@ export interface CompileInput {
   values?: string[];
 }
 
-const toDateTime64 = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+/** A UTC instant as a DateTime64(3) parameter. */
+export const toDateTime64 = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 function metricColumns(metrics: readonly MetricName[], catalogue: Partial<Record<MetricName, string>>): string {
   return metrics.map((m) => `${catalogue[m]!} AS m_${m}`).join(', ');
@@ -96,7 +97,9 @@ function sessionsStatement(input: CompileInput): Statement {
   const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
   if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
     // sums need no per-session step; a group whose sessions all moved elsewhere sums to 0 and is dropped
-    const sql = `WITH ${bounceScopeSql(query.filters)} AS bounce_scope SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
+    // the scope only where a metric reads it: a plain read stays a statement starting with SELECT
+    const scope = part.metrics.some((m) => FLAT_SESSION_METRIC_SQL[m]!.includes('bounce_scope')) ? `WITH ${bounceScopeSql(query.filters)} AS bounce_scope ` : '';
+    const sql = `${scope}SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
     return { sql, params };
   }
   // Grouped by (group, session, bounce scope), not collapsed per session with argMax:
@@ -119,12 +122,18 @@ function eventsStatement(input: CompileInput): Statement {
   const group = groupExpression(input, 'timestamp');
   const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  if (query.shape !== 'breakdown' && part.metrics.length === 1 && part.metrics[0] === 'pageviews') {
+    // pageviews alone (an aggregate's visitors read from sessions): the key's `name` reads
+    // pageview rows only; a bucket without any is zero-filled by the caller
+    const sql = `SELECT ${group ?? "''"} AS g, count() AS m_pageviews FROM events WHERE ${where} AND name = 'pageview'${outerClauses(input, params, group !== undefined, false)}`;
+    return { sql, params };
+  }
   if (part.metrics.every((m) => FLAT_EVENT_METRIC_SQL[m] !== undefined)) {
     // Counts and distinct visitors need no per-session step. Engagement rows count in
-    // none of them; outside breakdowns (where they would still list their page with
-    // zeros) they are skipped by the sort key's `name`.
-    const rows = query.shape === 'breakdown' ? where : `${where} AND name != 'engagement'`;
-    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${rows}${outerClauses(input, params, group !== undefined, false)}`;
+    // none of them, so they are skipped by the sort key's `name`: a page whose only
+    // rows in the window are engagement events is no breakdown row here (it is one,
+    // with its time on page, when time_on_page or scroll_depth is asked).
+    const sql = `SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_EVENT_METRIC_SQL)}${total} FROM events WHERE ${where} AND name != 'engagement'${outerClauses(input, params, group !== undefined, false)}`;
     return { sql, params };
   }
   const inner = [
@@ -172,9 +181,12 @@ export function compilePart(input: CompileInput): Statement {
       return eventsStatement(input);
     case 'goal':
       return goalStatement(input);
-    case 'goal-total':
+    case 'goal-total': {
       // all visitors of the window (the denominator of conversion_rate)
-      return eventsStatement({ ...input, part: { kind: 'events', metrics: ['visitors'] }, values: undefined, query: { ...input.query, shape: 'aggregate' } });
+      const total = { ...input, values: undefined, query: { ...input.query, shape: 'aggregate' as const } };
+      if (input.part.fromSessions) return sessionsStatement({ ...total, part: { kind: 'sessions', metrics: ['visitors'] } });
+      return eventsStatement({ ...total, part: { kind: 'events', metrics: ['visitors'] } });
+    }
   }
 }
 

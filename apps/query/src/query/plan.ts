@@ -28,6 +28,8 @@ export interface Part {
   rankBy?: MetricName;
   /** sessions part: the group value can change between a session's versions */
   groupVaries?: boolean;
+  /** goal-total: the window's visitors from the overlapping sessions (session-visitors.ts) */
+  fromSessions?: boolean;
 }
 
 export interface Plan {

@@ -241,7 +241,74 @@ describe('POST /query on chDB', () => {
     // visitors over a value that changes between versions: collapsed per session first (V23's old exit /b is not a /b visitor)
     expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:exit_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/c', { visitors: 1, visits: 1 }], ['/d', { visitors: 1, visits: 1 }]]);
     expect(await rowsOf({ metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] }, at6)).toEqual([['/b', { visitors: 2, visits: 2 }], ['/a', { visitors: 1, visits: 1 }], ['/c', { visitors: 1, visits: 1 }]]);
+    // an aggregate's visitors from these sessions (no visit of site 6 starts after the window): V21 once
+    expect(await metricsOf({ metrics: ['visitors', 'visits'] }, at6)).toEqual([{ visitors: 3, visits: 4 }]);
     await events.command('SYSTEM START MERGES sessions');
+  });
+
+  it('event:page lists a page whose only rows in the window are engagement events only when time on page or scroll is asked (site 7)', async () => {
+    // V31 06-01 23:50 pv /x, 06-02 00:05 engagement /x 15 s scroll 60 (same visit: 15 min gap); 06-02 10:00 pv /y
+    await seedVisits(events, [
+      { visitor: 31, site: 7, events: [{ at: '2026-06-01 23:50:00', path: '/x' }, { at: '2026-06-02 00:05:00', name: 'engagement', path: '/x', engagementMs: 15_000, scroll: 60 }] },
+      { visitor: 31, site: 7, events: [{ at: '2026-06-02 10:00:00', path: '/y' }] },
+    ], { siteId: 7, firstSessionId: 9101 });
+    const at7 = { siteId: 7 };
+    const june2 = ['2026-06-02', '2026-06-02'];
+    // counts only: engagement rows are skipped by the sort key, so /x (no pageview, no visitor on 06-02) is no row
+    const counted = await ask({ metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], date_range: june2 }, at7);
+    expect(counted.results.map((r) => [r.dimensions!['event:page'], r.metrics])).toEqual([['/y', { visitors: 1, pageviews: 1 }]]);
+    expect(counted.meta).toEqual({ total: 1, limit: 100, offset: 0, has_more: false });
+    expect(await rowsOf({ metrics: ['visitors'], dimensions: ['event:folder'], date_range: june2 }, at7)).toEqual([['/y', { visitors: 1 }]]);
+    // time on page and scroll read the engagement rows: /x is listed with them
+    expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: june2 }, at7)).toEqual([
+      ['/y', { visitors: 1, pageviews: 1, time_on_page: null, scroll_depth: null }],
+      ['/x', { visitors: 0, pageviews: 0, time_on_page: 15, scroll_depth: 60 }],
+    ]);
+  });
+
+  it('filters on labelled attributes match the label on the stored empty value, on sessions and on events', async () => {
+    const visitsWith = async (range: string[], ...filters: { field: string; operator: string; values: string[] }[]) => (await metricsOf({ metrics: ['visits', 'visitors', 'pageviews'], date_range: range, filters }))[0];
+    const may20 = ['2026-05-20', '2026-05-20']; // V5's imported visit, no country
+    expect(await visitsWith(may20, { field: 'country', operator: 'is', values: ['(not set)'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: ['(not set)'] })).toEqual({ visits: 0, visitors: 0, pageviews: 0 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: ['DE'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    // the labelled value is never '', so '' matches nothing, even on an empty stored value
+    expect(await visitsWith(may20, { field: 'country', operator: 'is', values: [''] })).toEqual({ visits: 0, visitors: 0, pageviews: 0 });
+    expect(await visitsWith(may20, { field: 'country', operator: 'is_not', values: [''] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    // the week: s1, s3, s4 in DE (5 pageviews), s2 in FR
+    expect(await visitsWith(WEEK, { field: 'country', operator: 'is', values: ['DE', '(not set)'] })).toEqual({ visits: 3, visitors: 2, pageviews: 5 });
+    expect(await visitsWith(WEEK, { field: 'country', operator: 'is_not', values: ['DE', '(not set)'] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+    expect(await visitsWith(WEEK, { field: 'channel', operator: 'is', values: ['Direct'] })).toEqual({ visits: 2, visitors: 1, pageviews: 4 });
+    expect(await visitsWith(WEEK, { field: 'device', operator: 'is_not', values: ['Desktop', ''] })).toEqual({ visits: 1, visitors: 1, pageviews: 1 });
+  });
+
+  it('an aggregate counts visitors from the overlapping sessions only where they are the same set (sites 8, 9)', async () => {
+    // site 9: V41's pageview 06-03 00:10 /a started the visit; a pageview at 06-02 23:55 /b arrived
+    // late and joined it (a late event continues its visit whatever its time): the visit starts on
+    // 06-03 while one of its events lies on 06-02. Stored as the sessionizer writes it.
+    const late = buildSeedRows([{ visitor: 41, site: 9, events: [{ at: '2026-06-02 23:55:00', path: '/b' }, { at: '2026-06-03 00:10:00', path: '/a' }] }], { siteId: 9, firstSessionId: 9201 });
+    const final = late.sessions.at(-1)!;
+    await events.insert('events', late.events as unknown as Record<string, unknown>[]);
+    await events.insert('sessions', [{ ...final, start: '2026-06-03 00:10:00.000', timestamp: '2026-06-03 00:10:00.000', duration: 0, entry_page: '/a', exit_page: '/a' }]);
+    const at9 = { siteId: 9 };
+    // 06-02: a visit starts after the window, so visitors come from events (1), not from sessions (0)
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-02', '2026-06-02'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 0 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 1 }]);
+    // site 1, 06-04..06-10 (visitors from sessions, pageviews alone from pageview rows): s4's Signup is no pageview
+    expect(await metricsOf({ metrics: ['visitors', 'pageviews'], date_range: '7d' })).toEqual([{ visitors: 2, pageviews: 3 }]);
+    // event:goal's all-visitors total (conversion_rate) follows the same rule: 1 of 1 on 06-02
+    expect(await rowsOf({ metrics: ['visitors', 'conversion_rate'], dimensions: ['event:goal'], date_range: ['2026-06-02', '2026-06-02'] }, { ...at9, goals: [{ displayName: 'B', pagePath: '/b' }] })).toEqual([
+      ['B', { visitors: 1, conversion_rate: 100 }],
+    ]);
+    // site 1, month (06-01..06-10; no visit after it): 4 visitors, Blog converted V1 and V3, Signup V1
+    expect(await rowsOf({ metrics: ['visitors', 'conversion_rate'], dimensions: ['event:goal'], date_range: 'month' })).toEqual([
+      ['Blog', { visitors: 2, conversion_rate: 50 }], ['Signup', { visitors: 1, conversion_rate: 25 }],
+    ]);
+    // site 8, realtime (under 31 minutes): V42's visit overlaps 09:50–10:20:30 with events just
+    // before and after it (30 min 50 s apart, one visit) — no event in the window, so no visitor
+    await seedVisits(events, [{ visitor: 42, site: 8, events: [{ at: '2026-06-08 09:49:50' }, { at: '2026-06-08 10:20:40' }] }], { siteId: 8, firstSessionId: 9301 });
+    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: 'realtime' }, { siteId: 8, nowMs: Date.parse('2026-06-08T10:20:30Z') })).toEqual([{ visitors: 0, visits: 1 }]);
+    expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: ['2026-06-08', '2026-06-08'] }, { siteId: 8 })).toEqual([{ visitors: 1, visits: 1 }]);
   });
 
   it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {

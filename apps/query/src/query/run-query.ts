@@ -8,6 +8,7 @@ import { compilePart, hasImportStatement } from './compile-sql.js';
 import { parseQueryRequest } from './parse-request.js';
 import { planQuery, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
+import { sessionsAfterStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
 import type { SiteContext } from './site-context.js';
 import { validateQuery, type ValidQuery } from './validate.js';
@@ -70,6 +71,14 @@ async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window
   return { groups: mergeParts([primaryRows, ...secondaryRows]), order, total, ...(totalVisitors !== undefined ? { totalVisitors } : {}) };
 }
 
+/** The plan for one window: its visitors from sessions where that is the same set (session-visitors.ts). */
+async function planForWindow(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext): Promise<Plan> {
+  const fromSessions = sessionVisitorsPlan(query, plan, window);
+  if (!fromSessions) return plan;
+  const [row] = await events.query<{ later: number | boolean }>(...statementArgs(sessionsAfterStatement(window, site)));
+  return Number(row?.later ?? 1) === 0 ? fromSessions : plan;
+}
+
 function statementArgs(statement: { sql: string; params: Record<string, unknown> }): [string, Record<string, unknown>] {
   return [statement.sql, statement.params];
 }
@@ -89,7 +98,7 @@ export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteCont
   if (query.interval) checkInterval(query.interval, window);
   const plan = planQuery(query);
 
-  const current = await runPlan(deps.events, query, plan, window, site);
+  const current = await runPlan(deps.events, query, await planForWindow(deps.events, query, plan, window, site), window, site);
   const [importRow] = await deps.events.query<{ has_import: number | boolean }>(...statementArgs(hasImportStatement(window, site)));
   const withCompare = compareWindow && (query.shape !== 'breakdown' || query.breakdown!.compare);
 
@@ -99,7 +108,7 @@ export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteCont
     const metrics = metricValues(query.metrics, current.groups.get(''), current.totalVisitors);
     results = [{ metrics }];
     if (withCompare) {
-      const previous = await runPlan(deps.events, query, plan, compareWindow, site);
+      const previous = await runPlan(deps.events, query, await planForWindow(deps.events, query, plan, compareWindow, site), compareWindow, site);
       results[0]!.comparison = compareBlock(query.metrics, metrics, metricValues(query.metrics, previous.groups.get(''), previous.totalVisitors));
     }
   } else if (query.shape === 'timeseries') {
