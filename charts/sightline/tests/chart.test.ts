@@ -33,6 +33,14 @@ describe('Helm chart', () => {
     for (const object of objects) await validateObject(object);
   });
 
+  it('lets import uploads through the ingress (ingress-nginx body size), an annotation set by hand winning', () => {
+    const ingressOf = (flags: string[]) => renderChart([...DEFAULTS, '--set', 'ingress.enabled=true', ...flags]).find((o) => o.kind === 'Ingress')!;
+    expect(ingressOf([]).metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/proxy-body-size': '110m' });
+    expect(ingressOf(['--set-string', 'ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=500m']).metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/proxy-body-size': '500m' });
+    expect(ingressOf(['--set', 'ingress.proxyBodySize=']).metadata.annotations).toBeUndefined();
+    expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'ingress.proxyBodySize=lots'])).toThrow(/proxyBodySize/);
+  });
+
   it('refuses values outside values.schema.json', () => {
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'services.gateway.replicas=two'])).toThrow(/want integer/);
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'publicUrl=ftp://x'])).toThrow(/publicUrl/);
