@@ -41,4 +41,10 @@ describe('Dockerfile', () => {
     expect(instructions).toContain('CMD ["--target=all"]');
     expect(instructions).toContain('STOPSIGNAL SIGTERM');
   });
+
+  it('ships no test, bench or build-only tool as a production dependency (the image installs --omit=dev)', () => {
+    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { dependencies: Record<string, string> };
+    const testTools = ['playwright-core', 'vitest', 'autocannon', 'smtp-server', 'typescript', 'nx', '@bufbuild/buf', 'ts-proto', 'dependency-cruiser', 'kubernetes-models'];
+    expect(Object.keys(manifest.dependencies).filter((name) => testTools.includes(name) || name.startsWith('@types/'))).toEqual([]);
+  });
 });
