@@ -14,12 +14,6 @@ import { productionPorts, type IngestDeps } from './wiring.js';
 export { INGEST_CALLS, INGEST_NEEDS } from './wiring.js';
 import { BatchWriter } from './writer/batch-writer.js';
 
-/**
- * Unacked events come back after this long. Longer than a batch takes; while the
- * store is down, redeliveries join the batch already waiting (see IngestPipeline).
- */
-const EVENTS_ACK_WAIT_MS = 60_000;
-
 export interface StartIngestOptions {
   /** the pipeline's ports; production ones from wiring.ts when absent */
   ports?: IngestPorts;
@@ -79,7 +73,9 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         stream: STREAM_NAMES.events,
         durable: shardDurable(shard),
         filterSubject: collectedSubject(shard),
-        ackWaitMs: EVENTS_ACK_WAIT_MS,
+        // unacked events come back after INGEST_ACK_WAIT_MS (longer than a batch takes; while the
+        // store is down, redeliveries join the batch already waiting, see IngestPipeline)
+        ackWaitMs: config.INGEST_ACK_WAIT_MS,
         // the writer acks a batch only after its insert: let a whole batch be in flight
         maxAckPending: config.INGEST_BATCH_ROWS,
         // A payload never fails for its content (bad ones are counted and acked), only

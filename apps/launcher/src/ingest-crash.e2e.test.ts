@@ -21,7 +21,8 @@ describe.skipIf(!pgGate.available || !natsGate.available)('ingest survives kill 
   let rig: IngestionRig;
 
   beforeAll(async () => {
-    rig = await startIngestionRig({ databaseName: 'sightline_ingest_crash', pgUrl: pgGate.url, natsUrl: natsGate.url });
+    // what the killed process held comes back after the ack wait: 10 s instead of the default 60 s
+    rig = await startIngestionRig({ databaseName: 'sightline_ingest_crash', pgUrl: pgGate.url, natsUrl: natsGate.url, env: { INGEST_ACK_WAIT_MS: '10000' } });
   }, 240_000);
 
   afterAll(async () => {
@@ -47,7 +48,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('ingest survives kill 
     await load.done;
     const sentMs = Date.now() - started;
 
-    // unacked messages of the killed process come back after the consumer's ack wait (60 s)
+    // unacked messages of the killed process come back after the consumer's ack wait (INGEST_ACK_WAIT_MS)
     await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 150_000).catch(() => undefined);
     const counts = await storedCounts(store, siteId);
     console.info(

@@ -86,6 +86,7 @@ export const ENV_SCHEMA = z.object({
   POD_NAME: z.string().max(253).optional().describe('Kubernetes pod name (set by the Helm chart); ingest reads its StatefulSet ordinal from it.'),
   INGEST_BATCH_ROWS: positiveInt.max(1_000_000).default(5_000).describe('Ingest inserts a batch once this many rows wait (events, session versions, drop counters).'),
   INGEST_BATCH_MAX_DELAY_MS: positiveInt.max(60_000).default(1_000).describe('…or once the oldest waiting row is this old (ms).'),
+  INGEST_ACK_WAIT_MS: positiveInt.min(5_000).max(600_000).default(60_000).describe('An event ingest received but has not stored (a crashed or stuck replica) is delivered again after this long (ms). Longer than a batch takes to insert.'),
   // -- lifecycle and observability
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000).describe('On SIGTERM, how long in-flight requests may take before the process exits anyway.'),
   HEALTH_PROBE_INTERVAL_MS: positiveInt.default(5_000).describe('How often a service re-checks its stores for its gRPC health status.'),
