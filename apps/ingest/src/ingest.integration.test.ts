@@ -181,7 +181,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     await writer.flush();
     const rebuilt = new SessionCache();
     clock.set(at(32));
-    expect(await rebuildSessions(store, rebuilt, clock.now())).toBe(1);
+    expect(await rebuildSessions(store, rebuilt, clock.now())).toEqual({ visits: 1, repaired: 0 });
     clock.set(NOW);
     const restarted = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: rebuilt, writer, store });
     await restarted.handle(first, true);
@@ -190,6 +190,66 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
 
     expect(await stored()).toBe(2);
     expect(await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews FROM sessions')).toEqual([{ visits: 1, pageviews: 2 }]);
+  });
+
+  it('repairs the visits a kill between the events and sessions inserts left short, while the visitor keeps browsing', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const pipelineOn = (writer: BatchWriter, sessions: SessionCache) =>
+      new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions, writer, store });
+    const visitorA = (ts: string, u: string, extra: Record<string, unknown> = {}) => collected({ ts, u: `https://example.com${u}`, ...extra });
+    const visitorB = (ts: string, u: string) => collected({ ts, u: `https://example.com${u}`, ip: '203.0.113.6' });
+
+    // Before the crash: A's first two pageviews are stored whole.
+    const cache = new SessionCache();
+    const healthy = new BatchWriter(store, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
+    await pipelineOn(healthy, cache).handle(visitorA(at(40), '/a'), false);
+    await pipelineOn(healthy, cache).handle(visitorA(at(41), '/b'), false);
+    await healthy.close();
+
+    // The next batch: its events insert lands, then the process dies before the sessions insert.
+    const diesBeforeSessions = {
+      insert: (table: string, rows: Record<string, unknown>[]) => (table === 'sessions' ? Promise.reject(new Error('killed')) : store.insert(table, rows)),
+    } as unknown as EventStore;
+    const dying = new BatchWriter(diesBeforeSessions, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
+    const beforeKill = pipelineOn(dying, cache);
+    const lost = [
+      visitorA(at(42), '/c'),
+      visitorA('2025-03-10T12:42:30.000Z', '/c', { n: 'engagement', e: 5000 }),
+      visitorB(at(42), '/x'), // B's visit starts in the lost batch: no session row of it at all
+    ];
+    const unacked = lost.map((m) => beforeKill.handle(m, false).then(() => 'acked', () => 'unacked'));
+    await waitFor(stored, (n) => n >= 5);
+    await dying.close(50);
+    expect(await Promise.all(unacked)).toEqual(['unacked', 'unacked', 'unacked']);
+    expect(await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews FROM sessions')).toEqual([{ visits: 1, pageviews: 2 }]);
+
+    // Restart: the rebuild finds both visits short of their stored events.
+    clock.set(at(43));
+    const rebuilt = new SessionCache();
+    expect(await rebuildSessions(store, rebuilt, clock.now())).toEqual({ visits: 2, repaired: 2 });
+    const writer = new BatchWriter(store, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
+    const restarted = pipelineOn(writer, rebuilt);
+    // Both visitors browse on before the lost messages come back…
+    await restarted.handle(visitorA(at(44), '/d'), false);
+    await restarted.handle(visitorB(at(44), '/y'), false);
+    // …then the redeliveries: stored already, counted already.
+    for (const message of lost) await restarted.handle(message, true);
+    await writer.close();
+    clock.set(NOW);
+
+    expect(await stored()).toBe(7);
+    const visits = await store.query(
+      `SELECT argMax(entry_page, version) AS entry, argMax(exit_page, version) AS exit, argMax(country, version) AS country, sum(sign) AS live, sum(pageviews * sign) AS pageviews,
+              sum(events * sign) AS events, sum(engagement_ms * sign) AS engagement_ms, sum(duration * sign) AS duration
+       FROM sessions GROUP BY session_id ORDER BY entry`,
+    );
+    expect(visits).toEqual([
+      { entry: '/a', exit: '/d', country: 'DE', live: 1, pageviews: 4, events: 4, engagement_ms: 5000, duration: 240 },
+      { entry: '/x', exit: '/y', country: 'FR', live: 1, pageviews: 2, events: 2, engagement_ms: 0, duration: 120 },
+    ]);
+    // the events carry the same two visits
+    expect(await count('SELECT uniqExact(session_id) AS n FROM events')).toBe(2);
   });
 
   it('shares one salt per day between replicas and deletes salts older than yesterday', async () => {

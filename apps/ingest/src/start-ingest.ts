@@ -50,7 +50,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     (warming ??= (async () => {
       await preparePorts();
       const rebuilt = await rebuildSessions(store, sessions, clock());
-      log.info({ sessions: rebuilt }, 'live sessions rebuilt from the sessions table');
+      log.info({ sessions: rebuilt.visits, repaired: rebuilt.repaired }, 'live sessions rebuilt from the sessions and events tables');
     })().catch((error: unknown) => {
       warming = undefined;
       throw error;

@@ -4,8 +4,9 @@ import type { DailySalts } from '../identity/daily-salts.js';
 import { VisitorIds } from '../identity/visitor-ids.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import { applyEvent, continuesSession } from '../sessions/sessionizer.js';
+import { takeCorrection } from '../sessions/visit-repair.js';
 import type { BatchWriter } from '../writer/batch-writer.js';
-import { isEventStored } from '../writer/stored-event-check.js';
+import { storedEventSession } from '../writer/stored-event-session.js';
 import type { Drop } from './drop-reasons.js';
 import type { IngestPorts } from './ports.js';
 import { prepareEvent, type PreparedEvent } from './prepare-event.js';
@@ -26,8 +27,11 @@ export interface IngestPipelineDeps {
  *
  * Exactly once: a redelivery of a message still waiting in a batch joins that wait
  * (same payload bytes); a redelivery of a stored one is found in the events table and
- * writes no second row — its session update is replayed only when the rebuilt visit
- * does not contain it yet (an event newer than the visit's last one).
+ * writes no second row. Its visit already counts it: the rebuild after a restart
+ * repaired every live visit whose session rows lagged its events (a kill between the
+ * two inserts; rebuild-sessions.ts), and the first message of a repaired visit writes
+ * the repair. Only a visit that is not live (outside the rebuild's window) can still
+ * lack it; its update is replayed when the event is newer than the visit's last one.
  */
 export class IngestPipeline {
   private readonly waiting = new Map<string | number, Promise<void>>();
@@ -84,7 +88,7 @@ export class IngestPipeline {
     let stored = false;
     if (redelivered) {
       const candidate = sessions.find(site.site_id, visitorIds, event.marker, event.at);
-      stored = await isEventStored(store, event, candidate ? [...visitorIds, candidate.visitor_id] : visitorIds);
+      stored = (await storedEventSession(store, event, candidate ? [...visitorIds, candidate.visitor_id] : visitorIds)) !== undefined;
     }
     return () => this.apply(site.site_id, event, visitorIds, stored);
   }
@@ -94,17 +98,21 @@ export class IngestPipeline {
     const { sessions, writer } = this.deps;
     const visitorId = visitorIds[0]!;
     const live = sessions.find(siteId, visitorIds, event.marker, event.at);
+    // a visit repaired at the rebuild is written with the first message of it that comes
+    const repair = live ? takeCorrection(live) : [];
     if (stored) {
       // Replay only what the (rebuilt) visit provably lacks: a non-engagement event
       // newer than its last one. Anything else is already counted, or unknowable.
       const visitLacksIt = event.name !== ENGAGEMENT && live !== undefined && continuesSession(live, event.at) && event.at > live.last;
-      if (!visitLacksIt) return Promise.resolve();
+      if (!visitLacksIt) return repair.length > 0 ? writer.add({ events: [], sessions: repair, drops: [] }) : Promise.resolve();
     }
     const step = applyEvent(live, { ...event, visitor_id: visitorId });
     if (step.dropped) {
-      return this.drop({ reason: step.dropped, site_id: siteId, crawler_category: '', at: new Date(event.at) });
+      const dropped = this.drop({ reason: step.dropped, site_id: siteId, crawler_category: '', at: new Date(event.at) });
+      return repair.length > 0 ? Promise.all([writer.add({ events: [], sessions: repair, drops: [] }), dropped]).then(() => undefined) : dropped;
     }
     if (step.session) sessions.put(step.session, visitorId);
-    return writer.add({ events: step.eventRow && !stored ? [step.eventRow] : [], sessions: step.sessionRows, drops: [] });
+    const sessionRows = repair.length > 0 ? [...repair, ...step.sessionRows] : step.sessionRows;
+    return writer.add({ events: step.eventRow && !stored ? [step.eventRow] : [], sessions: sessionRows, drops: [] });
   }
 }

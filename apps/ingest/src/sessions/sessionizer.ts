@@ -27,6 +27,11 @@ export interface LiveSession {
   attributes: SessionAttributes;
   /** 0 for live traffic, the import's id for imported visits */
   import_id: number;
+  /**
+   * Set on a visit repaired after a crash (visit-repair.ts) until its rows are
+   * written: the stored version it replaces, null when none was stored.
+   */
+  unwritten?: { cancels: LiveSession | null };
 }
 
 export interface SessionStep {
