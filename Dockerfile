@@ -6,6 +6,10 @@
 ARG NODE_IMAGE=node:20.19-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps
+# false: leave out the embedded ClickHouse engine (chDB's native library, ~543 MB of the
+# ~820 MB app layer) for deployments on a ClickHouse server (CLICKHOUSE_URL, as the Helm
+# chart runs). Such an image refuses to start without CLICKHOUSE_URL, saying so.
+ARG EMBEDDED_CLICKHOUSE=true
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/ ./apps/
@@ -15,7 +19,8 @@ COPY libs/ ./libs/
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && npm cache clean --force \
  && find apps libs -name '*.test.ts' -delete \
- && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing
+ && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \
+ && if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then rm -rf node_modules/@chdb; fi
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \

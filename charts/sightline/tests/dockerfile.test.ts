@@ -23,6 +23,13 @@ describe('Dockerfile', () => {
     expect(install).toMatch(/--ignore-scripts/);
   });
 
+  it('can leave out the embedded ClickHouse engine for deployments on a ClickHouse server', () => {
+    expect(instructions).toContain('ARG EMBEDDED_CLICKHOUSE=true');
+    const install = instructions.findIndex((line) => line.includes('npm ci'));
+    expect(DOCKERFILE).toMatch(/if \[ "\$EMBEDDED_CLICKHOUSE" = "false" \]; then rm -rf node_modules\/@chdb; fi/);
+    expect(install).toBeGreaterThan(instructions.indexOf('ARG EMBEDDED_CLICKHOUSE=true'));
+  });
+
   it('runs as a fixed non-root user', () => {
     const user = instructions.filter((line) => line.startsWith('USER ')).pop();
     expect(user).toBe('USER 10001:10001');

@@ -67,6 +67,11 @@ export class ChdbEventStore implements EventStore {
       return new ChdbEventStore(session, options.path, database, release);
     } catch (error) {
       session?.close();
+      if ((error as { code?: unknown }).code === 'CHDB_PLATFORM') {
+        // releasing the slot would load chDB again (and fail again)
+        await release().catch(() => {});
+        throw embeddedEngineMissing(error);
+      }
       await release();
       throw toEventStoreError(error);
     }
@@ -139,4 +144,13 @@ export class ChdbEventStore implements EventStore {
   #target(statement: string, attributes?: Record<string, string | number>) {
     return { adapter: this.kind, database: this.database, statement, attributes };
   }
+}
+
+/** chDB's native engine is absent (the image built with EMBEDDED_CLICKHOUSE=false, or an unsupported platform). */
+function embeddedEngineMissing(error: unknown): EventStoreError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new EventStoreError(`the embedded ClickHouse engine (chDB) is not installed here; set CLICKHOUSE_URL to a ClickHouse server. ${detail}`, {
+    type: 'EMBEDDED_ENGINE_MISSING',
+    cause: error,
+  });
 }
