@@ -30,6 +30,8 @@ describe('parse + validate', () => {
     expect(codeOf(() => validate({ metrics: ['exit_rate'], dimensions: ['event:page'] }))).toBe('metric_not_available');
     expect(codeOf(() => validate({ metrics: ['events'] }))).toBe('metric_not_available');
     expect(codeOf(() => validate({ metrics: ['pageviews'], dimensions: ['visit:source'] }))).toBe('metric_not_available');
+    expect(codeOf(() => validate({ metrics: ['engagement_time'], dimensions: ['event:page'] }))).toBe('metric_not_available');
+    expect(validate({ metrics: ['engagement_time'], dimensions: ['time:week'] }).metrics).toEqual(['engagement_time']);
     expect(codeOf(() => validate({ metrics: ['conversion_rate'], dimensions: ['event:name'] }))).toBe('metric_not_available');
     expect(codeOf(() => validate({ dimensions: ['visit:shoe_size'] }))).toBe('unknown_dimension');
     expect(codeOf(() => validate({ dimensions: ['constructor'] }))).toBe('unknown_dimension');
