@@ -13,6 +13,7 @@ import { makeTempDir, startLauncherProcess } from '@sightline/testkit';
 import { NO_BUDGETS, registerViaOutbox } from '../../bench/auth.js';
 import { controlPlane, dashboardQueries, trackerBurst, type LoadContext, type LoadScenario } from '../definitions/index.js';
 import { driveScenario } from './drive-scenario.js';
+import { measureServiceTimes } from './service-times.js';
 import { waitForIngestToSettle } from './wait-for-ingest.js';
 import { microservicesTarget, residentMemory, type MeasuredProcess } from './microservices-target.js';
 
@@ -84,6 +85,11 @@ async function runAll(target: Target): Promise<void> {
       ` ${r.passed ? 'PASS' : 'FAIL'} (p95 < ${t.p95Ms} ms, errors < ${t.maxErrorRate * 100}%)`,
     );
     if (target.processes.length) console.log(`  after ${scenario.name}: ${await memoryLine(target.processes)}; load average ${os.loadavg()[0]!.toFixed(2)}`);
+    if (scenario === dashboardQueries) {
+      const times = await measureServiceTimes(target.baseUrl, scenario, target.ctx);
+      const sum = times.reduce((total, t) => total + t.p50, 0);
+      console.log(`  each request alone (p50 ms, no queue): ${times.map((t) => `${t.name.replace(/^query /, '')} ${t.p50}`).join(', ')}; mean ${Math.round((sum / times.length) * 10) / 10}`);
+    }
   }
 }
 
