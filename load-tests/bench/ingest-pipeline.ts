@@ -251,16 +251,21 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
   return result;
 }
 
-/** BENCH_INGEST_PROFILE=<dir>: a CPU profile of each timed run only (set-up and the other runs left out). */
+/** BENCH_INGEST_PROFILE=<dir>: a CPU profile and an allocation-sampling heap profile of each timed run only (set-up and the other runs left out). */
 async function startProfiler(): Promise<(file: string) => Promise<void>> {
   const session = new inspector.Session();
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.enable');
+  // allocation sampling beside the CPU profile: GC is the largest single cost of ingest
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   return async (file) => {
     const { profile } = await session.post('Profiler.stop');
+    const { profile: heap } = await session.post('HeapProfiler.stopSampling');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify(profile));
+    await writeFile(file.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(heap));
     session.disconnect();
   };
 }

@@ -164,6 +164,43 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     expect(final).toEqual({ entry_page: '/one', exit_page: '/three', duration: 600 });
   });
 
+  it('holds at most two batches of unacked events across all its shards while the store is slow, then stores every one', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const shards = 8;
+    const batchRows = 40;
+    // the events insert waits until released: the batch in flight, the next one filling, the rest stays on the bus
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slowStore: EventStore = {
+      database: store.database,
+      query: (sql, params) => store.query(sql, params),
+      command: (sql, params) => store.command(sql, params),
+      insert: async (table, rows) => (table === 'events' && (await released), store.insert(table, rows)),
+      ping: () => store.ping(),
+      close: async () => {},
+    };
+    const ports = fixturePorts(SITES, GEO, clock.clock);
+    let taken = 0;
+    const resolve = ports.sites.resolve.bind(ports.sites);
+    ports.sites.resolve = (key) => ((taken += 1), resolve(key));
+    const bus = new LocalBus();
+    const shardConfig = loadConfig({ INGEST_BATCH_ROWS: String(batchRows), INGEST_BATCH_MAX_DELAY_MS: '20', EVENT_SHARDS: String(shards) });
+    const ingest = await startIngest({ config: shardConfig, log, clock: clock.clock, db, events: slowStore, bus }, { ports });
+    const total = 400;
+    for (let i = 0; i < total; i += 1) {
+      await (bus as unknown as Bus<UntypedSubjects>).publish(collectedSubject(i % shards), collected({ ip: `203.0.113.${i % 200}`, ts: at(i / 100), u: `https://example.com/${i}` }));
+    }
+    await waitFor(async () => taken, (n) => n >= 2 * batchRows);
+    await new Promise((r) => setTimeout(r, 300));
+    // one consumer per shard, each allowed batchRows in flight, would have taken 8 × 40 = 320
+    expect(taken).toBe(2 * batchRows);
+    release();
+    expect(await waitFor(stored, (n) => n === total)).toBe(total);
+    await ingest.stop();
+    await bus.close();
+  });
+
   it('never counts a redelivered event twice: waiting in a batch, or already stored', async () => {
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');

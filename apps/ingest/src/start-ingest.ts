@@ -67,6 +67,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
   const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
+  const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS) / ownership.shards.length));
   for (const shard of ownership.shards) {
     subscriptions.push(
       await bus.consume({
@@ -76,8 +77,9 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // unacked events come back after INGEST_ACK_WAIT_MS (longer than a batch takes; while the
         // store is down, redeliveries join the batch already waiting, see IngestPipeline)
         ackWaitMs: config.INGEST_ACK_WAIT_MS,
-        // the writer acks a batch only after its insert: let a whole batch be in flight
-        maxAckPending: config.INGEST_BATCH_ROWS,
+        // the writer acks a batch only after its insert: let two batches be in flight
+        // across the shards (one being written, one filling), not one per shard
+        maxAckPending: perShardInFlight,
         // A payload never fails for its content (bad ones are counted and acked), only
         // for the store being down: keep redelivering, never give an event up.
         maxDeliver: -1,
