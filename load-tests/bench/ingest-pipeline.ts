@@ -59,6 +59,9 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
  * - flood: every event published as fast as the bus takes them; events/s from the
  *   first publish to the last row stored, zero-loss check (stored + dropped =
  *   published), p50/p99 publish → queryable;
+ * - backlog: the flood's events published first with ingest stopped, then ingest
+ *   started and timed alone until it has stored them — one ingest process's capacity
+ *   with no publisher on its cores (microservices mode; sizing);
  * - paced: published at BENCH_INGEST_RATE events/s (default 10 000), whose p50/p99
  *   latency is the one the realtime window depends on (≤ 2 s);
  * - baseline, same run: the same number of rows inserted straight into chDB in the
@@ -117,6 +120,13 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
         figures[`bytes per stored event on disk: events + sessions (${floodRun.stored} events)`] = `${perEvent.toFixed(1)} (events ${(floodRun.bytes.events / floodRun.stored).toFixed(1)}, sessions ${(floodRun.bytes.sessions / floodRun.stored).toFixed(1)})`;
       }
 
+      // ingest alone: the same events drained from a backlog, no publisher in the process
+      const loadBacklog = load();
+      const backlogRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, openBus, traffic: flood, backlog: true, measureBytes: false });
+      reportLoss(figures, `${label}, backlog`, backlogRun, flood);
+      figures[`${label}, backlog: ingest alone drains it, events/s stored (load ${loadBacklog})`] = Math.round(backlogRun.published / backlogRun.seconds);
+      figures[`${label}, backlog: CPU s (all threads) / events per CPU-second`] = `${backlogRun.cpuSeconds!.toFixed(1)} / ${Math.round(backlogRun.published / backlogRun.cpuSeconds!)}`;
+
       if (paced === 0) continue;
       const loadPaced = load();
       const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
@@ -147,6 +157,12 @@ interface RunOptions {
   traffic: Traffic;
   /** publish at this rate; as fast as possible when absent */
   ratePerSecond?: number;
+  /**
+   * Publish every message first with ingest stopped, then time ingest alone draining
+   * the backlog: what one ingest process stores per second with no publisher (or
+   * gateway) sharing its cores, as in microservices mode. No latency figures.
+   */
+  backlog?: boolean;
   measureBytes: boolean;
 }
 
@@ -185,33 +201,43 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       if (settled >= messages.length) allStored();
     };
     const config = { ...loadConfig({}), INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000), INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: DEFAULT_EVENT_SHARDS, INGEST_REPLICAS: 1 };
-    const ingest = await startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports });
+    const startPipeline = () => startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports });
+    let ingest = await startPipeline();
     // warm up outside the timing: the first event loads the salts and rebuilds the (empty) visits
     await bus.publish(collectedSubject(0), { k: 'unknownkey00', n: 'pageview', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '192.0.2.1', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' });
     await new Promise((r) => setTimeout(r, 1500));
     result.calls.length = 0;
     result.insertMs = 0;
 
+    // as the gateway does: each event to its visitor's shard, many requests in flight
+    const publish = (event: CollectedMessage): Promise<void> => {
+      if (!options.backlog) publishedAt.set(Date.parse(event.ts), performance.now());
+      return bus.publish(collectedSubject(collectedEventShard(event, DEFAULT_EVENT_SHARDS)), event);
+    };
+    const publishAll = async (from: number): Promise<void> => {
+      const inFlight = new Set<Promise<void>>();
+      for (let i = 0; i < messages.length; i += 1) {
+        if (options.ratePerSecond) {
+          const due = from + (i * 1000) / options.ratePerSecond;
+          const wait = due - performance.now();
+          if (wait > 4) await new Promise((r) => setTimeout(r, wait));
+        }
+        const p = publish(messages[i]!).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+        if (inFlight.size >= PUBLISH_WINDOW) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+    };
+    if (options.backlog) {
+      await ingest.stop();
+      await publishAll(performance.now());
+    }
+
     const profiler = process.env.BENCH_INGEST_PROFILE ? await startProfiler() : undefined;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    // as the gateway does: each event to its visitor's shard, many requests in flight
-    const publish = (event: CollectedMessage): Promise<void> => {
-      publishedAt.set(Date.parse(event.ts), performance.now());
-      return bus.publish(collectedSubject(collectedEventShard(event, DEFAULT_EVENT_SHARDS)), event);
-    };
-    const inFlight = new Set<Promise<void>>();
-    for (let i = 0; i < messages.length; i += 1) {
-      if (options.ratePerSecond) {
-        const due = started + (i * 1000) / options.ratePerSecond;
-        const wait = due - performance.now();
-        if (wait > 4) await new Promise((r) => setTimeout(r, wait));
-      }
-      const p = publish(messages[i]!).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-      if (inFlight.size >= PUBLISH_WINDOW) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+    if (options.backlog) ingest = await startPipeline();
+    else await publishAll(started);
     // every message stored or dropped; gives up only when nothing moved for 60 s (a loss then shows in the check)
     for (let seen = -1, idleSince = performance.now(); ; ) {
       const moved = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1000))]);
