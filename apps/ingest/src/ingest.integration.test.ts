@@ -173,6 +173,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const slowStore: EventStore = {
+      kind: store.kind,
       database: store.database,
       query: (sql, params) => store.query(sql, params),
       command: (sql, params) => store.command(sql, params),
