@@ -304,9 +304,49 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     expect(rows.map((r) => r.day)).toEqual(['2025-03-12']);
   });
 
-  it('deletes a deleted site’s events, sessions and drop counts on site.deleted', async () => {
+  it('records the day of an event older than its visit’s start, before the event; not for one merely out of order', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    await store.command('TRUNCATE TABLE late_event_days');
+    const inserted: string[] = [];
+    const recordingStore: EventStore = {
+      kind: store.kind,
+      database: store.database,
+      query: (sql, params) => store.query(sql, params),
+      command: (sql, params) => store.command(sql, params),
+      insert: async (table, rows) => (inserted.push(table), store.insert(table, rows)),
+      ping: () => store.ping(),
+      close: async () => {},
+    };
+    const writer = new BatchWriter(recordingStore, { maxRows: 1000, maxDelayMs: 200, retryBaseMs: 10, retryMaxMs: 50 });
+    const pipeline = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
+    // the visit starts at 12:30; a pageview of 12:20 reaches ingest after it (redelivered late, say)
+    // and joins it; then an event inside the visit, after its start, arriving late too: one batch
+    await Promise.all([
+      pipeline.handle(collected({ ts: at(30), u: 'https://example.com/a' }), false),
+      pipeline.handle(collected({ ts: at(40), u: 'https://example.com/c' }), false),
+      pipeline.handle(collected({ ts: at(20), u: 'https://example.com/b' }), false),
+      pipeline.handle(collected({ ts: at(35), u: 'https://example.com/d' }), false),
+    ]);
+    expect(inserted).toEqual(['late_event_days', 'events', 'sessions']);
+    expect(await store.query('SELECT site_id, toString(day) AS day FROM late_event_days')).toEqual([{ site_id: 11, day: '2025-03-10' }]);
+    // one visit: the late event did not move its start
+    expect(await store.query('SELECT sum(sign) AS visits, toString(min(start)) AS start FROM sessions WHERE sign > 0')).toEqual([{ visits: 1, start: '2025-03-10 12:30:00.000' }]);
+    // another visitor, events out of order but none older than the visit's start: no day written
+    inserted.length = 0;
+    await Promise.all([
+      pipeline.handle(collected({ ts: at(50), ip: '203.0.113.6', u: 'https://example.com/e' }), false),
+      pipeline.handle(collected({ ts: at(60), ip: '203.0.113.6', u: 'https://example.com/f' }), false),
+      pipeline.handle(collected({ ts: at(55), ip: '203.0.113.6', u: 'https://example.com/g' }), false),
+    ]);
+    expect(inserted).toEqual(['events', 'sessions']);
+    await writer.close();
+  });
+
+  it('deletes a deleted site’s events, sessions, drop counts and late-event days on site.deleted', async () => {
     const bus = new LocalBus();
     const ingest = await start(bus);
+    await store.insert('late_event_days', [{ site_id: 11, day: '2025-03-10' }, { site_id: 13, day: '2025-03-10' }]);
     await publishCollected(bus, collected({ ts: at(40) }));
     await publishCollected(bus, collected({ ts: at(40), ua: GOOGLEBOT }));
     await waitFor(async () => count('SELECT count() AS n FROM events WHERE site_id = 11'), (n) => n >= 1);
@@ -314,12 +354,17 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     const left = await waitFor(
-      async () => (await count('SELECT count() AS n FROM events WHERE site_id = 11')) + (await count('SELECT count() AS n FROM sessions WHERE site_id = 11')) + (await count('SELECT count() AS n FROM dropped_events WHERE site_id = 11')),
+      async () =>
+        (await count('SELECT count() AS n FROM events WHERE site_id = 11')) +
+        (await count('SELECT count() AS n FROM sessions WHERE site_id = 11')) +
+        (await count('SELECT count() AS n FROM dropped_events WHERE site_id = 11')) +
+        (await count('SELECT count() AS n FROM late_event_days WHERE site_id = 11')),
       (n) => n === 0,
     );
     await ingest.stop();
     await bus.close();
     expect(left).toBe(0);
     expect(await count('SELECT count() AS n FROM dropped_events WHERE site_id <> 11')).toBeGreaterThan(0);
+    expect(await count('SELECT count() AS n FROM late_event_days WHERE site_id = 13')).toBe(1);
   });
 });

@@ -40,7 +40,7 @@ describe.skipIf(!pgGate.available)('--target=migrate', () => {
       await client.end();
     }
     const tables = await (await fetch(`${clickhouse.url}/?query=${encodeURIComponent("SELECT name FROM system.tables WHERE database = 'sightline' ORDER BY name FORMAT TSV")}`)).text();
-    expect(tables.split('\n')).toEqual(expect.arrayContaining(['events', 'sessions', 'dropped_events']));
+    expect(tables.split('\n')).toEqual(expect.arrayContaining(['events', 'sessions', 'dropped_events', 'late_event_days']));
 
     const again = await runLauncherToExit({ args: ['--target=migrate'], env, timeoutMs: 120_000 });
     expect(again.code, again.output).toBe(0);

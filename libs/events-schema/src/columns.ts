@@ -44,6 +44,8 @@ export type SessionAttributeColumn = (typeof SESSION_ATTRIBUTE_COLUMNS)[number];
 export const EVENTS_TABLE = 'events';
 export const SESSIONS_TABLE = 'sessions';
 export const DROPPED_EVENTS_TABLE = 'dropped_events';
+/** (site_id, day) of every stored event older than its visit's start: see apps/ingest/clickhouse/0006_late_event_days.sql */
+export const LATE_EVENT_DAYS_TABLE = 'late_event_days';
 
 /** The sort key of each table; queries filter on its prefix (site_id, then the time range). */
 export const EVENTS_ORDER_BY = ['site_id', 'toDate(timestamp)', 'name', 'visitor_id', 'timestamp'] as const;

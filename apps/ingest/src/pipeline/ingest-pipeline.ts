@@ -113,6 +113,14 @@ export class IngestPipeline {
     }
     if (step.session) sessions.put(step.session, visitorId);
     const sessionRows = repair.length > 0 ? [...repair, ...step.sessionRows] : step.sessionRows;
-    return writer.add({ events: step.eventRow && !stored ? [step.eventRow] : [], sessions: sessionRows, drops: [] });
+    const eventRow = step.eventRow && !stored ? step.eventRow : undefined;
+    // joined a visit that started after it: the visit's start stays, the day is recorded
+    const late = eventRow !== undefined && live !== undefined && event.at < live.start;
+    return writer.add({
+      events: eventRow ? [eventRow] : [],
+      sessions: sessionRows,
+      drops: [],
+      ...(late ? { lateDays: [{ site_id: siteId, day: new Date(event.at).toISOString().slice(0, 10) }] } : {}),
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type SessionRow } from '@sightline/events-schema';
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE, type EventRow, type SessionRow } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
@@ -23,11 +23,19 @@ export interface BatchWriterOptions {
 
 export const DEFAULT_BATCH_WRITER_OPTIONS: BatchWriterOptions = { maxRows: 5000, maxDelayMs: 1000, retryBaseMs: 200, retryMaxMs: 30_000 };
 
+/** A site's day (UTC, 'YYYY-MM-DD') holding an event older than its visit's start. */
+export interface LateEventDay {
+  site_id: number;
+  day: string;
+}
+
 /** What one message contributes to a batch. */
 export interface BatchPart {
   events: readonly EventRow[];
   sessions: readonly SessionRow[];
   drops: readonly Drop[];
+  /** set when the event is older than its visit's start (0006_late_event_days.sql) */
+  lateDays?: readonly LateEventDay[];
 }
 
 interface DropCount {
@@ -38,13 +46,15 @@ interface DropCount {
   count: number;
 }
 
-type Table = typeof EVENTS_TABLE | typeof SESSIONS_TABLE | typeof DROPPED_EVENTS_TABLE;
+type Table = typeof EVENTS_TABLE | typeof SESSIONS_TABLE | typeof DROPPED_EVENTS_TABLE | typeof LATE_EVENT_DAYS_TABLE;
 
 class Batch {
   readonly events: EventRow[] = [];
   /** coalesced: a version written and cancelled within the batch is not written at all */
   readonly sessions = new BatchSessionVersions();
   readonly drops = new Map<string, DropCount>();
+  /** one row per site and day (the table keeps one anyway) */
+  readonly lateDays = new Map<string, LateEventDay>();
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
   parts = 0;
@@ -63,7 +73,7 @@ class Batch {
   }
 
   get rows(): number {
-    return this.events.length + this.sessions.size + this.drops.size;
+    return this.events.length + this.sessions.size + this.drops.size + this.lateDays.size;
   }
 }
 
@@ -105,6 +115,7 @@ export class BatchWriter {
       if (row) row.count += 1;
       else batch.drops.set(key, { site_id: d.site_id, hour, reason: d.reason, crawler_category: d.crawler_category, count: 1 });
     }
+    for (const late of part.lateDays ?? []) batch.lateDays.set(`${late.site_id}|${late.day}`, late);
     if (batch.rows >= this.options.maxRows || batch.parts >= (this.options.maxParts ?? Infinity)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
     return batch.done;
@@ -140,6 +151,9 @@ export class BatchWriter {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await inBatchWriteSpan(batch.links, { 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt }, async () => {
+          // before the events: a stored late event is never without its day (a day
+          // without a stored late event only makes queries take the slower, exact path)
+          await this.insertOnce(batch, LATE_EVENT_DAYS_TABLE, [...batch.lateDays.values()]);
           await this.insertOnce(batch, EVENTS_TABLE, batch.events);
           await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions.rows());
           await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);

@@ -285,13 +285,15 @@ describe('POST /query on chDB', () => {
   it('an aggregate counts visitors from the overlapping sessions only where they are the same set (sites 8, 9)', async () => {
     // site 9: V41's pageview 06-03 00:10 /a started the visit; a pageview at 06-02 23:55 /b arrived
     // late and joined it (a late event continues its visit whatever its time): the visit starts on
-    // 06-03 while one of its events lies on 06-02. Stored as the sessionizer writes it.
+    // 06-03 while one of its events lies on 06-02. Stored as ingest writes it: the rows and the
+    // event's day in late_event_days.
     const late = buildSeedRows([{ visitor: 41, site: 9, events: [{ at: '2026-06-02 23:55:00', path: '/b' }, { at: '2026-06-03 00:10:00', path: '/a' }] }], { siteId: 9, firstSessionId: 9201 });
     const final = late.sessions.at(-1)!;
+    await events.insert('late_event_days', [{ site_id: 9, day: '2026-06-02' }]);
     await events.insert('events', late.events as unknown as Record<string, unknown>[]);
     await events.insert('sessions', [{ ...final, start: '2026-06-03 00:10:00.000', timestamp: '2026-06-03 00:10:00.000', duration: 0, entry_page: '/a', exit_page: '/a' }]);
     const at9 = { siteId: 9 };
-    // 06-02: a visit starts after the window, so visitors come from events (1), not from sessions (0)
+    // 06-02: a late event lies in the window, so visitors come from events (1), not from sessions (0)
     expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-02', '2026-06-02'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 0 }]);
     expect(await metricsOf({ metrics: ['visitors', 'pageviews', 'visits'], date_range: ['2026-06-03', '2026-06-03'] }, at9)).toEqual([{ visitors: 1, pageviews: 1, visits: 1 }]);
     // site 1, 06-04..06-10 (visitors from sessions, pageviews alone from pageview rows): s4's Signup is no pageview
@@ -309,6 +311,29 @@ describe('POST /query on chDB', () => {
     await seedVisits(events, [{ visitor: 42, site: 8, events: [{ at: '2026-06-08 09:49:50' }, { at: '2026-06-08 10:20:40' }] }], { siteId: 8, firstSessionId: 9301 });
     expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: 'realtime' }, { siteId: 8, nowMs: Date.parse('2026-06-08T10:20:30Z') })).toEqual([{ visitors: 0, visits: 1 }]);
     expect(await metricsOf({ metrics: ['visitors', 'visits'], date_range: ['2026-06-08', '2026-06-08'] }, { siteId: 8 })).toEqual([{ visitors: 1, visits: 1 }]);
+  });
+
+  it('reads a past or compare window\'s visitors from sessions unless a late event lies in its days', async () => {
+    // which table each statement reads: the answer is the same either way by design
+    const statements: string[] = [];
+    const recording = new Proxy(events, {
+      get: (target, key) => (key === 'query' ? (sql: string, params?: Record<string, unknown>) => (statements.push(sql), target.query(sql, params)) : Reflect.get(target, key, target)),
+    });
+    const visitorsSql = () => statements.filter((sql) => /uniqExact/.test(sql)).map((sql) => (/FROM sessions/.test(sql) ? 'sessions' : 'events'));
+    const answer = await runQuery({ events: recording, geo: intlGeoLabels }, { metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }, site);
+    // site 1: 06-01..06-07 V1, V2 and V3; 05-25..05-31 nobody (V5's import is on 05-20)
+    expect(answer.results[0]!.metrics.visitors).toBe(3);
+    expect(answer.results[0]!.comparison!.metrics.visitors).toBe(0);
+    // both windows end before site 1's latest visit (06-08): before late_event_days, both counted events
+    expect(visitorsSql()).toEqual(['sessions', 'sessions']);
+    expect(statements.filter((sql) => sql.includes('late_event_days'))).toHaveLength(2);
+    // a late event's day inside the previous window: that window counts events again, the other not
+    statements.length = 0;
+    await events.insert('late_event_days', [{ site_id: 1, day: '2026-05-28' }]);
+    const again = await runQuery({ events: recording, geo: intlGeoLabels }, { metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }, site);
+    expect(again.results).toEqual(answer.results);
+    expect(visitorsSql()).toEqual(['sessions', 'events']);
+    await events.command('DELETE FROM late_event_days WHERE site_id = 1');
   });
 
   it('exit pages without visitors (flat sums) and compared per row (restricted parts)', async () => {

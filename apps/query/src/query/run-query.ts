@@ -8,7 +8,7 @@ import { compilePart, hasImportStatement } from './compile-sql.js';
 import { parseQueryRequest } from './parse-request.js';
 import { planQuery, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
-import { sessionsAfterStatement, sessionVisitorsPlan } from './session-visitors.js';
+import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
 import type { SiteContext } from './site-context.js';
 import { validateQuery, type ValidQuery } from './validate.js';
@@ -75,8 +75,8 @@ async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window
 async function planForWindow(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext): Promise<Plan> {
   const fromSessions = sessionVisitorsPlan(query, plan, window);
   if (!fromSessions) return plan;
-  const [row] = await events.query<{ later: number | boolean }>(...statementArgs(sessionsAfterStatement(window, site)));
-  return Number(row?.later ?? 1) === 0 ? fromSessions : plan;
+  const [row] = await events.query<{ late: number | boolean }>(...statementArgs(lateEventsStatement(window, site)));
+  return Number(row?.late ?? 1) === 0 ? fromSessions : plan;
 }
 
 function statementArgs(statement: { sql: string; params: Record<string, unknown> }): [string, Record<string, unknown>] {

@@ -18,12 +18,16 @@ import type { ValidQuery } from './validate.js';
  *    event is in or after it has an event in the window's first 31 minutes, and one
  *    that starts in the window has its first event there.
  * 2. Every filter is visit-level: fixed for a visit, stored alike on both tables.
- * 3. No visit of the site starts at or after the window's end. Conversely, an event
- *    in the window belongs to a visit overlapping it unless it arrived late and is
- *    older than its visit's start (a late event joins its visit whatever its time)
- *    and that visit starts after the window. Checked per window by
- *    `sessionsAfterStatement` (a few granules); a window ending before the latest
- *    visit (a compare window, a past range) keeps counting events.
+ * 3. No event of the site in the window is older than its visit's start.
+ *    Conversely, a non-engagement event lies between its visit's start and last
+ *    event, so its visit overlaps the window — unless it arrived late (after later
+ *    events of its visit: a redelivery, a slow shard) and is older than the visit's
+ *    start, which a late event joins whatever its time. Ingest records the site and
+ *    UTC day of every such event in `late_event_days` before storing the event
+ *    (apps/ingest/clickhouse/0006_late_event_days.sql); `lateEventsStatement` looks
+ *    for one in the window's days (a day of margin each side), a few rows. Until
+ *    2026-11 the check was "no visit starts after the window", which every compare
+ *    window and past range failed, so those counted events (QUERY-PERF.md).
  *
  * Both tables are written by the same sessionizer for live traffic and imports, every
  * event row carries its visit's visitor id, and deletes remove both tables' rows (one
@@ -53,10 +57,10 @@ export function sessionVisitorsPlan(query: ValidQuery, plan: Plan, window: Windo
   return { primary: moved[0]!, secondary: moved.slice(1) };
 }
 
-/** Whether any visit of the site starts at or after the window's end (rule 3 broken when true). */
-export function sessionsAfterStatement(window: Window, site: SiteContext): Statement {
+/** Whether an event older than its visit's start may lie in the window (rule 3 broken when true). */
+export function lateEventsStatement(window: Window, site: SiteContext): Statement {
   return {
-    sql: 'SELECT count() > 0 AS later FROM (SELECT 1 FROM sessions WHERE site_id = {site_id:UInt64} AND toDate(start) >= toDate({end:DateTime64(3)}) AND start >= {end:DateTime64(3)} LIMIT 1)',
-    params: { site_id: site.siteId, end: toDateTime64(window.endMs) },
+    sql: 'SELECT count() > 0 AS late FROM (SELECT 1 FROM late_event_days WHERE site_id = {site_id:UInt64} AND day >= toDate({start:DateTime64(3)}) - 1 AND day <= toDate({end:DateTime64(3)}) + 1 LIMIT 1)',
+    params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },
   };
 }
