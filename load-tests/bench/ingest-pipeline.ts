@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { collectedEventShard, collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type Bus } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
@@ -41,6 +43,8 @@ interface RunResult {
   calls: InsertCall[];
   samples: Map<string, Record<string, unknown>[]>;
   latencies: number[];
+  /** [publish time, publish → queryable ms] per stored event, in store order */
+  latencyBySend: [number, number][];
   bytes?: { events: number; sessions: number };
   dropReasons?: string;
   /** CPU time of the whole process (JS, chDB threads, publishing) during the run */
@@ -133,6 +137,12 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       reportLoss(figures, `${label}, paced`, pacedRun, steady);
       figures[`${label}, paced at ${rate}/s: events/s stored (load ${loadPaced})`] = Math.round(pacedRun.published / pacedRun.seconds);
       figures[`${label}, paced at ${rate}/s: p50/p99 publish → queryable (ms)`] = `${Math.round(percentile(pacedRun.latencies, 50))}/${Math.round(percentile(pacedRun.latencies, 99))}`;
+      // a pipeline slower than the rate builds a backlog, so its latency climbs through the run
+      // (the first tenth holds the warm-up, the last the final partial batch's wait)
+      const tenths = latencyByTenth(pacedRun.latencyBySend);
+      const climb = tenths[8]! - tenths[1]!;
+      figures[`${label}, paced at ${rate}/s: p50 by tenth of the run, first → last (ms)`] = tenths.join(' ');
+      figures[`${label}, paced at ${rate}/s: kept up (p50 of the 9th tenth − the 2nd)`] = `${climb <= 250 ? 'yes' : 'NO, a backlog grew'}: ${climb} ms`;
     }
   } finally {
     await db.close();
@@ -141,6 +151,15 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
   }
   Object.assign(figures, liveSessionMemory());
   return figures;
+}
+
+/** p50 publish → queryable (ms) of the events published in each tenth of the run, in publish order. */
+function latencyByTenth(bySend: readonly [number, number][]): number[] {
+  const sorted = [...bySend].sort((a, b) => a[0] - b[0]);
+  const size = Math.max(1, Math.floor(sorted.length / 10));
+  return Array.from({ length: 10 }, (_, i) =>
+    Math.round(percentile(sorted.slice(i * size, i === 9 ? sorted.length : (i + 1) * size).map((x) => x[1]).sort((a, b) => a - b), 50)),
+  );
 }
 
 function reportLoss(figures: Record<string, string | number>, label: string, result: RunResult, traffic: Traffic): void {
@@ -172,7 +191,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
   const messages = options.traffic.messages;
   const publishedAt = new Map<number, number>();
   const latencies: number[] = [];
-  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies, };
+  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies, latencyBySend: [] };
   /** events stored or dropped (counted by reason): the run ends when every message is one of the two */
   let settled = 0;
   let allStored: () => void = () => {};
@@ -194,7 +213,10 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       } else if (table === EVENTS_TABLE) {
         for (const row of rows) {
           const sent = publishedAt.get(fromClickHouseTime(row.timestamp as string));
-          if (sent !== undefined) latencies.push(now - sent);
+          if (sent !== undefined) {
+            latencies.push(now - sent);
+            result.latencyBySend.push([sent, now - sent]);
+          }
         }
         settled += rows.length;
       }
@@ -317,9 +339,20 @@ async function rawInsertBaseline(dir: string, database: string, run: RunResult):
   }
 }
 
+/**
+ * A full collection even without --expose-gc: the heap left by the timed runs would
+ * otherwise be collected during the measurement and the growth come out negative.
+ */
+function exposedGc(): () => void {
+  if (typeof global.gc === 'function') return global.gc;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
 /** The heap that 100 000 live visits hold in the session cache. */
 function liveSessionMemory(): Record<string, string | number> {
-  global.gc?.();
+  const gc = exposedGc();
+  gc();
   const before = process.memoryUsage();
   const cache = new SessionCache();
   const t0 = Date.now();
@@ -331,7 +364,7 @@ function liveSessionMemory(): Record<string, string | number> {
     });
     cache.put(step.session!, step.session!.visitor_id);
   }
-  global.gc?.();
+  gc();
   const after = process.memoryUsage();
   return {
     '100 000 live sessions: heap growth (MiB)': ((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(1),
