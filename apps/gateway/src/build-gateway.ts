@@ -31,6 +31,7 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
+import { AccessLogThrottle } from './access-log-throttle.js';
 import { ReportContextCache } from './report-context-cache.js';
 import { subscribeReportNews } from './report-context-news.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
@@ -39,6 +40,15 @@ import { callUnary } from '@sightline/grpc-kit';
 
 /** Routes whose successful requests are logged at debug, not info (high volume, no news). */
 const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz']);
+
+interface AccessLogLine {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  /** refusals of this route and status logged at debug since the previous info line (AccessLogThrottle) */
+  suppressed?: number;
+}
 
 export interface GatewayOptions {
   log: Logger;
@@ -123,12 +133,21 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans) or never use the stale reach while sites answers'));
   };
   registerNotFound(app, routes, docsUrl);
+  const refusalLogThrottle = new AccessLogThrottle();
   // callback style: one promise less per request (every collected event passes here)
   app.addHook('onResponse', (request, reply, done) => {
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const line: AccessLogLine = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const route = request.routeOptions.url ?? '';
+    if (!QUIET_ROUTES.has(route)) request.log.info(line, 'request');
     // tracker traffic and probes are counted in /metrics; a line each would drown the log at info
-    if (reply.statusCode < 400 && QUIET_ROUTES.has(request.routeOptions.url ?? '')) request.log.debug(line, 'request');
-    else request.log.info(line, 'request');
+    else if (reply.statusCode < 400) request.log.debug(line, 'request');
+    else {
+      // their refusals too, past a few per window (a deleted site's snippet left on a busy page)
+      const admitted = refusalLogThrottle.admit(route, reply.statusCode);
+      if (admitted && admitted.suppressed > 0) line.suppressed = admitted.suppressed;
+      if (admitted) request.log.info(line, 'request');
+      else request.log.debug(line, 'request');
+    }
     done();
   });
 

@@ -5,7 +5,9 @@ import { freshIp, register } from './test-support/api-client.js';
 
 // The gateway's access log at the default level (info): one line per request, except
 // successful tracker events and probes (high volume, counted in /metrics), which go to
-// debug. Refusals are always logged. No line carries a visitor's IP or User-Agent.
+// debug. Refusals are logged; on the tracker and probe routes, up to 10 per status in
+// 10 s (a deleted site's snippet on a busy page must not write a line per pageview).
+// No line carries a visitor's IP or User-Agent.
 describe('access log', () => {
   const captured = captureLog('all', 'info');
   let server: E2eServer;
@@ -19,7 +21,7 @@ describe('access log', () => {
     await server?.stop();
   });
 
-  const requestLines = () => captured.lines.map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number }).filter((l) => l.msg === 'request');
+  const requestLines = () => captured.lines.map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number; suppressed?: number }).filter((l) => l.msg === 'request');
 
   it('logs API requests and refusals at info, accepted tracker events and probes only at debug', async () => {
     const client = server.api.withIp(freshIp());
@@ -47,5 +49,33 @@ describe('access log', () => {
     const all = captured.lines.join('\n');
     expect(all).not.toContain(IP);
     expect(all).not.toContain('AccessLogProbe');
+  });
+
+  it('logs at most 10 tracker refusals per status in 10 s at info, and says how many it held back', async () => {
+    const refusals = () => requestLines().filter((l) => l.url === '/api/event' && l.status === 404);
+    const before = refusals().length;
+    const send = () =>
+      fetch(`${server.sightline.url}/api/event`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'user-agent': UA, 'x-forwarded-for': IP },
+        body: JSON.stringify({ k: 'Unknown0Key0000000000001', n: 'pageview', u: 'https://gone.sightline-e2e.net/', d: 'gone.sightline-e2e.net' }),
+      });
+    const started = Date.now();
+    for (let i = 0; i < 40; i += 1) expect((await send()).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = refusals().length - before;
+    // one window, or at most two if the 40 requests straddled a window's end
+    expect(logged).toBeLessThanOrEqual(Date.now() - started < 10_000 ? 20 : 40);
+    expect(logged).toBeGreaterThanOrEqual(9); // the first test's refusal may have used one of this window's 10
+    // once the window has passed, the next refusal's line counts the ones held back
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 10_100 - Date.now())));
+    expect((await send()).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = refusals().at(-1)!;
+    expect(next.suppressed).toBeGreaterThanOrEqual(40 - logged);
+    // a management API refusal is never held back
+    for (let i = 0; i < 15; i += 1) expect((await fetch(`${server.sightline.url}/api/v1/nothing-here`)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(requestLines().filter((l) => l.url === '/api/v1/nothing-here').length).toBe(16);
   });
 });
