@@ -1,7 +1,7 @@
-import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { backendGate, uniqueName } from '@sightline/testkit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { describeBusContract } from './testing/index.js';
 import type { Bus } from './bus.js';
 import { connectNatsBus, NatsBus } from './nats-bus.js';
@@ -131,6 +131,40 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       });
       await done;
       expect(seen).toEqual([1, 2, 3]);
+    } finally {
+      await jsm.streams.delete(name).catch(() => false);
+    }
+  });
+
+  it('ends a message whose last delivery hangs past the ack wait, and one whose payload is not JSON, each logged once', async () => {
+    const logs: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url, { logger: (_level, message, fields) => void logs.push({ message, ...(fields ? { fields } : {}) }) });
+    opened.push(bus);
+    const jsm = await jetstreamManager(bus.connection);
+    const name = uniqueName('ENDS');
+    const prefix = uniqueName('ends');
+    try {
+      await bus.ensureStreams([{ name, subjects: [`${prefix}.>`], maxAgeMs: 60_000 }]);
+      const deliveries: number[] = [];
+      await bus.consume({
+        stream: name,
+        durable: uniqueName('hang'),
+        ackWaitMs: 500,
+        maxDeliver: 1,
+        // never settles: only the consumer's own timer can end the message
+        handler: (msg) => {
+          deliveries.push(msg.deliveryCount);
+          return new Promise<void>(() => {});
+        },
+      });
+      await bus.publish(`${prefix}.hang`, { n: 1 });
+      await jetstream(bus.connection).publish(`${prefix}.raw`, 'not json {');
+      await vi.waitFor(() => expect(logs.map((l) => l.fields?.reason).sort()).toEqual(['ack wait expired', expect.stringMatching(/^payload is not JSON/)]), { timeout: 5000 });
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // the hanging handler ran once (maxDeliver 1): no redelivery, no second log line
+      expect(deliveries).toEqual([1]);
+      expect(logs).toHaveLength(2);
+      expect(logs.every((l) => l.message === 'message dropped after its last delivery' && l.fields?.deliveries === 1)).toBe(true);
     } finally {
       await jsm.streams.delete(name).catch(() => false);
     }

@@ -3,7 +3,6 @@ import {
   DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
-  PubHeaders,
   RetentionPolicy,
   StorageType,
   jetstream,
@@ -20,7 +19,6 @@ import type {
   Bus,
   ConsumeOptions,
   ConsumeSubject,
-  DeliveredMessage,
   PublishOptions,
   PublishSubject,
   StreamConfig,
@@ -36,7 +34,8 @@ import { DEFAULT_DEDUPE_WINDOW_MS } from './dedupe-window.js';
 import { decodePayload, encodePayload } from './payload-codec.js';
 import { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';
 import { settleWithin } from './settle-within.js';
-import { publishOptions, traceHeadersFrom } from './nats-trace-headers.js';
+import { publishOptions } from './nats-trace-headers.js';
+import { NatsDelivery, giveUpMessage } from './nats-delivery.js';
 import { PublishPerTurn } from './publish-per-turn.js';
 import { publishWithTelemetry } from './publish-telemetry.js';
 
@@ -395,82 +394,23 @@ class NatsConsumeLoop<T> {
   }
 
   private async handle(m: JsMsg): Promise<void> {
-    const { ackWaitMs, maxDeliver, logger } = this.opts;
     const deliveryCount = m.info.deliveryCount;
-    const isLastDelivery = maxDeliver > 0 && deliveryCount >= maxDeliver;
-    const startedAt = Date.now();
-    // After the ack wait the server has redelivered: a nak from this delivery is stale.
-    const leaseExpired = () => Date.now() - startedAt >= ackWaitMs;
-    let settled = false;
-
-    const giveUp = (reason: string) => {
-      // term, not nak: tells the server this consumer is done with the message for good.
-      quietly(() => m.term());
-      logger('warn', 'message dropped after its last delivery', {
-        stream: this.opts.stream,
-        durable: this.opts.durable,
-        subject: m.subject,
-        seq: m.seq,
-        deliveries: deliveryCount,
-        reason,
-      });
-    };
-    const nak = (delayMs: number | undefined, reason: string) => {
-      if (isLastDelivery) giveUp(reason);
-      else if (!leaseExpired()) quietly(() => m.nak(delayMs));
-    };
-
     let data: T;
     try {
       data = decodePayload<T>(m.string());
     } catch (err) {
       // Redelivering cannot fix a payload that is not JSON.
-      settled = true;
-      giveUp(`payload is not JSON: ${String(err)}`);
+      giveUpMessage(m, this.opts, deliveryCount, `payload is not JSON: ${String(err)}`);
       return;
     }
-
-    const msg: DeliveredMessage<T> = {
-      subject: m.subject,
-      data,
-      deliveryCount,
-      streamSeq: m.seq,
-      ack: async () => {
-        if (settled) return;
-        settled = true;
-        quietly(() => m.ack());
-      },
-      nak: async (delayMs?: number) => {
-        if (settled) return;
-        settled = true;
-        nak(delayMs, 'handler nak');
-      },
-    };
-    const msgId = m.headers?.get(PubHeaders.MsgIdHdr);
-    if (msgId) msg.msgId = msgId;
-    const traceHeaders = traceHeadersFrom(m.headers);
-    if (traceHeaders) msg.traceHeaders = traceHeaders;
-
+    const delivery = new NatsDelivery<T>(data, m, this.opts, deliveryCount);
     // The server says nothing when the last delivery times out, so watch for it here.
-    const lastDeliveryTimer = isLastDelivery
-      ? setTimeout(() => {
-          if (settled) return;
-          settled = true;
-          giveUp('ack wait expired');
-        }, ackWaitMs).unref()
-      : undefined;
+    const lastDeliveryTimer = delivery.isLastDelivery ? setTimeout(() => delivery.expire(), this.opts.ackWaitMs).unref() : undefined;
     try {
-      await this.opts.handler(msg);
-      if (!settled) {
-        settled = true;
-        // Acks are fire-and-forget: a lost ack only means a redelivery (at least once).
-        quietly(() => m.ack());
-      }
+      await this.opts.handler(delivery);
+      await delivery.ack();
     } catch (err) {
-      if (!settled) {
-        settled = true;
-        nak(this.opts.backoff(deliveryCount), `handler threw: ${String(err)}`);
-      }
+      delivery.settleWithNak(this.opts.backoff(deliveryCount), `handler threw: ${String(err)}`);
     } finally {
       clearTimeout(lastDeliveryTimer);
     }
