@@ -16,7 +16,11 @@ COPY apps/ ./apps/
 COPY libs/ ./libs/
 # Production dependencies only; install scripts stay disabled (every native part
 # ships as a prebuilt optional dependency). Drop sources copied only for the workspace links.
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
+# Behind a TLS-inspecting proxy, pass its CA bundle for this step only:
+# `--secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt` (mounted, never in a layer).
+RUN --mount=type=secret,id=npm_ca \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
+ && npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && npm cache clean --force \
  && find apps libs -name '*.test.ts' -delete \
  && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \

@@ -6,9 +6,12 @@ import { defineConfig } from 'vitest/config';
 //   service   each service app over real gRPC and real databases (PGlite and PostgreSQL)
 //   e2e       the launcher started in-process or as a child process, spoken to over HTTP
 //   browser   the tracker in Debian's Chromium
+//   image     the OCI image built with buildah and run; after all the others (groupOrder 1),
+//             since its gigabytes of disk writes would stall the other suites' fsyncs
 // `npm test` runs all of them; `npm run test:<project>` one.
 const E2E = 'apps/*/src/**/*.e2e.test.ts';
 const BROWSER = 'apps/*/src/**/*.browser.test.ts';
+const IMAGE = 'apps/*/src/**/*.image.test.ts';
 const CONTRACT = [
   'libs/db/src/*-db.test.ts',
   'libs/bus/src/*-bus.test.ts',
@@ -30,9 +33,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts'], exclude: [...CONTRACT, '**/node_modules/**'] } },
       { extends: true, test: { name: 'contract', include: CONTRACT } },
-      { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, IMAGE, '**/node_modules/**'] } },
       { extends: true, test: { name: 'e2e', include: [E2E] } },
       { extends: true, test: { name: 'browser', include: [BROWSER] } },
+      { extends: true, test: { name: 'image', include: [IMAGE], sequence: { groupOrder: 1 } } },
     ],
   },
 });

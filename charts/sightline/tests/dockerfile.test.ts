@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// No Docker engine or daemonless builder that can pull a base image works on this
-// build machine, so the image is checked as text: the rules an operator relies on.
+// The rules an operator relies on, read from the Dockerfile's text. The image itself
+// is built with buildah and run by apps/launcher/src/container.image.test.ts.
 const DOCKERFILE = readFileSync(fileURLToPath(new URL('../../../Dockerfile', import.meta.url)), 'utf8');
 const DOCKERIGNORE = readFileSync(fileURLToPath(new URL('../../../.dockerignore', import.meta.url)), 'utf8');
 const instructions = DOCKERFILE.split('\n')
