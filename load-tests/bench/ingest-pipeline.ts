@@ -42,6 +42,7 @@ interface RunResult {
   insertMs: number;
   calls: InsertCall[];
   samples: Map<string, Record<string, unknown>[]>;
+  /** publish → queryable ms of every stored event, sorted (filled at the end of the run) */
   latencies: number[];
   /** [publish time, publish → queryable ms] per stored event, in store order */
   latencyBySend: [number, number][];
@@ -190,8 +191,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
   const { bus, close } = await options.openBus();
   const messages = options.traffic.messages;
   const publishedAt = new Map<number, number>();
-  const latencies: number[] = [];
-  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies, latencyBySend: [] };
+  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies: [], latencyBySend: [] };
   /** events stored or dropped (counted by reason): the run ends when every message is one of the two */
   let settled = 0;
   let allStored: () => void = () => {};
@@ -213,10 +213,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       } else if (table === EVENTS_TABLE) {
         for (const row of rows) {
           const sent = publishedAt.get(fromClickHouseTime(row.timestamp as string));
-          if (sent !== undefined) {
-            latencies.push(now - sent);
-            result.latencyBySend.push([sent, now - sent]);
-          }
+          if (sent !== undefined) result.latencyBySend.push([sent, now - sent]);
         }
         settled += rows.length;
       }
@@ -278,7 +275,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     const drops = await store.query<{ reason: string; n: number }>("SELECT reason, sum(count) AS n FROM dropped_events WHERE reason != 'unknown_site' GROUP BY reason ORDER BY reason");
     result.dropped = drops.reduce((sum, d) => sum + Number(d.n), 0);
     result.dropReasons = drops.map((d) => `${d.reason} ${d.n}`).join(', ');
-    latencies.sort((a, b) => a - b);
+    result.latencies = result.latencyBySend.map(([, ms]) => ms).sort((a, b) => a - b);
     if (options.measureBytes) {
       await store.command('OPTIMIZE TABLE events FINAL');
       await store.command('OPTIMIZE TABLE sessions FINAL');

@@ -109,14 +109,23 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
     }
   });
 
+  /** A stream of its own (`<prefix>.>`) for one test, deleted after it. */
+  const withStream = async (bus: NatsBus<UntypedSubjects>, label: string, test: (name: string, prefix: string) => Promise<void>) => {
+    const jsm = await jetstreamManager(bus.connection);
+    const name = uniqueName(label.toUpperCase());
+    const prefix = uniqueName(label);
+    try {
+      await bus.ensureStreams([{ name, subjects: [`${prefix}.>`], maxAgeMs: 60_000 }]);
+      await test(name, prefix);
+    } finally {
+      await jsm.streams.delete(name).catch(() => false);
+    }
+  };
+
   it('keeps messages published before any consumer exists, for a durable created later', async () => {
     const bus = await connectNatsBus<UntypedSubjects>(gate.url);
     opened.push(bus);
-    const jsm = await jetstreamManager(bus.connection);
-    const name = uniqueName('EARLY');
-    const prefix = uniqueName('early');
-    try {
-      await bus.ensureStreams([{ name, subjects: [`${prefix}.>`], maxAgeMs: 60_000 }]);
+    await withStream(bus, 'early', async (name, prefix) => {
       for (const n of [1, 2, 3]) await bus.publish(`${prefix}.x`, { n });
       const seen: number[] = [];
       const done = new Promise<void>((resolve) => {
@@ -131,20 +140,14 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       });
       await done;
       expect(seen).toEqual([1, 2, 3]);
-    } finally {
-      await jsm.streams.delete(name).catch(() => false);
-    }
+    });
   });
 
   it('ends a message whose last delivery hangs past the ack wait, and one whose payload is not JSON, each logged once', async () => {
     const logs: Array<{ message: string; fields?: Record<string, unknown> }> = [];
     const bus = await connectNatsBus<UntypedSubjects>(gate.url, { logger: (_level, message, fields) => void logs.push({ message, ...(fields ? { fields } : {}) }) });
     opened.push(bus);
-    const jsm = await jetstreamManager(bus.connection);
-    const name = uniqueName('ENDS');
-    const prefix = uniqueName('ends');
-    try {
-      await bus.ensureStreams([{ name, subjects: [`${prefix}.>`], maxAgeMs: 60_000 }]);
+    await withStream(bus, 'ends', async (name, prefix) => {
       const deliveries: number[] = [];
       await bus.consume({
         stream: name,
@@ -165,9 +168,7 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       expect(deliveries).toEqual([1]);
       expect(logs).toHaveLength(2);
       expect(logs.every((l) => l.message === 'message dropped after its last delivery' && l.fields?.deliveries === 1)).toBe(true);
-    } finally {
-      await jsm.streams.delete(name).catch(() => false);
-    }
+    });
   });
 
   it('rejects use after close', async () => {

@@ -35,7 +35,7 @@ import { decodePayload, encodePayload } from './payload-codec.js';
 import { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';
 import { settleWithin } from './settle-within.js';
 import { publishOptions } from './nats-trace-headers.js';
-import { NatsDelivery, giveUpMessage } from './nats-delivery.js';
+import { NatsDelivery, giveUpMessage, settleQuietly } from './nats-delivery.js';
 import { PublishPerTurn } from './publish-per-turn.js';
 import { publishWithTelemetry } from './publish-telemetry.js';
 
@@ -376,7 +376,7 @@ class NatsConsumeLoop<T> {
       for await (const m of this.messages) {
         if (this.stopping) {
           // Received but not started: hand it back now instead of after the ack wait.
-          quietly(() => m.nak());
+          settleQuietly(m, 'nak');
           continue;
         }
         const run = this.handle(m).finally(() => this.inFlight.delete(run));
@@ -414,18 +414,6 @@ class NatsConsumeLoop<T> {
     } finally {
       clearTimeout(lastDeliveryTimer);
     }
-  }
-}
-
-/**
- * Acks/naks/terms are fire-and-forget publishes; on a closed connection they throw.
- * Nothing is lost by ignoring that: the server redelivers whatever was not acked.
- */
-function quietly(send: () => void): void {
-  try {
-    send();
-  } catch {
-    // connection closed or closing
   }
 }
 

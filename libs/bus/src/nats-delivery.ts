@@ -42,10 +42,6 @@ export class NatsDelivery<T> implements DeliveredMessage<T> {
     if (traceHeaders) this.traceHeaders = traceHeaders;
   }
 
-  get settled(): boolean {
-    return this.#settled;
-  }
-
   get isLastDelivery(): boolean {
     return this.context.maxDeliver > 0 && this.deliveryCount >= this.context.maxDeliver;
   }
@@ -54,7 +50,7 @@ export class NatsDelivery<T> implements DeliveredMessage<T> {
     if (this.#settled) return;
     this.#settled = true;
     // Acks are fire-and-forget: a lost ack only means a redelivery (at least once).
-    quietlyAck(this.m);
+    settleQuietly(this.m, 'ack');
   }
 
   async nak(delayMs?: number): Promise<void> {
@@ -67,7 +63,7 @@ export class NatsDelivery<T> implements DeliveredMessage<T> {
     this.#settled = true;
     if (this.isLastDelivery) this.giveUp(reason);
     // After the ack wait the server has redelivered: a nak from this delivery is stale.
-    else if (Date.now() - this.#startedAt < this.context.ackWaitMs) quietlyNak(this.m, delayMs);
+    else if (Date.now() - this.#startedAt < this.context.ackWaitMs) settleQuietly(this.m, 'nak', delayMs);
   }
 
   /** The last delivery's ack wait ran out: the server says nothing then, so end it here. */
@@ -84,11 +80,7 @@ export class NatsDelivery<T> implements DeliveredMessage<T> {
 
 /** Ends a message for good (term, not nak: the consumer is done with it) and says why. */
 export function giveUpMessage(m: JsMsg, context: NatsDeliveryContext, deliveries: number, reason: string): void {
-  try {
-    m.term();
-  } catch {
-    // connection closed or closing: the server redelivers, which is safe
-  }
+  settleQuietly(m, 'term');
   context.logger('warn', 'message dropped after its last delivery', {
     stream: context.stream,
     durable: context.durable,
@@ -100,20 +92,15 @@ export function giveUpMessage(m: JsMsg, context: NatsDeliveryContext, deliveries
 }
 
 /**
- * Acks/naks are fire-and-forget publishes; on a closed connection they throw.
- * Nothing is lost by ignoring that: the server redelivers whatever was not acked.
+ * Acks, naks and terms are fire-and-forget publishes; on a closed connection they
+ * throw. Nothing is lost by ignoring that: the server redelivers whatever was not
+ * acked. (No closure per call: every delivered message settles through here.)
  */
-function quietlyAck(m: JsMsg): void {
+export function settleQuietly(m: JsMsg, how: 'ack' | 'nak' | 'term', delayMs?: number): void {
   try {
-    m.ack();
-  } catch {
-    // connection closed or closing
-  }
-}
-
-function quietlyNak(m: JsMsg, delayMs: number | undefined): void {
-  try {
-    m.nak(delayMs);
+    if (how === 'ack') m.ack();
+    else if (how === 'nak') m.nak(delayMs);
+    else m.term();
   } catch {
     // connection closed or closing
   }
