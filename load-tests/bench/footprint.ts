@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { startChdbHttpServer } from '@sightline/event-store/testing';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { createTestDatabase, DEFAULT_BACKEND_URLS, makeTempDir, startLauncherProcess } from '@sightline/testkit';
+import { createTestDatabase, DEFAULT_BACKEND_URLS, freeLoopbackPort, makeTempDir, startLauncherProcess } from '@sightline/testkit';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Idle is measured this long after the ready line, once start-up work has settled. */
@@ -18,17 +17,6 @@ function rssMiB(pid: number): number {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** RSS of a bare Node process doing nothing: the floor every figure is read against. */
 async function bareNodeRssMiB(): Promise<number> {
@@ -72,7 +60,7 @@ async function servicesAloneRssMiB(dataDir: string): Promise<Record<string, numb
   const database = await createTestDatabase(pgUrl, 'sightline_footprint');
   const clickhouse = await startChdbHttpServer({ dataDir: path.join(dataDir, 'clickhouse') });
   const ports = new Map<ServiceName, number>();
-  for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+  for (const name of SERVICE_NAMES) ports.set(name, await freeLoopbackPort());
   // channels connect lazily, so every address may be known before any service runs
   const addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
   const figures: Record<string, number> = {};

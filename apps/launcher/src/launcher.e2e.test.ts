@@ -1,20 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse as parseYaml } from 'yaml';
-import { makeTempDir, runLauncherToExit, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
+import { freeLoopbackPort, makeTempDir, runLauncherToExit, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
 
 // `npm start` as a newcomer runs it: a fresh data dir, embedded stores, one process.
-/** A port free right now (the launcher's metrics port must be a concrete one). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('npm start (single process, embedded stores)', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
   let sightline: LauncherProcess;
@@ -22,7 +12,7 @@ describe('npm start (single process, embedded stores)', () => {
 
   beforeAll(async () => {
     dataDir = await makeTempDir('sightline-e2e-');
-    metricsPort = await freePort();
+    metricsPort = await freeLoopbackPort();
     sightline = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir.path, METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' } });
     console.log(`[figure] cold start to ready: ${sightline.startupMs} ms`);
   }, 120_000);

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { backendGate, createTestDatabase, isolatedNats, makeTempDir, startLauncherProcess, waitFor, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
+import { backendGate, createTestDatabase, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, waitFor, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
 import { ApiClient, register, type Registered } from './test-support/api-client.js';
-import { freePort, serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
+import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
 // Microservices mode, proven (issue 13): every service its own `--target` process on
 // PostgreSQL and NATS JetStream (ingest and query share chDB behind the ClickHouse
@@ -130,7 +130,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
       ...addresses.env,
     };
     await Promise.all(SERVICE_NAMES.map(async (name) => services.set(name, await startServiceProcess(name, ports.get(name)!, env))));
-    for (const port of [await freePort(), await freePort()]) gateways.push({ port, process: await startGateway(port) });
+    for (const port of [await freeLoopbackPort(), await freeLoopbackPort()]) gateways.push({ port, process: await startGateway(port) });
     owner = await register(new ApiClient(gatewayUrl(0)).withIp('192.0.2.10'), smtp, `micro.${Date.now().toString(36)}@mail.sightline-e2e.net`);
   }, 300_000);
 

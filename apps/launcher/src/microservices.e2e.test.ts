@@ -2,9 +2,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
-import { backendGate, createTestDatabase, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
+import { backendGate, createTestDatabase, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { freePort, serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
+import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
 // The Kubernetes shape without Kubernetes: every service its own process
 // (`--target=<service>`) on shared PostgreSQL, NATS and "ClickHouse" (chDB behind
@@ -38,7 +38,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
       SIGHTLINE_DATA_DIR: dataDir.path,
       SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
-    for (const name of SERVICE_NAMES) metricsPorts.set(name, await freePort());
+    for (const name of SERVICE_NAMES) metricsPorts.set(name, await freeLoopbackPort());
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
         services.set(name, await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, METRICS_PORT: String(metricsPorts.get(name)!), HOST: '127.0.0.1' }));

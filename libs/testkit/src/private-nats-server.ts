@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freeLoopbackPort } from './free-port.js';
 import { makeTempDir } from './temp-dir.js';
 
 export interface PrivateNatsServer {
@@ -56,17 +56,6 @@ export async function startPrivateNatsServer(timeoutMs = 15_000): Promise<Privat
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The NATS a multi-process test should use: a private server when the binary is

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
+import { freeLoopbackPort } from '@sightline/testkit';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -15,21 +15,10 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** One free port per service, and the `*_GRPC_ADDR` variables naming them. */
 export async function serviceAddresses(): Promise<{ ports: Map<ServiceName, number>; env: Record<string, string> }> {
   const ports = new Map<ServiceName, number>();
-  for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+  for (const name of SERVICE_NAMES) ports.set(name, await freeLoopbackPort());
   const env = Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase().replace('-', '_')}_GRPC_ADDR`, `127.0.0.1:${ports.get(name)}`]));
   return { ports, env };
 }
