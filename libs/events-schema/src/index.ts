@@ -1,3 +1,4 @@
 export * from './columns.js';
 export * from './collected-event.js';
+export { checkCollectedEventFast, checkTrackerPayloadFast } from './payload-fast-path.js';
 export * from './import-row.js';

@@ -25,6 +25,16 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(2861650)).toBe('Nürnberg');
   });
 
+  it('answers a remembered address the same, also after the memo filled and started over', () => {
+    const first = geo.lookup('217.0.0.1');
+    expect(geo.lookup('217.0.0.1')).toBe(first);
+    // more distinct addresses than the memo holds, private and public alike
+    for (let i = 0; i < 12_000; i += 1) geo.lookup(i % 2 === 0 ? `10.0.${i >> 8}.${i & 255}` : `84.${128 + (i % 64)}.${(i >> 6) & 255}.1`);
+    expect(geo.lookup('217.0.0.1')).toEqual({ country: 'DE', region: 'DE-HE', city: 2925533 });
+    expect(geo.lookup('10.1.2.3')).toEqual({ country: '', region: '', city: 0 });
+    expect(geo.lookup('8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', city: 5375480 });
+  });
+
   it('reads IPv4-mapped IPv6 as IPv4', () => {
     expect(geo.lookup('::ffff:8.8.8.8')).toEqual({ country: 'US', region: 'US-CA', city: 5375480 });
   });

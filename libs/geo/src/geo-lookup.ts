@@ -36,6 +36,8 @@ interface DbipCityRecord {
 }
 
 const UNKNOWN: GeoLocation = Object.freeze({ country: '', region: '', city: 0 });
+/** Addresses whose location is remembered (about 2 MB at most). */
+const MAX_REMEMBERED_ADDRESSES = 10_000;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 function defaultPaths(): Required<GeoLookupOptions> {
@@ -103,11 +105,19 @@ export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLoo
     return Object.freeze({ country, region, city });
   }
 
+  // A visitor's events share an address: most lookups are answered here, without
+  // parsing it or walking the tree. Addresses are held in memory only, bounded, like
+  // the bus messages they came from; cleared when full (a miss costs one lookup).
+  const byAddress = new Map<string, GeoLocation>();
   return {
     lookup(ip: string): GeoLocation {
+      let location = byAddress.get(ip);
+      if (location) return location;
       const parsed = publicIp(ip);
-      if (!parsed) return UNKNOWN;
-      return resolve(parsed.family === 4 ? v4 : v6, parsed.address);
+      location = parsed ? resolve(parsed.family === 4 ? v4 : v6, parsed.address) : UNKNOWN;
+      if (byAddress.size >= MAX_REMEMBERED_ADDRESSES) byAddress.clear();
+      byAddress.set(ip, location);
+      return location;
     },
   };
 }

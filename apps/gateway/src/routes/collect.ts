@@ -7,7 +7,7 @@ import { clientInfo } from '../client-info.js';
 import { sendError } from '../render-error.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
-import { checkTrackerPayloadFast } from '../schemas/tracker-payload-fast-path.js';
+import { checkTrackerPayloadFast } from '@sightline/events-schema';
 import type { TrackingKeyCheck } from '../tracking-key-check.js';
 
 export interface CollectRouteOptions {

@@ -9,7 +9,7 @@
  */
 import type { EventRow, SessionRow } from '@sightline/events-schema';
 import type { SessionEvent } from '../sessions/session-event.js';
-import { applyEvent, type LiveSession } from '../sessions/sessionizer.js';
+import { applyEvent, sessionRow, type LiveSession } from '../sessions/sessionizer.js';
 import { fromClickHouseTime } from '../sessions/clickhouse-time.js';
 import { importVisitorId } from './import-ids.js';
 import type { StagedRow } from './staged-row.js';
@@ -63,16 +63,16 @@ export function sessionizeVisitor(rows: readonly StagedRow[]): SessionizedVisito
   const out: SessionizedVisitor = { events: [], sessions: [], orphans: [] };
   if (rows.length === 0) return out;
   const visitorId = importVisitorId(rows[0]!.site_id, rows[0]!.visitor_key);
-  const final = new Map<string, SessionRow>();
+  const final = new Map<string, LiveSession>();
   let live: LiveSession | undefined;
   for (const row of rows) {
     const step = applyEvent(live, sessionEvent(row, visitorId));
     live = step.session;
     if (step.dropped) out.orphans.push(row);
     if (step.eventRow) out.events.push(step.eventRow);
-    for (const version of step.sessionRows) if (version.sign === 1) final.set(version.session_id, version);
+    for (const version of step.sessionVersions) if (version.sign === 1) final.set(version.session.session_id, version.session);
   }
   // one +1 row per session, versioned 1: there is no earlier state to cancel
-  out.sessions = [...final.values()].map((s) => ({ ...s, version: 1 }));
+  out.sessions = [...final.values()].map((s) => sessionRow({ ...s, version: 1 }, 1));
   return out;
 }

@@ -114,13 +114,13 @@ export class IngestPipeline {
       return repair.length > 0 ? Promise.all([writer.add({ events: [], sessions: repair, drops: [] }), dropped]).then(() => undefined) : dropped;
     }
     if (step.session) sessions.put(step.session, visitorId);
-    const sessionRows = repair.length > 0 ? [...repair, ...step.sessionRows] : step.sessionRows;
+    const sessionVersions = repair.length > 0 ? [...repair, ...step.sessionVersions] : step.sessionVersions;
     const eventRow = step.eventRow && !stored ? step.eventRow : undefined;
     // joined a visit that started after it: the visit's start stays, the day is recorded
     const late = eventRow !== undefined && live !== undefined && event.at < live.start;
     return writer.add({
       events: eventRow ? [eventRow] : [],
-      sessions: sessionRows,
+      sessions: sessionVersions,
       drops: [],
       ...(late ? { lateDays: [{ site_id: siteId, day: new Date(event.at).toISOString().slice(0, 10) }] } : {}),
     });

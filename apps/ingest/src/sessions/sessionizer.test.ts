@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, sessionizeVisitor, type LiveSession } from './sessionizer.js';
+import { applyEvent, sessionizeVisitor, sessionRow, type LiveSession } from './sessionizer.js';
 import type { SessionAttributes, SessionEvent } from './session-event.js';
 
 const T0 = Date.parse('2025-03-10T10:00:00.000Z');
@@ -107,7 +107,9 @@ describe('sessionizer: applyEvent with a visit found by another key', () => {
     const after = applyEvent(before.session, ev('pageview', Date.parse('2025-03-11T00:10:00Z'), '/b', { visitor_id: 'today' }));
     expect(after.session?.session_id).toBe(before.session?.session_id);
     expect(after.eventRow).toMatchObject({ visitor_id: 'yesterday', session_id: before.session?.session_id });
-    expect(after.sessionRows.at(-1)).toMatchObject({ duration: 15 * 60, pageviews: 2 });
+    expect(after.sessionVersions.map((v) => [v.sign, v.session.version])).toEqual([[-1, 1], [1, 2]]);
+    const last = after.sessionVersions.at(-1)!;
+    expect(sessionRow(last.session, last.sign)).toMatchObject({ duration: 15 * 60, pageviews: 2 });
   });
 
   it('gives the same session id for the same first event (replays are deterministic)', () => {

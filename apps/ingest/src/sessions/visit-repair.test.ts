@@ -48,8 +48,9 @@ describe('repairVisit', () => {
 describe('takeCorrection', () => {
   it('writes a repair once: the stored version cancelled, the repaired one added', () => {
     const repaired = repairVisit(stored, fromEvents({ events: 3, pageviews: 3, last: min(4), exit_page: '/c' }))!;
-    const rows = takeCorrection(repaired);
-    expect(rows).toEqual([sessionRow(stored, -1), sessionRow({ ...repaired }, 1)]);
+    const versions = takeCorrection(repaired);
+    expect(versions).toEqual([{ session: stored, sign: -1 }, { session: repaired, sign: 1 }]);
+    const rows = versions.map((v) => sessionRow(v.session, v.sign));
     expect(rows.map((r) => [r.sign, r.version, r.pageviews, r.duration])).toEqual([[-1, 2, 2, 120], [1, 3, 3, 240]]);
     expect(takeCorrection(repaired)).toEqual([]);
   });

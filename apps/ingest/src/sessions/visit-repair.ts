@@ -1,6 +1,5 @@
-import type { SessionRow } from '@sightline/events-schema';
 import type { SessionAttributes } from './session-event.js';
-import { sessionRow, type LiveSession } from './sessionizer.js';
+import type { LiveSession, SessionVersion } from './sessionizer.js';
 
 /**
  * What the events table says about one live visit: its stored events folded the way
@@ -75,13 +74,18 @@ export function repairVisit(stored: LiveSession | undefined, fromEvents: VisitFr
 }
 
 /**
- * The session rows that write a repaired visit (cancel the stored version, add the
+ * The session versions that write a repaired visit (cancel the stored version, add the
  * repaired one), once; [] for a visit already written. Clears the mark in place: the
  * cache holds this very object under each of its keys.
  */
-export function takeCorrection(visit: LiveSession): SessionRow[] {
+export function takeCorrection(visit: LiveSession): SessionVersion[] {
   const pending = visit.unwritten;
   if (!pending) return [];
   delete visit.unwritten;
-  return pending.cancels ? [sessionRow(pending.cancels, -1), sessionRow(visit, 1)] : [sessionRow(visit, 1)];
+  return pending.cancels
+    ? [
+        { session: pending.cancels, sign: -1 },
+        { session: visit, sign: 1 },
+      ]
+    : [{ session: visit, sign: 1 }];
 }

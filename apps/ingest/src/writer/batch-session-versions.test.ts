@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRow } from '@sightline/events-schema';
-import { applyEvent, type LiveSession } from '../sessions/sessionizer.js';
+import { applyEvent, sessionRow, type LiveSession, type SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
 
 const attributes = { referrer: '', source: '', channel: 'Direct', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: 'Desktop' };
 
-/** Session rows of a visitor's events, as the sessionizer writes them. */
-function visitRows(visitor: string, times: number[], names: string[], initial?: LiveSession): { rows: SessionRow[]; live: LiveSession | undefined } {
+/** Session versions of a visitor's events, as the sessionizer writes them. */
+function visitRows(visitor: string, times: number[], names: string[], initial?: LiveSession): { rows: SessionVersion[]; live: LiveSession | undefined } {
   let live = initial;
-  const rows: SessionRow[] = [];
+  const rows: SessionVersion[] = [];
   times.forEach((at, i) => {
     const step = applyEvent(live, { site_id: 3, at, name: names[i] ?? 'pageview', visitor_id: visitor, marker: '', hostname: 'example.com', pathname: `/p${i}`, prop_keys: [], prop_values: [], engagement_ms: names[i] === 'engagement' ? 1500 : 0, scroll_depth: 255, status_code: 0, import_id: 0, attributes });
     live = step.session;
-    rows.push(...step.sessionRows);
+    rows.push(...step.sessionVersions);
   });
   return { rows, live };
 }
@@ -50,7 +50,7 @@ describe('BatchSessionVersions', () => {
       expect(batch.size).toBe(rows.length);
       written.push(...rows);
     }
-    expect(collapsed(written)).toEqual(collapsed(raw.flat()));
+    expect(collapsed(written)).toEqual(collapsed(raw.flat().map((v) => sessionRow(v.session, v.sign))));
     // A: 1 + 1 (batch 1 final; batch 2 cancels it and writes its final), B: 1, C: 2 visits
     expect(written.filter((r) => r.sign === 1)).toHaveLength(4 + 1 - 1 + 1);
     expect(written.filter((r) => r.sign === -1)).toHaveLength(1);
@@ -59,14 +59,14 @@ describe('BatchSessionVersions', () => {
 
   it('keeps rows that pair with nothing in the batch, and a repeated +1 of one version', () => {
     const { rows } = visitRows('44', [1_000, 2_000], []);
-    const [first, cancel, second] = rows as [SessionRow, SessionRow, SessionRow];
+    const [first, cancel, second] = rows as [SessionVersion, SessionVersion, SessionVersion];
     const batch = new BatchSessionVersions();
     batch.add(cancel);
     batch.add(first);
     batch.add(first);
     batch.add(second);
     // the -1 came before its +1: nothing to pair it with yet, so all four stay
-    expect(batch.rows()).toEqual([cancel, first, first, second]);
+    expect(batch.rows()).toEqual([cancel, first, first, second].map((v) => sessionRow(v.session, v.sign)));
     expect(batch.size).toBe(4);
   });
 });

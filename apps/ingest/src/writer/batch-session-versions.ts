@@ -1,4 +1,5 @@
 import type { SessionRow } from '@sightline/events-schema';
+import { sessionRow, type SessionVersion } from '../sessions/sessionizer.js';
 
 /**
  * The session row versions of one batch, coalesced per visit. Every event of a visit
@@ -10,8 +11,8 @@ import type { SessionRow } from '@sightline/events-schema';
  * sum(sign)), and inserts, parts and merges shrink with it.
  */
 export class BatchSessionVersions {
-  /** per visit, the rows still to write, in arrival order */
-  private readonly visits = new Map<string, SessionRow[]>();
+  /** per visit, the versions still to write, in arrival order; built into rows only by rows() */
+  private readonly visits = new Map<string, SessionVersion[]>();
   private rowCount = 0;
 
   /** Rows to insert. */
@@ -19,26 +20,28 @@ export class BatchSessionVersions {
     return this.rowCount;
   }
 
-  add(row: SessionRow): void {
-    const key = `${row.site_id}:${row.session_id}`;
-    let rows = this.visits.get(key);
-    if (!rows) this.visits.set(key, (rows = []));
-    if (row.sign === -1) {
+  add(version: SessionVersion): void {
+    const key = `${version.session.site_id}:${version.session.session_id}`;
+    let versions = this.visits.get(key);
+    if (!versions) this.visits.set(key, (versions = []));
+    if (version.sign === -1) {
       // only an exact pair cancels: the +1 of this very version, written in this batch
-      const pair = rows.findLastIndex((r) => r.sign === 1 && r.version === row.version);
+      const number = version.session.version;
+      const pair = versions.findLastIndex((v) => v.sign === 1 && v.session.version === number);
       if (pair >= 0) {
-        rows.splice(pair, 1);
+        versions.splice(pair, 1);
         this.rowCount -= 1;
         return;
       }
     }
-    rows.push(row);
+    versions.push(version);
     this.rowCount += 1;
   }
 
+  /** The rows to insert, built now. */
   rows(): SessionRow[] {
     const out: SessionRow[] = [];
-    for (const rows of this.visits.values()) out.push(...rows);
+    for (const versions of this.visits.values()) for (const v of versions) out.push(sessionRow(v.session, v.sign));
     return out;
   }
 }

@@ -31,7 +31,7 @@ function part(at: number) {
     engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
     attributes: { referrer: '', source: '', channel: 'Direct', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: 'Desktop' },
   });
-  return { events: [step.eventRow!], sessions: step.sessionRows, drops: [] };
+  return { events: [step.eventRow!], sessions: step.sessionVersions, drops: [] };
 }
 
 describe('BatchWriter on chDB', () => {

@@ -1,7 +1,8 @@
-import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE, type EventRow, type SessionRow } from '@sightline/events-schema';
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE, type EventRow } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
+import type { SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
 import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatch } from './batch-telemetry.js';
 
@@ -32,7 +33,8 @@ export interface LateEventDay {
 /** What one message contributes to a batch. */
 export interface BatchPart {
   events: readonly EventRow[];
-  sessions: readonly SessionRow[];
+  /** session row versions, built into rows when the batch is written */
+  sessions: readonly SessionVersion[];
   drops: readonly Drop[];
   /** set when the event is older than its visit's start (0006_late_event_days.sql) */
   lateDays?: readonly LateEventDay[];

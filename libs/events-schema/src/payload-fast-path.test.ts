@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TrackerPayload } from '@sightline/events-schema';
-import { checkTrackerPayloadFast } from './tracker-payload-fast-path.js';
+import { CollectedEvent, TrackerPayload } from './collected-event.js';
+import { checkCollectedEventFast, checkTrackerPayloadFast } from './payload-fast-path.js';
 
 /** The fast path may decline (zod then decides) but never accept what zod refuses, nor return anything but zod's output. */
-function expectSameAsZod(input: unknown): 'fast' | 'declined' {
-  const zod = TrackerPayload.safeParse(input);
-  const fast = checkTrackerPayloadFast(input);
+function sameAsZod(schema: { safeParse(input: unknown): { success: boolean; data?: unknown } }, check: (input: unknown) => unknown, input: unknown): 'fast' | 'declined' {
+  const zod = schema.safeParse(input);
+  const fast = check(input);
   if (fast === undefined) return 'declined';
   expect(zod.success, `fast path accepted what zod refuses: ${JSON.stringify(input)}`).toBe(true);
   // byte for byte: the same keys in the same order, so the published JSON is the same
@@ -13,6 +13,9 @@ function expectSameAsZod(input: unknown): 'fast' | 'declined' {
   expect(fast).toStrictEqual(zod.data);
   return 'fast';
 }
+
+const expectSameAsZod = (input: unknown) => sameAsZod(TrackerPayload, checkTrackerPayloadFast, input);
+const expectCollectedSameAsZod = (input: unknown) => sameAsZod(CollectedEvent, checkCollectedEventFast, input);
 
 const valid = { k: 'AbCdEfGh12345678', n: 'pageview', u: 'https://shop.example.net/pricing?x=1', d: 'shop.example.net' };
 
@@ -117,6 +120,68 @@ describe('checkTrackerPayloadFast', () => {
       else declined++;
     }
     // both sides are exercised: a check that declined everything would prove nothing
+    expect(fast).toBeGreaterThan(1_000);
+    expect(declined).toBeGreaterThan(1_000);
+  });
+});
+
+const collected = { ...valid, r: 'https://news.example.org/', s: 'tab-1', ts: '2026-11-26T10:00:00.000Z', ip: '81.2.69.142', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' };
+
+describe('checkCollectedEventFast', () => {
+  it('returns exactly what zod returns for the messages the gateway publishes', () => {
+    const cases = [
+      collected,
+      { ...collected, ip: '', ua: '' },
+      { ...collected, ts: 'x'.repeat(40), ip: 'i'.repeat(64), ua: 'u'.repeat(1024) },
+      { ua: collected.ua, ip: collected.ip, ts: collected.ts, ...valid, p: { plan: 'pro' }, e: null },
+    ];
+    for (const input of cases) expect(expectCollectedSameAsZod(JSON.parse(JSON.stringify(input)))).toBe('fast');
+  });
+
+  it('never accepts what zod refuses', () => {
+    const { ts: _ts, ...withoutTs } = collected;
+    const { ip: _ip, ...withoutIp } = collected;
+    const { ua: _ua, ...withoutUa } = collected;
+    const refused: unknown[] = [
+      withoutTs,
+      withoutIp,
+      withoutUa,
+      valid,
+      { ...collected, ts: '' },
+      { ...collected, ts: 'x'.repeat(41) },
+      { ...collected, ip: 'i'.repeat(65) },
+      { ...collected, ua: 'u'.repeat(1025) },
+      { ...collected, ip: null },
+      { ...collected, ua: 5 },
+      { ...collected, k: 'short' },
+      { ...collected, extra: 1 },
+    ];
+    for (const input of refused) {
+      expect(CollectedEvent.safeParse(input).success, JSON.stringify(input)).toBe(false);
+      expect(checkCollectedEventFast(input), JSON.stringify(input)).toBeUndefined();
+    }
+    // a tracker body is not a bus message, and a bus message is not a tracker body
+    expect(checkTrackerPayloadFast(collected)).toBeUndefined();
+  });
+
+  it('agrees with zod on 20,000 seeded mutations of published messages', () => {
+    const next = random(20261126);
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    const values = ['', 'a', 'x'.repeat(40), 'x'.repeat(41), 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(1024), 'x'.repeat(1025), 'AbCd1234', 0, 1.5, 200, true, null, [], {}];
+    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'ts', 'ip', 'ua', 'zz'];
+    let fast = 0;
+    let declined = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const input: Record<string, unknown> = { ...collected, p: { plan: 'pro' } };
+      const mutations = 1 + Math.floor(next() * 2);
+      for (let m = 0; m < mutations; m++) {
+        const field = pick(fields);
+        if (next() < 0.15) delete input[field];
+        else input[field] = pick(values);
+      }
+      if (expectCollectedSameAsZod(JSON.parse(JSON.stringify(input))) === 'fast') fast++;
+      else declined++;
+    }
     expect(fast).toBeGreaterThan(1_000);
     expect(declined).toBeGreaterThan(1_000);
   });
