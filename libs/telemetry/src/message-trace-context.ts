@@ -23,10 +23,15 @@ export function contextFromTraceHeaders(headers: TraceHeaders | undefined): Cont
 /**
  * Runs a message handler inside a CONSUMER span whose parent is the publisher's
  * context, so the work it does (and any span below it) joins the publisher's trace.
+ * With tracing off (no span recorded, no context carried) the handler just runs:
+ * no context switch and no wrapper promise per message (every collected event
+ * passes here; ingest heap profile, 2026-11-26).
  */
 export function inConsumerSpan<T>(name: string, headers: TraceHeaders | undefined, attributes: Attributes, run: () => Promise<T>): Promise<T> {
   const parent = contextFromTraceHeaders(headers);
-  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
+  const span = tracer.startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  if (!span.isRecording() && headers === undefined) return run();
+  return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await run();
     } catch (error) {
