@@ -8,6 +8,11 @@ export interface PortReservation {
   release(): Promise<void>;
 }
 
+/** The config as given, nothing held (a configured port, or no gateway in this process). */
+export function noPortReservation(config: Config): PortReservation {
+  return { config, release: async () => {} };
+}
+
 /**
  * `PORT=0` asks for any free port (tests, benchmarks). The public URL, the OpenAPI
  * server URL and `docs` links are derived from the port before the gateway
@@ -17,7 +22,7 @@ export interface PortReservation {
  * before the gateway listens (EADDRINUSE at start, seen in CI).
  */
 export async function reserveConcretePort(config: Config): Promise<PortReservation> {
-  if (config.PORT !== 0) return { config, release: async () => {} };
+  if (config.PORT !== 0) return noPortReservation(config);
   const probe = net.createServer();
   probe.unref(); // a start that fails before release() must not keep the process alive
   const port = await new Promise<number>((resolve, reject) => {

@@ -11,7 +11,7 @@ import { SERVICE_MODULES } from './service-modules.js';
 import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
 import { runService, type RunningService } from './run-service.js';
 import { VERSION } from './version.js';
-import { reserveConcretePort } from './resolve-port.js';
+import { noPortReservation, reserveConcretePort } from './resolve-port.js';
 import { withSecretKey } from './secret-key.js';
 import { configuredAddresses } from './service-addresses.js';
 import { startOrder } from './start-order.js';
@@ -62,7 +62,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
   const serviceNames: ServiceName[] = startOrder(target === 'all' ? [...SERVICE_NAMES] : target === 'gateway' ? [] : [target], SERVICE_MODULES);
   const needs = unionNeeds([...serviceNames.map((name) => SERVICE_MODULES[name].needs), ...(withGateway ? [GATEWAY_NEEDS] : [])]);
   if (target !== 'all') assertExternalStores(given, needs, target);
-  const reservation = withGateway ? await reserveConcretePort(given) : { config: given, release: async () => {} };
+  const reservation = withGateway ? await reserveConcretePort(given) : noPortReservation(given);
   const config = serviceNames.includes('identity') ? await withSecretKey(reservation.config, target) : reservation.config;
   const addresses = target === 'gateway' ? configuredAddresses(config, SERVICE_NAMES, '--target=gateway needs the address of every service') : undefined;
   // a service alone dials the services it calls at their configured addresses; in one process, at their loopback ones
@@ -121,8 +121,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
       extraRoutes,
     });
-    // plugins loaded first, so the reserved port is free for the shortest possible time
-    await gateway.ready();
+    // buildGateway returns it ready (plugins loaded): the reserved port is free only for the listen call
     await reservation.release();
     await gateway.listen({ host: config.HOST, port: config.PORT });
     const address = gateway.server.address();

@@ -46,7 +46,7 @@ interface Lease {
   readonly seq: number;
   readonly deliveryCount: number;
   timer: NodeJS.Timeout | undefined;
-  /** The handler called ack() or nak() itself; its return value then decides nothing. */
+  /** Settled once: by the handler's own ack() or nak(), else by its outcome (LocalDelivery.settle). */
   settledByHandler: boolean;
 }
 
@@ -247,24 +247,18 @@ export class LocalDurable {
       this.giveUp(lease.seq, lease.deliveryCount, `payload is not JSON: ${String(err)}`);
       return;
     }
-    const running = this.runHandler(member, new LocalDelivery(message, data, lease, this), lease);
+    const running = this.runHandler(member, new LocalDelivery(message, data, lease, this));
     member.running.add(running);
     void running.finally(() => member.running.delete(running));
   }
 
   /** The handler's outcome settles the lease unless the handler settled it itself. */
-  private async runHandler(member: DurableMember, delivered: LocalDelivery, lease: Lease): Promise<void> {
+  private async runHandler(member: DurableMember, delivered: LocalDelivery): Promise<void> {
     try {
       await member.handler(delivered);
-      if (!lease.settledByHandler) {
-        lease.settledByHandler = true;
-        this.ack(lease);
-      }
+      delivered.settle('ack');
     } catch (err) {
-      if (!lease.settledByHandler) {
-        lease.settledByHandler = true;
-        this.nak(lease, this.env.backoff(lease.deliveryCount), `handler threw: ${String(err)}`);
-      }
+      delivered.settle('nak', this.env.backoff(delivered.deliveryCount), `handler threw: ${String(err)}`);
     }
   }
 
@@ -403,14 +397,18 @@ class LocalDelivery implements DeliveredMessage<unknown> {
   }
 
   async ack(): Promise<void> {
-    if (this.lease.settledByHandler) return;
-    this.lease.settledByHandler = true;
-    this.durable.ack(this.lease);
+    this.settle('ack');
   }
 
   async nak(delayMs?: number): Promise<void> {
+    this.settle('nak', delayMs ?? 0, 'nak');
+  }
+
+  /** Settles the lease once, whoever comes first: the handler, or its outcome (LocalDurable.runHandler). */
+  settle(how: 'ack' | 'nak', delayMs = 0, reason = 'nak'): void {
     if (this.lease.settledByHandler) return;
     this.lease.settledByHandler = true;
-    this.durable.nak(this.lease, delayMs ?? 0, 'nak');
+    if (how === 'ack') this.durable.ack(this.lease);
+    else this.durable.nak(this.lease, delayMs, reason);
   }
 }
