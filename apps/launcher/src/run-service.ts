@@ -6,11 +6,13 @@ import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
 import { migrateModule } from './migrate.js';
+import type { ShutdownPhases } from './shutdown-phases.js';
 
 export interface RunningService {
   name: ServiceName;
   server: RunningGrpcServer;
-  stop(graceMs: number): Promise<void>;
+  /** Drains gRPC calls (up to graceMs), then stops the service's work; each step timed in `phases`. */
+  stop(graceMs: number, phases?: ShutdownPhases): Promise<void>;
 }
 
 /** Migrates a service's stores, starts it, and serves it over gRPC with health and ServiceInfo. */
@@ -48,9 +50,10 @@ export async function runService(
   return {
     name: module.name,
     server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      await instance.stop();
+    stop: async (graceMs, phases) => {
+      const step = <T>(name: string, run: () => Promise<T>) => (phases ? phases.run(`${module.name}: ${name}`, run) : run());
+      await step('gRPC drain', () => server.stop(graceMs));
+      await step('work', () => instance.stop());
       connected.close();
     },
   };

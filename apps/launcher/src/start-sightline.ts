@@ -8,6 +8,7 @@ import type { Bus } from '@sightline/bus';
 import type { EventStore } from '@sightline/event-store';
 import type { Target } from './parse-target.js';
 import { SERVICE_MODULES } from './service-modules.js';
+import { shutdownPhases } from './shutdown-phases.js';
 import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
 import { runService, type RunningService } from './run-service.js';
 import { VERSION } from './version.js';
@@ -76,11 +77,17 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
 
   const stop = async (): Promise<void> => {
     const graceMs = config.SHUTDOWN_GRACE_MS;
-    await reservation.release();
-    if (gateway) await gateway.close();
-    closeServices(clients);
-    await Promise.all(services.map((service) => service.stop(graceMs)));
-    await closeStores(stores);
+    // past the grace period a phase still running is named in a warning (a hung stop says where)
+    const phases = shutdownPhases(log, graceMs + 1_000);
+    try {
+      await reservation.release();
+      if (gateway) await phases.run('gateway', () => gateway!.close());
+      closeServices(clients);
+      await Promise.all(services.map((service) => service.stop(graceMs, phases)));
+      await closeStores(stores, phases);
+    } finally {
+      log.debug({ phases: phases.done().map((f) => `${f.phase} ${f.ms} ms`) }, 'stopped');
+    }
   };
 
   try {

@@ -13,7 +13,8 @@ describe('gateway edge, writes disabled (WRITES_ENABLED=false)', () => {
   beforeAll(async () => {
     dataDir = await makeTempDir();
     const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', WRITES_ENABLED: 'false' });
-    sightline = await startSightline({ config, log: createLogger({ level: 'silent', service: 't' }), target: 'all', extraRoutes: [edgeTestRoutes] });
+    // warn, not silent: a stop that hangs names the phase it waits on (shutdownPhases)
+    sightline = await startSightline({ config, log: createLogger({ level: 'warn', service: 't' }), target: 'all', extraRoutes: [edgeTestRoutes] });
     base = sightline.url!;
   }, 120_000);
 
