@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
+import { requestLoggerFactory } from './request-logger.js';
 import { registerErrorRenderer } from './render-error.js';
 import { clientErrorHandler, renderFrameworkError } from './framework-errors.js';
 import { RouteIndex } from './route-index.js';
@@ -89,6 +90,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     // one line per request is written by our onResponse hook, with the fields we choose
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: newRequestId,
+    // request.log becomes a pino child only when the request logs something (see RequestLogger)
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: options.bodyLimitBytes,
     trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
     return503OnClosing: true,

@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
+import { tracingActive } from '@sightline/telemetry';
 
 const tracer = trace.getTracer('@sightline/gateway');
 const spans = new WeakMap<object, Span>();
@@ -10,11 +11,13 @@ const spans = new WeakMap<object, Span>();
  */
 export function registerTracing(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    // tracing off: no span name, attributes or no-op span built per request (every collected event passes here)
+    if (!tracingActive()) return done();
     const span = tracer.startSpan(`HTTP ${request.method}`, {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'sightline.request_id': request.id },
     });
-    // tracing off (no SDK registered) or not sampled: nothing to keep, no context to switch
+    // not sampled: nothing to keep, no context to switch
     if (!span.isRecording()) return done();
     spans.set(request, span);
     context.with(trace.setSpan(context.active(), span), done);

@@ -48,10 +48,14 @@ describe('POST /api/event', () => {
   const event = { k: '', n: 'pageview', u: 'https://shop.sightline-e2e.net/pricing?utm_source=x', d: 'shop.sightline-e2e.net', r: 'https://news.example.net/', s: 'tab-1' };
   const send = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) => fetch(`${sightline.url}/api/event`, { method: 'POST', body, headers });
 
-  it('accepts the tracker’s text/plain JSON with 202, CORS open, and publishes it with server time, IP and User-Agent', async () => {
+  it('accepts the tracker’s text/plain JSON with 202 and no content, CORS open, and publishes it with server time, IP and User-Agent', async () => {
     const response = await send(JSON.stringify(event), { 'content-type': 'text/plain', 'x-forwarded-for': '198.51.100.7', 'user-agent': 'Mozilla/5.0 e2e', origin: 'https://shop.sightline-e2e.net' });
     expect(response.status).toBe(202);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    // no content: the tracker reads only the status
+    expect(response.headers.get('content-length')).toBe('0');
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     await expect.poll(() => received.find((m) => m.s === 'tab-1'), { timeout: 5_000 }).toBeDefined();
     const message = received.find((m) => m.s === 'tab-1')!;
     expect(message).toMatchObject({ ...event, ip: '198.51.100.7', ua: 'Mozilla/5.0 e2e' });

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { busPublishDuration, traceHeadersOf, type TraceHeaders } from '@sightline/telemetry';
+import { busPublishDuration, traceHeadersOf, tracingActive, type TraceHeaders } from '@sightline/telemetry';
 
 const tracer = trace.getTracer('@sightline/bus');
 
@@ -49,20 +49,23 @@ function timerOf(adapter: Adapter, family: string, outcome: Outcome): { observe(
 export async function publishWithTelemetry(adapter: Adapter, subject: string, publish: (headers: TraceHeaders | undefined) => Promise<unknown>): Promise<void> {
   const family = familyOf(subject);
   const started = performance.now();
-  const span = tracer.startSpan(`publish ${family}`, {
-    kind: SpanKind.PRODUCER,
-    attributes: { 'messaging.system': adapter === 'nats' ? 'nats' : 'sightline-local', 'messaging.destination.name': subject, 'messaging.operation.type': 'publish' },
-  });
-  const headers = traceHeadersOf(trace.setSpan(context.active(), span));
+  // tracing off: no span built nor headers injected (every collected event is a publish)
+  const span = tracingActive()
+    ? tracer.startSpan(`publish ${family}`, {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': adapter === 'nats' ? 'nats' : 'sightline-local', 'messaging.destination.name': subject, 'messaging.operation.type': 'publish' },
+      })
+    : undefined;
+  const headers = span && traceHeadersOf(trace.setSpan(context.active(), span));
   let outcome: Outcome = 'ok';
   try {
     await publish(headers);
   } catch (error) {
     outcome = 'error';
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    span?.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
-    span.end();
+    span?.end();
     timerOf(adapter, family, outcome).observe((performance.now() - started) / 1000);
   }
 }

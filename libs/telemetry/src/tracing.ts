@@ -14,6 +14,16 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+let active = 0;
+
+/**
+ * Whether an SDK started here is recording spans. Hot paths (every collected event)
+ * ask this before building span names and attributes that a no-op tracer would drop.
+ */
+export function tracingActive(): boolean {
+  return active > 0;
+}
+
 /**
  * Starts the OpenTelemetry SDK when an exporter is configured. Spans are created by
  * Sightline's own code (gateway request, gRPC client/server, Db and EventStore
@@ -37,5 +47,13 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
   }
   const sdk = new NodeSDK({ serviceName: config.serviceName, spanProcessors: [spanProcessor], instrumentations: [] });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  active += 1;
+  let stopped = false;
+  return {
+    shutdown: () => {
+      if (!stopped) active -= 1;
+      stopped = true;
+      return sdk.shutdown();
+    },
+  };
 }
