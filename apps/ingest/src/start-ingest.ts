@@ -1,5 +1,5 @@
-import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type Subscription } from '@sightline/bus';
-import { inConsumerSpan } from '@sightline/telemetry';
+import { collectedSubject, SIGHTLINE_STREAMS, STREAM_NAMES, type DeliveredMessage, type Subscription } from '@sightline/bus';
+import { inConsumerSpan, tracingActive } from '@sightline/telemetry';
 import { ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
@@ -46,11 +46,13 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   // chDB loads on first use). Every event waits for this; a failure is retried by
   // the next one (the bus redelivers).
   let warming: Promise<void> | undefined;
+  let warm = false;
   const warmUp = (): Promise<void> =>
     (warming ??= (async () => {
       await preparePorts();
       const rebuilt = await rebuildSessions(store, sessions, clock());
       log.info({ sessions: rebuilt.visits, repaired: rebuilt.repaired }, 'live sessions rebuilt from the sessions and events tables');
+      warm = true;
     })().catch((error: unknown) => {
       warming = undefined;
       throw error;
@@ -67,6 +69,9 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
   const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
+  // once warm, straight to the pipeline: no await (and microtask) per event for a warm-up long done
+  const consume = (msg: DeliveredMessage<unknown>): Promise<void> =>
+    warm ? pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq) : warmUp().then(() => pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq));
   const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS) / ownership.shards.length));
   for (const shard of ownership.shards) {
     subscriptions.push(
@@ -83,12 +88,12 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // A payload never fails for its content (bad ones are counted and acked), only
         // for the store being down: keep redelivering, never give an event up.
         maxDeliver: -1,
-        // the consume span joins the collect request's trace (context from the message headers)
+        // the consume span joins the collect request's trace (context from the message headers);
+        // tracing off, nothing is built per message for it (no attributes, span or closure)
         handler: (msg) =>
-          inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, async () => {
-            await warmUp();
-            await pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq);
-          }),
+          tracingActive() || msg.traceHeaders
+            ? inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, () => consume(msg))
+            : consume(msg),
       }),
     );
   }
