@@ -227,6 +227,27 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       await expect(store.insert(`${table}; DROP TABLE ${table}`, [{ site_id: 1 }])).rejects.toThrow(/Invalid table name/);
     });
 
+    it('insert: rows of different shapes in one batch — keys in any order, a column left out takes its default', async () => {
+      const table = await createEventsTable();
+      const ts = clickhouseUtc(now);
+      // one shape, keys in two orders (positional rows on chDB), then a batch with a row that leaves path out
+      await store.insert(table, [
+        { site_id: 1, name: 'pageview', path: '/a', tags: ['x'], ts },
+        { ts, tags: ['y', 'z'], path: '/b, "quoted"', name: 'signup', site_id: 2 },
+      ]);
+      await store.insert(table, [
+        { site_id: 3, name: 'pageview', path: '/c', tags: [], ts },
+        { site_id: 4, name: 'pageview', tags: ['w'], ts },
+      ]);
+      const rows = await store.query(`SELECT site_id, name, path, tags FROM ${table} ORDER BY site_id`);
+      expect(rows).toEqual([
+        { site_id: 1, name: 'pageview', path: '/a', tags: ['x'] },
+        { site_id: 2, name: 'signup', path: '/b, "quoted"', tags: ['y', 'z'] },
+        { site_id: 3, name: 'pageview', path: '/c', tags: [] },
+        { site_id: 4, name: 'pageview', path: '', tags: ['w'] },
+      ]);
+    });
+
     it('supports time-zone functions and interval bucketing', async () => {
       // 02:30 UTC today: still "yesterday" in New York whatever the DST state.
       const early = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 2, 37, 0));

@@ -44,7 +44,7 @@ describe('tracing', () => {
       expect(JSON.stringify(span.attributes)).not.toContain(secret);
       expect(JSON.stringify(span.events)).not.toContain(secret);
     }
-    expect(spans[1]?.attributes).toMatchObject({ 'db.statement': 'INSERT INTO t FORMAT JSONEachRow', 'db.operation.batch.size': 1 });
+    expect(spans[1]?.attributes).toMatchObject({ 'db.statement': 'INSERT INTO t FORMAT JSONCompactEachRow', 'db.operation.batch.size': 1 });
     expect(spans[2]?.attributes['db.statement']).toBe('SELECT count() AS n FROM t WHERE s = {s:String}');
     expect(String(spans[3]?.attributes['db.statement']).length).toBe(MAX_TRACED_STATEMENT_LENGTH + 1);
   });
