@@ -1,12 +1,13 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '@sightline/telemetry';
+import { captureLog } from '@sightline/testkit';
 import { shutdownPhases } from './shutdown-phases.js';
 
 function capturingLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const log = createLogger({ level: 'warn', destination: new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }) });
-  return { log, lines };
+  const captured = captureLog('launcher', 'warn');
+  return {
+    log: captured.log,
+    lines: () => captured.lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('shutdownPhases', () => {
@@ -21,9 +22,9 @@ describe('shutdownPhases', () => {
     await hung;
     const finished = phases.done();
 
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines[0]).toMatchObject({ msg: 'shutdown is slow', finished: [expect.stringMatching(/^gateway \d+ ms$/)] });
-    expect(lines[0]!.waiting_on).toEqual([expect.stringMatching(/^ingest: work \(\d+ ms\)$/)]);
+    expect(lines().length).toBeGreaterThan(0);
+    expect(lines()[0]).toMatchObject({ msg: 'shutdown is slow', finished: [expect.stringMatching(/^gateway \d+ ms$/)] });
+    expect(lines()[0]!.waiting_on).toEqual([expect.stringMatching(/^ingest: work \(\d+ ms\)$/)]);
     expect(finished.map((f) => f.phase)).toEqual(['gateway', 'ingest: work']);
     expect(finished[1]!.ms).toBeGreaterThanOrEqual(90);
   });
@@ -33,11 +34,11 @@ describe('shutdownPhases', () => {
     const phases = shutdownPhases(log, 30);
     await phases.run('gateway', async () => {});
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(lines).toEqual([]);
+    expect(lines()).toEqual([]);
     void phases.run('never ends', () => new Promise<void>(() => {}));
     phases.done();
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(lines).toEqual([]);
+    expect(lines()).toEqual([]);
   });
 
   it('times a phase that fails and passes its error on', async () => {

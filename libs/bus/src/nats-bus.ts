@@ -1,3 +1,4 @@
+import { settleNatsRequestsWithoutError } from './nats-request-settle.js';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -64,6 +65,8 @@ export async function connectNatsBus<P extends SubjectCatalogue = SubjectPayload
   // noAsyncTraces: no Error (stack capture) built per request for a context only a
   // failure would show; two per JetStream publish were a fifth of the collection profile
   const nc = await connect({ servers: url, name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
+  // and none built per settled request either (the library's own, see nats-request-settle.ts)
+  settleNatsRequestsWithoutError();
   return new NatsBus<P>(nc, options);
 }
 
