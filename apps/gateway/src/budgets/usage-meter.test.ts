@@ -17,11 +17,19 @@ class UsageLedger {
   totals = new Map<string, number>();
   reports: identityV1.ReportUsageRequest[] = [];
   failNext = 0;
+  /** when set, the next report is answered only once this resolves (a slow round trip) */
+  holdNext: Promise<void> | undefined;
 
   handle(call: ServerUnaryCall<identityV1.ReportUsageRequest, identityV1.ReportUsageResponse>, callback: sendUnaryData<identityV1.ReportUsageResponse>): void {
     if (this.failNext > 0) {
       this.failNext -= 1;
       callback({ code: GrpcStatus.UNAVAILABLE, details: 'down for the test' });
+      return;
+    }
+    if (this.holdNext) {
+      const held = this.holdNext;
+      this.holdNext = undefined;
+      void held.then(() => this.handle(call, callback));
       return;
     }
     const request = call.request;
@@ -70,6 +78,7 @@ describe('UsageMeter', () => {
     ledger.totals.clear();
     ledger.reports = [];
     ledger.failNext = 0;
+    ledger.holdNext = undefined;
     now = T0 + 15 * 60_000; // 10:15, 45 minutes left in the window
   });
 
@@ -119,6 +128,20 @@ describe('UsageMeter', () => {
     await replicaB.sync();
     expect(rateLimited(() => replicaB.admit(principal('key_a'), false)).code).toBe('rate_limited');
     expect(ledger.totals.get(`${new Date(T0).toISOString()}|key:key_a`)).toBe(10);
+  });
+
+  it('counts what a report in flight carries: a request admitted during the round trip sees it', async () => {
+    const meter = new UsageMeter(client, { key: 5, account: 100, write: 100 }, log, clock);
+    for (let i = 0; i < 5; i += 1) meter.admit(principal('key_a'), false);
+    let answer!: () => void;
+    ledger.holdNext = new Promise((resolve) => (answer = resolve));
+    const syncing = meter.sync();
+    // the 5 are on their way to identity, not yet known: the 6th is still refused
+    expect(rateLimited(() => meter.admit(principal('key_a'), false)).message).toContain('api key budget');
+    answer();
+    await syncing;
+    expect(rateLimited(() => meter.admit(principal('key_a'), false)).message).toContain('api key budget');
+    expect(ledger.totals.get(`${new Date(T0).toISOString()}|key:key_a`)).toBe(5);
   });
 
   it('keeps counts across a failed sync and reports them on the next one', async () => {

@@ -31,6 +31,8 @@ export class UsageMeter {
   private window = 0;
   private readonly known = new Map<string, number>();
   private pending = new Map<string, number>();
+  /** counts sent to identity whose totals have not come back yet: still counted by admit */
+  private reporting = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
 
@@ -61,7 +63,7 @@ export class UsageMeter {
     ];
     if (isWrite) checks.push([`write:${principal.accountId}`, this.limits.write, 'write']);
     for (const [bucket, limit, name] of checks) {
-      if ((this.known.get(bucket) ?? 0) + (this.pending.get(bucket) ?? 0) >= limit) {
+      if ((this.known.get(bucket) ?? 0) + (this.reporting.get(bucket) ?? 0) + (this.pending.get(bucket) ?? 0) >= limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((this.window + HOUR_MS - now) / 1000));
         throw new ApiError('rate_limited', `The hourly ${name} budget is exhausted (${limit} requests per hour); retry after ${retryAfterSeconds} s.`, { retryAfterSeconds });
       }
@@ -83,6 +85,9 @@ export class UsageMeter {
     const window = this.window;
     const sent = this.pending;
     this.pending = new Map();
+    // while the report is on its way, its counts are neither known nor pending: without
+    // this, a request admitted during the round trip would not see them (a budget overshot)
+    this.reporting = sent;
     const buckets = new Set([...this.known.keys(), ...sent.keys()]);
     const deltas = [...buckets].map((bucket) => ({ bucket, count: sent.get(bucket) ?? 0 }));
     try {
@@ -93,6 +98,9 @@ export class UsageMeter {
       // keep the counts for the next attempt; meanwhile admit on what we know
       if (window === this.window) for (const [bucket, count] of sent) this.pending.set(bucket, (this.pending.get(bucket) ?? 0) + count);
       this.log.warn({ err: error }, 'usage sync failed; budgets enforced on local counts until it recovers');
+    } finally {
+      // the totals now include them (or they are pending again, or the hour turned)
+      if (this.reporting === sent) this.reporting = new Map();
     }
   }
 
@@ -102,5 +110,6 @@ export class UsageMeter {
     this.window = window;
     this.known.clear();
     this.pending.clear();
+    this.reporting = new Map();
   }
 }
