@@ -70,8 +70,8 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
   // once warm, straight to the pipeline: no await (and microtask) per event for a warm-up long done
-  const consume = (msg: DeliveredMessage<unknown>): Promise<void> =>
-    warm ? pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq) : warmUp().then(() => pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq));
+  const handle = (msg: DeliveredMessage<unknown>): Promise<void> => pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq);
+  const consume = (msg: DeliveredMessage<unknown>): Promise<void> => (warm ? handle(msg) : warmUp().then(() => handle(msg)));
   const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS) / ownership.shards.length));
   for (const shard of ownership.shards) {
     subscriptions.push(

@@ -6,7 +6,7 @@ import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
 import { migrateModule } from './migrate.js';
-import type { ShutdownPhases } from './shutdown-phases.js';
+import { UNTIMED_PHASES, type ShutdownPhases } from './shutdown-phases.js';
 
 export interface RunningService {
   name: ServiceName;
@@ -50,10 +50,9 @@ export async function runService(
   return {
     name: module.name,
     server,
-    stop: async (graceMs, phases) => {
-      const step = <T>(name: string, run: () => Promise<T>) => (phases ? phases.run(`${module.name}: ${name}`, run) : run());
-      await step('gRPC drain', () => server.stop(graceMs));
-      await step('work', () => instance.stop());
+    stop: async (graceMs, phases = UNTIMED_PHASES) => {
+      await phases.run(`${module.name}: gRPC drain`, () => server.stop(graceMs));
+      await phases.run(`${module.name}: work`, () => instance.stop());
       connected.close();
     },
   };

@@ -7,6 +7,9 @@ export interface ShutdownPhases {
   done(): Array<{ phase: string; ms: number }>;
 }
 
+/** For a stop nobody times (a failed start's cleanup, a bench): each step just runs. */
+export const UNTIMED_PHASES: ShutdownPhases = { run: (_name, step) => step(), done: () => [] };
+
 /**
  * Times the phases of a shutdown. A phase that has not ended after `watchdogMs` is named in a
  * warning (then every `watchdogMs` again), so a stop that hangs says where instead of only timing out.

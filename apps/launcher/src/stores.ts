@@ -7,7 +7,7 @@ import { openBus, SIGHTLINE_STREAMS, type Bus } from '@sightline/bus';
 import { openMailer, type Mailer } from '@sightline/mailer';
 import type { StoreNeeds } from '@sightline/runtime';
 import type { StoreProbe } from '@sightline/grpc-kit';
-import type { ShutdownPhases } from './shutdown-phases.js';
+import { UNTIMED_PHASES, type ShutdownPhases } from './shutdown-phases.js';
 
 export interface Stores {
   db?: Db;
@@ -54,9 +54,8 @@ export async function openStores(config: Config, needs: StoreNeeds): Promise<Sto
   return stores;
 }
 
-export async function closeStores(stores: Stores, phases?: ShutdownPhases): Promise<void> {
-  const close = (role: string, store: { close(): Promise<void> } | undefined) =>
-    store && (phases ? phases.run(`${role} store close`, () => store.close()) : store.close());
+export async function closeStores(stores: Stores, phases: ShutdownPhases = UNTIMED_PHASES): Promise<void> {
+  const close = (role: string, store: { close(): Promise<void> } | undefined) => store && phases.run(`${role} store close`, () => store.close());
   await Promise.allSettled([close('db', stores.db), close('events', stores.events), close('bus', stores.bus), close('mail', stores.mailer)]);
 }
 
