@@ -2,13 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { captureLog } from '@sightline/testkit';
 import { requestLoggerFactory, RequestLogger } from './request-logger.js';
 
-/** The gateway's real logger at `info`; `lines` parsed as they are read. */
+/** The gateway's real logger at `info`; `lines()` parsed as they stand. */
 function capturing() {
-  const captured = captureLog('gateway', 'info');
-  return {
-    log: captured.log,
-    lines: () => captured.lines.map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
+  const { log, records } = captureLog('gateway', 'info');
+  return { log, lines: records };
 }
 
 describe('RequestLogger (request.log, made on first use)', () => {

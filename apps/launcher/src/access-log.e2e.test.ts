@@ -21,7 +21,7 @@ describe('access log', () => {
     await server?.stop();
   });
 
-  const requestLines = () => captured.lines.map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number; suppressed?: number }).filter((l) => l.msg === 'request');
+  const requestLines = () => (captured.records() as Array<{ msg: string; url?: string; status?: number; suppressed?: number }>).filter((l) => l.msg === 'request');
 
   it('logs API requests and refusals at info, accepted tracker events and probes only at debug', async () => {
     const client = server.api.withIp(freshIp());

@@ -3,11 +3,8 @@ import { captureLog } from '@sightline/testkit';
 import { shutdownPhases } from './shutdown-phases.js';
 
 function capturingLogger() {
-  const captured = captureLog('launcher', 'warn');
-  return {
-    log: captured.log,
-    lines: () => captured.lines.map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
+  const { log, records } = captureLog('launcher', 'warn');
+  return { log, lines: records };
 }
 
 describe('shutdownPhases', () => {

@@ -1,3 +1,4 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { errors, type NatsConnection } from '@nats-io/nats-core';
 import { RequestOne } from '@nats-io/nats-core/internal';
 import { backendGate, uniqueName } from '@sightline/testkit';
@@ -63,7 +64,6 @@ describe.skipIf(!gate.available)('settleNatsRequestsWithoutError (nats.js reques
       expect((await bus.streamState(stream))?.messages).toBe(200);
       expect(waitingRequests(bus.connection)).toBe(0);
     } finally {
-      const { jetstreamManager } = await import('@nats-io/jetstream');
       await (await jetstreamManager(bus.connection)).streams.delete(stream);
     }
   });
