@@ -115,7 +115,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       // load-independent: what the run cost in CPU (publisher, bus, ingest, chDB), so events/s per core
       figures[`${label}, flood: CPU s (all threads) / events per CPU-second`] = `${floodRun.cpuSeconds!.toFixed(1)} / ${Math.round(floodRun.published / floodRun.cpuSeconds!)}`;
       figures[`${label}, flood: p50/p99 publish → queryable (ms; a backlog, not a latency)`] = `${Math.round(percentile(floodRun.latencies, 50))}/${Math.round(percentile(floodRun.latencies, 99))}`;
-      figures[`${label}, flood: inside chDB inserts (ms of ms / calls / rows)`] = `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
+      figures[`${label}, flood: time with a chDB insert in flight (ms of ms / calls / rows)`] = `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
       figures[`${label}, baseline: same rows straight into chDB, same batches (ms)`] = Math.round(baselineMs);
       figures[`${label}, ratio: pipeline time / raw insert time`] = (floodRun.seconds * 1000 / baselineMs).toFixed(2);
       if (floodRun.bytes) {
@@ -202,11 +202,17 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
     // queryable = the insert returned (chDB inserts synchronously: a query after it sees the rows)
     const insert = store.insert.bind(store);
+    // the writer overlaps a batch's sessions with the next batch's events: count the time with any insert in flight
+    let inserting = 0;
+    let insertingSince = 0;
     store.insert = async (table, rows) => {
-      const t = performance.now();
-      await insert(table, rows);
+      if (inserting++ === 0) insertingSince = performance.now();
+      try {
+        await insert(table, rows);
+      } finally {
+        if (--inserting === 0) result.insertMs += performance.now() - insertingSince;
+      }
       const now = performance.now();
-      result.insertMs += now - t;
       result.calls.push({ table, rows: rows.length });
       const sample = result.samples.get(table) ?? [];
       if (sample.length < BASELINE_SAMPLE_ROWS) result.samples.set(table, sample.concat(rows.slice(0, BASELINE_SAMPLE_ROWS - sample.length)));

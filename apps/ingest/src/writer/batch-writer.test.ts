@@ -59,6 +59,63 @@ describe('BatchWriter on chDB', () => {
     await writer.close();
   });
 
+  it('inserts the next batch\'s events while this batch\'s sessions are in flight, never a batch\'s sessions before its events or before the previous batch\'s sessions', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const log: string[] = [];
+    const held = new Map<string, () => void>();
+    // the real store, with the first insert of each table held until the test lets it go
+    const holding = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'insert') {
+          return async (table: string, rows: readonly Record<string, unknown>[]) => {
+            const call = `${table}#${log.filter((line) => line.startsWith(`start ${table}#`)).length + 1}`;
+            log.push(`start ${call}`);
+            if (call.endsWith('#1')) await new Promise<void>((release) => held.set(call, release));
+            await target.insert(table, rows);
+            log.push(`end ${call}`);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const until = async (what: () => boolean) => {
+      for (let i = 0; i < 200 && !what(); i += 1) await new Promise((r) => setTimeout(r, 5));
+      expect(what()).toBe(true);
+    };
+    // 1 event + 1 session row per part: each batch is one part
+    const writer = new BatchWriter(holding, { maxRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 });
+    const acked: string[] = [];
+    const first = writer.add(part(10_000)).then(() => acked.push('first'));
+    const second = writer.add(part(20_000)).then(() => acked.push('second'));
+
+    await until(() => held.has('events#1'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(log).toEqual(['start events#1']); // batch 1's sessions wait for its events; batch 2 waits its turn
+    held.get('events#1')!();
+    await until(() => held.has('sessions#1') && log.includes('end events#2'));
+    await new Promise((r) => setTimeout(r, 50));
+    // batch 2's events went in beside batch 1's sessions; batch 2's sessions wait for batch 1's
+    expect(log).toEqual(['start events#1', 'end events#1', 'start sessions#1', 'start events#2', 'end events#2']);
+    expect(acked).toEqual([]);
+    held.get('sessions#1')!();
+    await Promise.all([first, second]);
+    expect(log.slice(5)).toEqual(['end sessions#1', 'start sessions#2', 'end sessions#2']);
+    expect(acked).toEqual(['first', 'second']);
+    expect(await count('events')).toBe(2);
+    expect(await count('sessions')).toBe(2);
+    await writer.close();
+  });
+
+  it('rejects every batch still waiting in either stage when it closes with the store down', async () => {
+    const writer = new BatchWriter(withOutage(store, (t) => t === 'sessions'), { maxRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 20 });
+    const outcomes = [writer.add(part(30_000)), writer.add(part(40_000))].map((p) => p.then(() => 'stored', () => 'rejected'));
+    await new Promise((r) => setTimeout(r, 100));
+    await writer.close(50);
+    expect(await Promise.all(outcomes)).toEqual(['rejected', 'rejected']);
+  });
+
   it('keeps the batch through an outage (sessions insert failing after events succeeded), then writes each table exactly once', async () => {
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');

@@ -79,6 +79,44 @@ class Batch {
   }
 }
 
+/**
+ * A batch is written in two stages. Within a stage batches land in order, and a
+ * batch's sessions only after its events: so the sessions table never counts an
+ * event the events table lacks (a process killed between the stages leaves events
+ * without their visits' updates, which the restart repairs, visit-repair.ts), and
+ * the late days of a batch land before its events. The stages of consecutive batches
+ * overlap: batch N+1's events are inserted while batch N's sessions are.
+ */
+const WRITE_STAGES: readonly (readonly Table[])[] = [
+  [LATE_EVENT_DAYS_TABLE, EVENTS_TABLE],
+  [SESSIONS_TABLE, DROPPED_EVENTS_TABLE],
+];
+
+/** Settled once a batch leaves a stage (stored, or given up at close); the next batch waits on it. */
+interface StageExit {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function stageExit(): StageExit {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+function rowsOf(batch: Batch, table: Table): readonly object[] {
+  switch (table) {
+    case LATE_EVENT_DAYS_TABLE:
+      return [...batch.lateDays.values()];
+    case EVENTS_TABLE:
+      return batch.events;
+    case SESSIONS_TABLE:
+      return batch.sessions.rows();
+    case DROPPED_EVENTS_TABLE:
+      return [...batch.drops.values()];
+  }
+}
+
 function hourOf(at: Date): string {
   return `${at.toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
 }
@@ -87,13 +125,16 @@ function hourOf(at: Date): string {
  * Buffers rows and inserts them in batches: at maxRows or after maxDelayMs.
  * `add` resolves only once its rows are stored, so a caller acks its bus message
  * after the insert — never before. A failed insert keeps the batch and retries with
- * backoff until it succeeds (the bus holds the messages meanwhile); one batch is in
- * flight at a time, so retries keep their order.
+ * backoff until it succeeds (the bus holds the messages meanwhile). A batch is
+ * written in two stages (WRITE_STAGES), each taking one batch at a time, so retries
+ * keep their order and the stages of consecutive batches overlap.
  */
 export class BatchWriter {
   private current = new Batch();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** per write stage, settled when the last batch given to it has left it */
+  private stageTails: readonly Promise<void>[] = WRITE_STAGES.map(() => Promise.resolve());
   private closed = false;
 
   constructor(
@@ -130,9 +171,11 @@ export class BatchWriter {
     const batch = this.current;
     if (batch.rows === 0) return this.flushing ?? Promise.resolve();
     this.current = new Batch();
-    // One batch in flight at a time; a previous failure does not stop this one.
-    const previous = (this.flushing ?? Promise.resolve()).catch(() => {});
-    const run: Promise<void> = previous.then(() => this.write(batch)).then(() => batch.done);
+    // Each stage takes one batch at a time, in order; a previous batch's failure does not stop this one.
+    const previous = this.stageTails;
+    const finished = WRITE_STAGES.map(() => stageExit());
+    this.stageTails = finished.map((stage) => stage.promise);
+    const run: Promise<void> = this.write(batch, previous, finished).then(() => batch.done);
     const tracked: Promise<void> = run.finally(() => {
       if (this.flushing === tracked) this.flushing = undefined;
     });
@@ -149,25 +192,38 @@ export class BatchWriter {
     await Promise.race([pending.catch(() => {}), timeout]);
   }
 
-  private async write(batch: Batch): Promise<void> {
+  /**
+   * Stage by stage (WRITE_STAGES): a stage starts once the previous batch has left it,
+   * so the next batch's events are inserted while this batch's sessions are.
+   */
+  private async write(batch: Batch, previous: readonly Promise<void>[], finished: readonly StageExit[]): Promise<void> {
+    try {
+      for (const [stage, tables] of WRITE_STAGES.entries()) {
+        await previous[stage];
+        if (!(await this.writeStage(batch, tables))) return;
+        finished[stage]!.resolve();
+      }
+      recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });
+      batch.resolve();
+    } finally {
+      // a batch given up at close leaves every stage free for the next one
+      for (const stage of finished) stage.resolve();
+    }
+  }
+
+  /** Inserts the stage's tables, retrying with backoff; false when the writer closed before they were stored (the batch is rejected). */
+  private async writeStage(batch: Batch, tables: readonly Table[]): Promise<boolean> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await inBatchWriteSpan(batch.links, { 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt }, async () => {
-          // before the events: a stored late event is never without its day (a day
-          // without a stored late event only makes queries take the slower, exact path)
-          await this.insertOnce(batch, LATE_EVENT_DAYS_TABLE, [...batch.lateDays.values()]);
-          await this.insertOnce(batch, EVENTS_TABLE, batch.events);
-          await this.insertOnce(batch, SESSIONS_TABLE, batch.sessions.rows());
-          await this.insertOnce(batch, DROPPED_EVENTS_TABLE, [...batch.drops.values()]);
+          for (const table of tables) await this.insertOnce(batch, table, rowsOf(batch, table));
         });
-        recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });
-        batch.resolve();
-        return;
+        return true;
       } catch (err) {
         this.options.onInsertError?.(err, attempt);
         if (this.closed) {
           batch.reject(err);
-          return;
+          return false;
         }
         const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 20));
         await new Promise((resolve) => setTimeout(resolve, delay));
