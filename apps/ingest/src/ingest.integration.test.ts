@@ -245,11 +245,18 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     await pipelineOn(healthy, cache).handle(visitorA(at(41), '/b'), false);
     await healthy.close();
 
-    // The next batch: its events insert lands, then the process dies before the sessions insert.
+    // The next batches: their events inserts land, then the process dies before their sessions inserts.
+    // One message per batch (maxRows 1): the writer inserts a batch's events while the previous
+    // batch's sessions are in flight, so a kill can leave several batches' events without their visits.
+    let eventInserts = 0;
     const diesBeforeSessions = {
-      insert: (table: string, rows: Record<string, unknown>[]) => (table === 'sessions' ? Promise.reject(new Error('killed')) : store.insert(table, rows)),
+      insert: (table: string, rows: Record<string, unknown>[]) => {
+        if (table === 'sessions') return Promise.reject(new Error('killed'));
+        if (table === 'events') eventInserts += 1;
+        return store.insert(table, rows);
+      },
     } as unknown as EventStore;
-    const dying = new BatchWriter(diesBeforeSessions, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
+    const dying = new BatchWriter(diesBeforeSessions, { maxRows: 1, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
     const beforeKill = pipelineOn(dying, cache);
     const lost = [
       visitorA(at(42), '/c'),
@@ -259,6 +266,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     const unacked = lost.map((m) => beforeKill.handle(m, false).then(() => 'acked', () => 'unacked'));
     await waitFor(stored, (n) => n >= 5);
     await dying.close(50);
+    expect(eventInserts).toBe(3);
     expect(await Promise.all(unacked)).toEqual(['unacked', 'unacked', 'unacked']);
     expect(await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews FROM sessions')).toEqual([{ visits: 1, pageviews: 2 }]);
 
