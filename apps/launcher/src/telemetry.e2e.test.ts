@@ -137,8 +137,9 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     expect(response.status).toBe(202);
     const requestId = response.headers.get('x-request-id');
 
-    const findBatch = () => exporter.getFinishedSpans().find((s) => s.name === 'ingest batch write' && (s.attributes['sightline.batch.events'] as number) >= 1);
-    await expect.poll(findBatch, { timeout: 10_000 }).toBeDefined();
+    const findBatch = (stage = 'events') =>
+      exporter.getFinishedSpans().find((s) => s.name === 'ingest batch write' && s.attributes['sightline.batch.stage'] === stage && (s.attributes['sightline.batch.events'] as number) >= 1);
+    await expect.poll(() => findBatch('sessions'), { timeout: 10_000 }).toBeDefined();
     const root = exporter.getFinishedSpans().find((s) => s.name === 'HTTP POST /api/event' && s.attributes['sightline.request_id'] === requestId)!;
     expect(root).toBeDefined();
     const spans = spansOfTrace(root.spanContext().traceId);
@@ -159,6 +160,12 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     expect(inserts.length).toBeGreaterThanOrEqual(1);
     for (const insert of inserts) expect(parentIn(batchSpans, insert)).toBe(batch);
     expect(inserts.map((s) => s.attributes['db.statement'])).toEqual(expect.arrayContaining([expect.stringContaining('events')]));
+    // its sessions go in as a second stage: a root span of its own, linked the same way
+    const sessionsStage = findBatch('sessions')!;
+    expect(sessionsStage.parentSpanContext).toBeUndefined();
+    expect(sessionsStage.links.map((l) => l.context.spanId)).toContain(consume!.spanContext().spanId);
+    const sessionInserts = spansOfTrace(sessionsStage.spanContext().traceId).filter((s) => s.attributes['sightline.event_store.operation'] === 'insert');
+    expect(sessionInserts.map((s) => s.attributes['db.statement'])).toEqual(expect.arrayContaining([expect.stringContaining('sessions')]));
 
     expect(await readMetricValue(ingestStoredEvents, {})).toBe(storedBefore + 1);
     expect(await readMetricValue(busPublishDuration, { adapter: 'local', subject: 'events.collected.*', outcome: 'ok' }, '_count')).toBe(publishBefore + 1);

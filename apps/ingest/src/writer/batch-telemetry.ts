@@ -16,8 +16,9 @@ export function currentSpanContext(): SpanContext | undefined {
 /**
  * A batch has many parents (one collect trace per message), so its write is a root
  * span *linked* to each message's consume span; the inserts below become its children.
+ * One span per write stage and attempt (`sightline.batch.stage`: events, sessions).
  */
-export function inBatchWriteSpan<T>(links: readonly SpanContext[], attributes: Record<string, number>, run: () => Promise<T>): Promise<T> {
+export function inBatchWriteSpan<T>(links: readonly SpanContext[], attributes: Record<string, number | string>, run: () => Promise<T>): Promise<T> {
   return tracer.startActiveSpan('ingest batch write', { kind: SpanKind.INTERNAL, root: true, links: links.map((link) => ({ context: link })), attributes }, async (span) => {
     try {
       return await run();

@@ -87,9 +87,9 @@ class Batch {
  * the late days of a batch land before its events. The stages of consecutive batches
  * overlap: batch N+1's events are inserted while batch N's sessions are.
  */
-const WRITE_STAGES: readonly (readonly Table[])[] = [
-  [LATE_EVENT_DAYS_TABLE, EVENTS_TABLE],
-  [SESSIONS_TABLE, DROPPED_EVENTS_TABLE],
+const WRITE_STAGES: readonly { name: string; tables: readonly Table[] }[] = [
+  { name: 'events', tables: [LATE_EVENT_DAYS_TABLE, EVENTS_TABLE] },
+  { name: 'sessions', tables: [SESSIONS_TABLE, DROPPED_EVENTS_TABLE] },
 ];
 
 /** Settled once a batch leaves a stage (stored, or given up at close); the next batch waits on it. */
@@ -198,9 +198,9 @@ export class BatchWriter {
    */
   private async write(batch: Batch, previous: readonly Promise<void>[], finished: readonly StageExit[]): Promise<void> {
     try {
-      for (const [stage, tables] of WRITE_STAGES.entries()) {
+      for (const [stage, { name, tables }] of WRITE_STAGES.entries()) {
         await previous[stage];
-        if (!(await this.writeStage(batch, tables))) return;
+        if (!(await this.writeStage(batch, name, tables))) return;
         finished[stage]!.resolve();
       }
       recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });
@@ -212,10 +212,11 @@ export class BatchWriter {
   }
 
   /** Inserts the stage's tables, retrying with backoff; false when the writer closed before they were stored (the batch is rejected). */
-  private async writeStage(batch: Batch, tables: readonly Table[]): Promise<boolean> {
+  private async writeStage(batch: Batch, stage: string, tables: readonly Table[]): Promise<boolean> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await inBatchWriteSpan(batch.links, { 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt }, async () => {
+        const attributes = { 'sightline.batch.stage': stage, 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt };
+        await inBatchWriteSpan(batch.links, attributes, async () => {
           for (const table of tables) await this.insertOnce(batch, table, rowsOf(batch, table));
         });
         return true;
