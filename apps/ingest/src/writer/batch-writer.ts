@@ -164,7 +164,7 @@ export class BatchWriter {
     return batch.done;
   }
 
-  /** Writes what waits now (and waits for any batch already in flight first). */
+  /** Writes what waits now; resolves once it is stored, after every batch before it. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -217,7 +217,7 @@ export class BatchWriter {
       try {
         const attributes = { 'sightline.batch.stage': stage, 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt };
         await inBatchWriteSpan(batch.links, attributes, async () => {
-          for (const table of tables) await this.insertOnce(batch, table, rowsOf(batch, table));
+          for (const table of tables) await this.insertOnce(batch, table);
         });
         return true;
       } catch (err) {
@@ -232,8 +232,11 @@ export class BatchWriter {
     }
   }
 
-  private async insertOnce(batch: Batch, table: Table, rows: readonly object[]): Promise<void> {
-    if (batch.written.has(table) || rows.length === 0) return;
+  private async insertOnce(batch: Batch, table: Table): Promise<void> {
+    if (batch.written.has(table)) return;
+    // built only now: a retry after this table went in builds nothing
+    const rows = rowsOf(batch, table);
+    if (rows.length === 0) return;
     await this.store.insert(table, rows as Record<string, unknown>[]);
     batch.written.add(table);
   }
