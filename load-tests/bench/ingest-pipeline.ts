@@ -1,9 +1,11 @@
+import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { collectedEventShard, collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type Bus } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
@@ -21,7 +23,9 @@ import { applyEvent } from '../../apps/ingest/src/sessions/sessionizer.js';
 import { fromClickHouseTime } from '../../apps/ingest/src/sessions/clickhouse-time.js';
 import { startIngest } from '../../apps/ingest/src/start-ingest.js';
 import { mapSiteResolver, site } from '../../apps/ingest/src/test-support/fixture-ports.js';
-import { realisticTraffic, type CollectedMessage, type Traffic } from './ingest-traffic.js';
+import { realisticTraffic, type Traffic } from './ingest-traffic.js';
+import type { PublishOrder, PublisherWorkerData } from './nats-publisher-worker.js';
+import { publishPaced, sharedClockMs } from './publish-paced.js';
 
 const TRACKING_KEY = 'benchkey0001';
 /** publishes in flight at once (the gateway's concurrent requests) */
@@ -60,7 +64,10 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
  * Ingest end to end (publish → bus → ingest → chDB, queryable) on a realistic data
  * set (load-tests/bench/ingest-traffic.ts), on the in-process bus and on NATS
  * JetStream (a private nats-server: stream and durable names are the product's, a
- * shared server's other users would take our events). Per composition:
+ * shared server's other users would take our events). On NATS the publisher runs in
+ * a worker thread, as a gateway publishes from a process of its own; the local bus
+ * lives in one process, so there it shares ingest's thread, as in `npm start`. CPU
+ * figures are the whole process's, publisher included. Per composition:
  * - flood: every event published as fast as the bus takes them; events/s from the
  *   first publish to the last row stored, zero-loss check (stored + dropped =
  *   published), p50/p99 publish → queryable;
@@ -96,14 +103,14 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
         continue;
       }
       const label = kind === 'nats' ? 'chDB + NATS JetStream' : 'chDB + LocalBus';
-      const openBus = async (): Promise<{ bus: Bus; close: () => Promise<void> }> => {
+      const openBus = async (): Promise<OpenedBus> => {
         if (kind !== 'nats') {
           const bus = new LocalBus();
           return { bus, close: () => bus.close() };
         }
         const server = await startPrivateNatsServer();
         const bus = await connectNatsBus(server.url, { name: 'bench-ingest' });
-        return { bus, close: async () => (await bus.close(), await server.stop()) };
+        return { bus, close: async () => (await bus.close(), await server.stop()), natsUrl: server.url };
       };
       const ports: IngestPorts = { sites: mapSiteResolver({ [TRACKING_KEY]: site({ site_id: 1 }) }), enricher: createEnricher(), geo, clock: systemClock };
 
@@ -178,7 +185,7 @@ interface RunOptions {
   database: string;
   db: PgDb;
   ports: IngestPorts;
-  openBus: () => Promise<{ bus: Bus; close: () => Promise<void> }>;
+  openBus: () => Promise<OpenedBus>;
   traffic: Traffic;
   /** publish at this rate; as fast as possible when absent */
   ratePerSecond?: number;
@@ -193,9 +200,11 @@ interface RunOptions {
 
 async function runPipeline(options: RunOptions): Promise<RunResult> {
   const store = await ChdbEventStore.open({ path: path.join(options.dir, 'chdb'), database: options.database });
-  const { bus, close } = await options.openBus();
+  const { bus, close, natsUrl } = await options.openBus();
   const messages = options.traffic.messages;
-  const publishedAt = new Map<number, number>();
+  /** [event time, when its row was stored], joined with the publish times after the run */
+  const storedAt: [number, number][] = [];
+  let publisher: Awaited<ReturnType<typeof startPublisherWorker>> | undefined;
   const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies: [], latencyBySend: [] };
   /** events stored or dropped (counted by reason): the run ends when every message is one of the two */
   let settled = 0;
@@ -215,17 +224,14 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       } finally {
         if (--inserting === 0) result.insertMs += performance.now() - insertingSince;
       }
-      const now = performance.now();
       result.calls.push({ table, rows: rows.length });
       const sample = result.samples.get(table) ?? [];
       if (sample.length < BASELINE_SAMPLE_ROWS) result.samples.set(table, sample.concat(rows.slice(0, BASELINE_SAMPLE_ROWS - sample.length)));
       if (table === DROPPED_EVENTS_TABLE) {
         for (const row of rows) if (row.reason !== 'unknown_site') settled += Number(row.count);
       } else if (table === EVENTS_TABLE) {
-        for (const row of rows) {
-          const sent = publishedAt.get(fromClickHouseTime(row.timestamp as string));
-          if (sent !== undefined) result.latencyBySend.push([sent, now - sent]);
-        }
+        const at = sharedClockMs();
+        for (const row of rows) storedAt.push([fromClickHouseTime(row.timestamp as string), at]);
         settled += rows.length;
       }
       if (settled >= messages.length) allStored();
@@ -239,35 +245,29 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     result.calls.length = 0;
     result.insertMs = 0;
 
-    // as the gateway does: each event to its visitor's shard, many requests in flight
-    const publish = (event: CollectedMessage): Promise<void> => {
-      if (!options.backlog) publishedAt.set(Date.parse(event.ts), performance.now());
-      return bus.publish(collectedSubject(collectedEventShard(event, DEFAULT_EVENT_SHARDS)), event);
-    };
+    // as the gateway does: each event to its visitor's shard, many requests in flight;
+    // on NATS from a worker thread, as a gateway publishes from a process of its own
+    publisher = natsUrl ? await startPublisherWorker({ url: natsUrl, messages, shards: DEFAULT_EVENT_SHARDS, window: PUBLISH_WINDOW }) : undefined;
+    let publishTimes: Float64Array | undefined;
     const publishAll = async (from: number): Promise<void> => {
-      const inFlight = new Set<Promise<void>>();
-      for (let i = 0; i < messages.length; i += 1) {
-        if (options.ratePerSecond) {
-          const due = from + (i * 1000) / options.ratePerSecond;
-          const wait = due - performance.now();
-          if (wait > 4) await new Promise((r) => setTimeout(r, wait));
-        }
-        const p = publish(messages[i]!).finally(() => inFlight.delete(p));
-        inFlight.add(p);
-        if (inFlight.size >= PUBLISH_WINDOW) await Promise.race(inFlight);
-      }
-      await Promise.all(inFlight);
+      publishTimes = publisher
+        ? await publisher.publish({ from, ratePerSecond: options.ratePerSecond })
+        : await publishPaced(messages.length, (i) => bus.publish(collectedSubject(collectedEventShard(messages[i]!, DEFAULT_EVENT_SHARDS)), messages[i]!), {
+            from,
+            ratePerSecond: options.ratePerSecond,
+            window: PUBLISH_WINDOW,
+          });
     };
     if (options.backlog) {
       await ingest.stop();
-      await publishAll(performance.now());
+      await publishAll(sharedClockMs());
     }
 
     const profiler = process.env.BENCH_INGEST_PROFILE ? await startProfiler() : undefined;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     if (options.backlog) ingest = await startPipeline();
-    else await publishAll(started);
+    else await publishAll(sharedClockMs());
     // every message stored or dropped; gives up only when nothing moved for 60 s (a loss then shows in the check)
     for (let seen = -1, idleSince = performance.now(); ; ) {
       const moved = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1000))]);
@@ -286,6 +286,14 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     const drops = await store.query<{ reason: string; n: number }>("SELECT reason, sum(count) AS n FROM dropped_events WHERE reason != 'unknown_site' GROUP BY reason ORDER BY reason");
     result.dropped = drops.reduce((sum, d) => sum + Number(d.n), 0);
     result.dropReasons = drops.map((d) => `${d.reason} ${d.n}`).join(', ');
+    if (!options.backlog && publishTimes) {
+      const publishedAt = new Map<number, number>();
+      for (let i = 0; i < messages.length; i += 1) publishedAt.set(Date.parse(messages[i]!.ts), publishTimes[i]!);
+      for (const [eventTime, stored] of storedAt) {
+        const sent = publishedAt.get(eventTime);
+        if (sent !== undefined) result.latencyBySend.push([sent, stored - sent]);
+      }
+    }
     result.latencies = result.latencyBySend.map(([, ms]) => ms).sort((a, b) => a - b);
     if (options.measureBytes) {
       await store.command('OPTIMIZE TABLE events FINAL');
@@ -301,10 +309,45 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       result.topColumns = columns.map((c) => `${c.table}.${c.name} ${(Number(c.bytes) / Math.max(1, result.stored)).toFixed(1)}`).join(', ');
     }
   } finally {
+    await publisher?.stop();
     await close();
     await store.close();
   }
   return result;
+}
+
+interface OpenedBus {
+  bus: Bus;
+  close: () => Promise<void>;
+  /** set for NATS: the publisher then runs in a worker thread with its own connection */
+  natsUrl?: string;
+}
+
+/** The NATS publisher thread, connected: `publish` sends every message once; `stop` ends the thread (also after a failure). */
+async function startPublisherWorker(data: PublisherWorkerData): Promise<{ publish: (order: PublishOrder) => Promise<Float64Array>; stop: () => Promise<void> }> {
+  // The bench runs under tsx (`node --import tsx`), whose loader a worker thread does not
+  // inherit on Node 20: the thread registers it before importing its TypeScript entry.
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./nats-publisher-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: data });
+  const failed = new Promise<never>((_resolve, reject) => worker.once('error', reject));
+  failed.catch(() => {});
+  const stop = async () => void (await worker.terminate());
+  try {
+    await Promise.race([once(worker, 'message'), failed]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    publish: async (order) => {
+      worker.postMessage(order);
+      const [{ times }] = (await Promise.race([once(worker, 'message'), failed])) as [{ times: Float64Array }];
+      return times;
+    },
+    stop,
+  };
 }
 
 /** BENCH_INGEST_PROFILE=<dir>: a CPU profile and an allocation-sampling heap profile of each timed run only (set-up and the other runs left out). */
