@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalBus, SUBJECTS, type Bus, type UntypedSubjects, collectedSubject } from '@sightline/bus';
+import { LocalBus, SIGHTLINE_STREAMS, SUBJECTS, type Bus, type UntypedSubjects, collectedSubject } from '@sightline/bus';
 
 /** Publishes a collected message as the gateway would (shard 0), malformed ones included: ingest must survive them. */
 const publishCollected = (bus: Bus, message: Record<string, unknown>) => (bus as unknown as Bus<UntypedSubjects>).publish(collectedSubject(0), message);
@@ -11,11 +11,12 @@ import { PgDb, runMigrations } from '@sightline/db';
 import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
 import type { ServiceInstance } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, movableClock, uniqueName, type TestDatabase } from '@sightline/testkit';
+import { backendGate, captureLog, createTestDatabase, movableClock, uniqueName, type TestDatabase } from '@sightline/testkit';
 import { DailySalts } from './identity/daily-salts.js';
 import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { rebuildSessions } from './sessions/rebuild-sessions.js';
+import { consumeSiteDeleted } from './site-deleted.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { startIngest } from './start-ingest.js';
 import { fixturePorts, site } from './test-support/fixture-ports.js';
@@ -349,6 +350,42 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     ]);
     expect(inserted).toEqual(['events', 'sessions']);
     await writer.close();
+  });
+
+  it('writes none of a deleted site’s rows after the deletion, even of an event prepared before it', async () => {
+    await store.command('TRUNCATE TABLE events');
+    await store.command('TRUNCATE TABLE sessions');
+    const bus = new LocalBus();
+    await bus.ensureStreams(SIGHTLINE_STREAMS);
+    const writer = new BatchWriter(store, { maxRows: 1000, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 50 });
+    // the site of the second event resolves only after the deletion has run (a slow lookup)
+    const ports = fixturePorts(SITES, GEO, clock.clock);
+    let lookups = 0;
+    let releaseLookup!: () => void;
+    const lookupHeld = new Promise<void>((resolve) => (releaseLookup = resolve));
+    const resolveSite = ports.sites.resolve.bind(ports.sites);
+    ports.sites = { resolve: async (key) => ((lookups += 1) === 2 ? lookupHeld.then(() => resolveSite(key)) : resolveSite(key)) };
+    const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
+    const captured = captureLog('ingest', 'info');
+    const subscription = await consumeSiteDeleted(store, bus, new SessionCache(), writer, captured.log);
+    // one event waits in a batch when the deletion comes (its timer a minute away), another is still being prepared
+    const inBatch = pipeline.handle(collected({ ts: at(70), u: 'https://example.com/in-batch' }), false);
+    const preparing = pipeline.handle(collected({ ts: at(71), u: 'https://example.com/preparing', ip: '203.0.113.7' }), false);
+    // the writer's batch is private: peeked here only to know when an event has reached it
+    const eventsInBatch = async () => (writer as unknown as { current: { events: unknown[] } }).current.events.length;
+    await waitFor(eventsInBatch, (n) => n === 1);
+    await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
+    await waitFor(async () => captured.records().filter((r) => r.msg === 'events, sessions and drop counts of a deleted site deleted').length, (n) => n === 1);
+    await inBatch; // its batch was finished before the deletion ran
+    releaseLookup();
+    await waitFor(eventsInBatch, (n) => n === 1);
+    await writer.flush();
+    await preparing; // settles (its message is acked) without a row written
+    await writer.close();
+    await subscription.stop();
+    await bus.close();
+    expect(await count('SELECT count() AS n FROM events WHERE site_id = 11')).toBe(0);
+    expect(await count('SELECT count() AS n FROM sessions WHERE site_id = 11')).toBe(0);
   });
 
   it('deletes a deleted site’s events, sessions, drop counts and late-event days on site.deleted', async () => {

@@ -3,6 +3,7 @@ import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TAB
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import type { Logger } from '@sightline/telemetry';
 import type { SessionCache } from './sessions/session-cache.js';
+import type { BatchWriter } from './writer/batch-writer.js';
 
 type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 
@@ -15,8 +16,12 @@ export async function deleteSiteData(store: EventStore, siteId: number): Promise
   }
 }
 
-/** Consumes `site.deleted` (stream SITES, durable `ingest`). */
-export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: SessionCache, log: Logger): Promise<Subscription> {
+/**
+ * Consumes `site.deleted` (stream SITES, durable `ingest`). The writer first stops
+ * writing the site's rows and finishes the batches that may hold some (an event
+ * prepared before the deletion can reach a batch after it), then the rows are deleted.
+ */
+export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: SessionCache, writer: Pick<BatchWriter, 'forgetSite'>, log: Logger): Promise<Subscription> {
   return bus.consume({
     stream: STREAM_NAMES.sites,
     durable: INGEST_DURABLE,
@@ -28,6 +33,7 @@ export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: Sessio
         return;
       }
       sessions.dropSite(siteId);
+      await writer.forgetSite(siteId);
       await deleteSiteData(store, siteId);
       log.info({ site_id: siteId }, 'events, sessions and drop counts of a deleted site deleted');
     },

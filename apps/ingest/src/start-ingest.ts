@@ -27,7 +27,16 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   await bus.ensureStreams(SIGHTLINE_STREAMS);
 
   const sessions = new SessionCache();
-  const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, log)];
+  const writer = new BatchWriter(store, {
+    maxRows: config.INGEST_BATCH_ROWS,
+    maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
+    retryBaseMs: 200,
+    retryMaxMs: 30_000,
+    // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
+    maxParts: config.INGEST_BATCH_ROWS,
+    onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
+  });
+  const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, writer, log)];
 
   let ports = options.ports;
   let preparePorts = async (): Promise<void> => {};
@@ -57,15 +66,6 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
       warming = undefined;
       throw error;
     }));
-  const writer = new BatchWriter(store, {
-    maxRows: config.INGEST_BATCH_ROWS,
-    maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
-    retryBaseMs: 200,
-    retryMaxMs: 30_000,
-    // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
-    maxParts: config.INGEST_BATCH_ROWS,
-    onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
-  });
   const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
   const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');

@@ -104,7 +104,7 @@ function stageExit(): StageExit {
   return { promise, resolve };
 }
 
-function rowsOf(batch: Batch, table: Table): readonly object[] {
+function rowsOf(batch: Batch, table: Table): readonly { site_id: number }[] {
   switch (table) {
     case LATE_EVENT_DAYS_TABLE:
       return [...batch.lateDays.values()];
@@ -136,6 +136,8 @@ export class BatchWriter {
   /** per write stage, settled when the last batch given to it has left it */
   private stageTails: readonly Promise<void>[] = WRITE_STAGES.map(() => Promise.resolve());
   private closed = false;
+  /** sites deleted while this process runs (few; ids are never reused) */
+  private readonly deletedSites = new Set<number>();
 
   constructor(
     private readonly store: EventStore,
@@ -182,6 +184,16 @@ export class BatchWriter {
     tracked.catch(() => {});
     this.flushing = tracked;
     return run;
+  }
+
+  /**
+   * A deleted site's rows are never written from now on: an event prepared before the
+   * deletion reaches a batch after it. Resolves once every batch that may already
+   * hold its rows in the store is written, so a deletion run next removes them all.
+   */
+  forgetSite(siteId: number): Promise<void> {
+    this.deletedSites.add(siteId);
+    return this.flush();
   }
 
   /** Flushes what is buffered; if the store stays down past `graceMs`, the waiting parts are rejected (their messages get redelivered). */
@@ -235,9 +247,10 @@ export class BatchWriter {
   private async insertOnce(batch: Batch, table: Table): Promise<void> {
     if (batch.written.has(table)) return;
     // built only now: a retry after this table went in builds nothing
-    const rows = rowsOf(batch, table);
+    let rows = rowsOf(batch, table);
+    if (this.deletedSites.size > 0) rows = rows.filter((row) => !this.deletedSites.has(row.site_id));
     if (rows.length === 0) return;
-    await this.store.insert(table, rows as Record<string, unknown>[]);
+    await this.store.insert(table, rows as readonly object[] as Record<string, unknown>[]);
     batch.written.add(table);
   }
 }
