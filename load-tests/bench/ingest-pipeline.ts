@@ -6,7 +6,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import { collectedEventShard, collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type Bus } from '@sightline/bus';
+import { collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type Bus } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
@@ -25,7 +25,7 @@ import { startIngest } from '../../apps/ingest/src/start-ingest.js';
 import { mapSiteResolver, site } from '../../apps/ingest/src/test-support/fixture-ports.js';
 import { realisticTraffic, type Traffic } from './ingest-traffic.js';
 import type { PublishOrder, PublisherWorkerData } from './nats-publisher-worker.js';
-import { publishPaced, sharedClockMs } from './publish-paced.js';
+import { publishCollected, sharedClockMs } from './publish-paced.js';
 
 const TRACKING_KEY = 'benchkey0001';
 /** publishes in flight at once (the gateway's concurrent requests) */
@@ -252,11 +252,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     const publishAll = async (from: number): Promise<void> => {
       publishTimes = publisher
         ? await publisher.publish({ from, ratePerSecond: options.ratePerSecond })
-        : await publishPaced(messages.length, (i) => bus.publish(collectedSubject(collectedEventShard(messages[i]!, DEFAULT_EVENT_SHARDS)), messages[i]!), {
-            from,
-            ratePerSecond: options.ratePerSecond,
-            window: PUBLISH_WINDOW,
-          });
+        : await publishCollected(bus, messages, { shards: DEFAULT_EVENT_SHARDS, from, ratePerSecond: options.ratePerSecond, window: PUBLISH_WINDOW });
     };
     if (options.backlog) {
       await ingest.stop();

@@ -5,9 +5,9 @@
  * shares ingest's thread, as it does in `npm start`.)
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { collectedEventShard, collectedSubject, connectNatsBus } from '@sightline/bus';
+import { connectNatsBus } from '@sightline/bus';
 import type { CollectedMessage } from './ingest-traffic.js';
-import { publishPaced } from './publish-paced.js';
+import { publishCollected } from './publish-paced.js';
 
 export interface PublisherWorkerData {
   url: string;
@@ -26,11 +26,7 @@ const port = parentPort!;
 const bus = await connectNatsBus(url, { name: 'bench-publisher' });
 port.once('message', (order: PublishOrder) => {
   void (async () => {
-    const publish = (i: number) => {
-      const event = messages[i]!;
-      return bus.publish(collectedSubject(collectedEventShard(event, shards)), event);
-    };
-    const times = await publishPaced(messages.length, publish, { from: order.from, ratePerSecond: order.ratePerSecond, window });
+    const times = await publishCollected(bus, messages, { shards, from: order.from, ratePerSecond: order.ratePerSecond, window });
     await bus.close();
     port.postMessage({ times }, [times.buffer as ArrayBuffer]);
   })();
