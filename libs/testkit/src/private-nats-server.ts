@@ -4,6 +4,8 @@ import { makeTempDir } from './temp-dir.js';
 
 export interface PrivateNatsServer {
   url: string;
+  /** the server's process id (benches read its CPU time); absent for a shared server */
+  pid?: number;
   /** stops the server (SIGTERM, then waits) and deletes its JetStream store */
   stop(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function startPrivateNatsServer(timeoutMs = 15_000): Promise<Privat
   });
   return {
     url: `nats://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
