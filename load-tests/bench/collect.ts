@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -7,6 +6,7 @@ import { connectNatsBus, LocalBus, STREAM_NAMES } from '@sightline/bus';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
 import { createTestDatabase, DEFAULT_BACKEND_URLS, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
 import { NO_BUDGETS, registerViaOutbox } from './auth.js';
+import { processCpuSeconds } from './machine-cpu.js';
 
 const CONNECTIONS = 50;
 const SECONDS = 8;
@@ -20,15 +20,6 @@ interface Server {
   pid: number;
   stop(): Promise<void>;
 }
-
-/** CPU seconds (user + system, every thread) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** A script of this folder (or the launcher) as a child process, ready once it prints `listening <url>` or `running at <url>`. */
 async function startScript(script: string, { args = [], env = {}, nodeArgs = [] }: { args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Server> {
@@ -65,11 +56,11 @@ async function startScript(script: string, { args = [], env = {}, nodeArgs = [] 
 
 /** Drives the server for `seconds`; `cpuUsPerRequest`: the server process's CPU per answered request (robust to busy neighbours, unlike req/s). */
 async function load(server: Server, body: string, seconds = SECONDS) {
-  const cpuBefore = cpuSeconds(server.pid);
+  const cpuBefore = processCpuSeconds(server.pid);
   const result = await autocannon({ url: `${server.url}/api/event`, method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': USER_AGENT }, body, connections: CONNECTIONS, duration: seconds });
   const answered = result['2xx'] + result.non2xx;
   return {
-    cpuUsPerRequest: Math.round(((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(answered, 1)),
+    cpuUsPerRequest: Math.round(((processCpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(answered, 1)),
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -6,7 +6,7 @@ import os from 'node:os';
  * CPU time of the whole machine and of other processes, from /proc (Linux): a bench
  * whose process shares the cores with a server (nats-server) shows how much of the
  * machine the run took, so "the pipeline is slow" and "the machine was full" can be
- * told apart. Undefined where /proc is not there.
+ * told apart. The machine's figures are undefined where /proc is not there.
  */
 
 let ticksPerSecond: number | undefined;
@@ -42,16 +42,12 @@ export function cpuShares(before: MachineCpu | undefined, after: MachineCpu | un
   return { busy: (after.busy - before.busy) / total, steal: (after.steal - before.steal) / total };
 }
 
-/** User + system CPU seconds a process has used so far. */
-export function processCpuSeconds(pid: number): number | undefined {
-  try {
-    // the command name (field 2) may hold spaces: count fields after its closing parenthesis
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / clockTicks();
-  } catch {
-    return undefined;
-  }
+/** CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat. */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
 
 export const CORES = os.availableParallelism();
