@@ -179,6 +179,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       query: (sql, params) => store.query(sql, params),
       command: (sql, params) => store.command(sql, params),
       insert: async (table, rows) => (table === 'events' && (await released), store.insert(table, rows)),
+      insertEncoded: async (table, rows) => (table === 'events' && (await released), store.insertEncoded(table, rows)),
       ping: () => store.ping(),
       close: async () => {},
     };
@@ -324,6 +325,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       query: (sql, params) => store.query(sql, params),
       command: (sql, params) => store.command(sql, params),
       insert: async (table, rows) => (inserted.push(table), store.insert(table, rows)),
+      insertEncoded: async (table, rows) => (inserted.push(table), store.insertEncoded(table, rows)),
       ping: () => store.ping(),
       close: async () => {},
     };

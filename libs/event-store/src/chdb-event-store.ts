@@ -5,8 +5,8 @@ import { acquireChdbDataDir } from './chdb-process-slot.js';
 import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, settingsAsConnectionArgs } from './clickhouse-settings.js';
 import type { EventStore, EventStoreParams } from './event-store.js';
 import { EventStoreError, toEventStoreError } from './event-store-error.js';
-import { assertDatabaseName, assertTableName } from './identifier.js';
-import { encodeJsonCompactEachRow, encodeJsonEachRow, parseJsonEachRow } from './json-each-row.js';
+import { assertColumnName, assertDatabaseName, assertTableName } from './identifier.js';
+import { encodeRows, parseJsonEachRow, type EncodedRows } from './json-each-row.js';
 import { normalizeParams } from './query-params.js';
 import { isMultiStatement } from './split-sql-statements.js';
 import { traced } from './tracing.js';
@@ -91,20 +91,19 @@ export class ChdbEventStore implements EventStore {
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-    assertTableName(table);
     // positional rows where every row has the same keys (ingest's do): less text to write and parse
-    const compact = rows.length > 0 ? encodeJsonCompactEachRow(rows) : undefined;
-    const format = compact ? 'JSONCompactEachRow' : 'JSONEachRow';
-    const statement = `INSERT INTO ${table} FORMAT ${format}`;
-    await traced('insert', this.#target(statement, { 'db.sql.table': table, 'db.operation.batch.size': rows.length }), async () => {
-      if (rows.length === 0) return;
+    await this.insertEncoded(table, encodeRows(rows));
+  }
+
+  async insertEncoded(table: string, rows: EncodedRows): Promise<void> {
+    assertTableName(table);
+    rows.columns?.forEach(assertColumnName);
+    const statement = `INSERT INTO ${table} FORMAT ${rows.format}`;
+    await traced('insert', this.#target(statement, { 'db.sql.table': table, 'db.operation.batch.size': rows.rows }), async () => {
+      if (rows.rows === 0) return;
       this.#assertOpen();
       try {
-        await this.#session.insert(
-          compact
-            ? { table, values: compact.payload, format, columns: compact.columns, settings: INSERT_SETTINGS }
-            : { table, values: encodeJsonEachRow(rows), format, settings: INSERT_SETTINGS },
-        );
+        await this.#session.insert({ table, values: rows.payload, format: rows.format, ...(rows.columns ? { columns: rows.columns } : {}), settings: INSERT_SETTINGS });
       } catch (error) {
         throw toEventStoreError(error);
       }

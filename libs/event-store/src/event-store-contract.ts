@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from './event-store.js';
 import { EventStoreError } from './event-store-error.js';
+import { encodeRows } from './json-each-row.js';
 import { runEventMigrations } from './migrate.js';
 
 export interface EventStoreHarness {
@@ -246,6 +247,32 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
         { site_id: 3, name: 'pageview', path: '/c', tags: [] },
         { site_id: 4, name: 'pageview', path: '', tags: ['w'] },
       ]);
+    });
+
+    it('insertEncoded: rows encoded beforehand (positional or keyed) go in as insert would; an unknown or unsafe column is refused', async () => {
+      const table = await createEventsTable();
+      const ts = clickhouseUtc(now);
+      const positional = encodeRows([
+        { site_id: 1, name: 'pageview', path: '/a, "q"', tags: ['x'], ts },
+        { site_id: 2, name: 'signup', path: '/b', tags: [], ts },
+      ]);
+      expect(positional.format).toBe('JSONCompactEachRow');
+      // a copy, as a worker thread's transferred buffer arrives: no Buffer, a bare Uint8Array
+      await store.insertEncoded(table, { ...positional, payload: new Uint8Array(positional.payload) });
+      const keyed = encodeRows([{ site_id: 3, name: 'pageview', path: '/c', tags: ['y'], ts }, { site_id: 4, name: 'x', tags: [], ts }]);
+      expect(keyed.format).toBe('JSONEachRow');
+      await store.insertEncoded(table, keyed);
+      await store.insertEncoded(table, encodeRows([]));
+      const rows = await store.query(`SELECT site_id, name, path, tags FROM ${table} ORDER BY site_id`);
+      expect(rows).toEqual([
+        { site_id: 1, name: 'pageview', path: '/a, "q"', tags: ['x'] },
+        { site_id: 2, name: 'signup', path: '/b', tags: [] },
+        { site_id: 3, name: 'pageview', path: '/c', tags: ['y'] },
+        { site_id: 4, name: 'x', path: '', tags: [] },
+      ]);
+      await expect(store.insertEncoded(table, encodeRows([{ site_id: 5, no_such_column: 1 }]))).rejects.toBeInstanceOf(EventStoreError);
+      await expect(store.insertEncoded(table, { ...encodeRows([{ site_id: 6 }]), columns: ['site_id`) FORMAT CSV --'] })).rejects.toThrow(/Invalid column name/);
+      expect(await store.query(`SELECT count() AS n FROM ${table}`)).toEqual([{ n: 4 }]);
     });
 
     it('supports time-zone functions and interval bucketing', async () => {

@@ -1,3 +1,5 @@
+import type { EncodedRows } from './json-each-row.js';
+
 /**
  * The events store as services see it. Two adapters implement it with the SAME
  * ClickHouse SQL: `ClickHouseEventStore` (@clickhouse/client, production) and
@@ -24,6 +26,8 @@ export interface EventStore {
   command(sql: string, params?: EventStoreParams): Promise<void>;
   /** Inserts rows as JSONEachRow into `table`; unknown keys are an error. */
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /** Inserts rows encoded beforehand (`encodeRows`, maybe on another thread); same rules as insert. */
+  insertEncoded(table: string, rows: EncodedRows): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

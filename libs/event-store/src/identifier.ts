@@ -20,3 +20,11 @@ export function assertTableName(name: string): string {
   }
   return name;
 }
+
+/** A column named in an insert's column list. */
+export function assertColumnName(name: string): string {
+  if (!IDENTIFIER.test(name)) {
+    throw new Error(`Invalid column name ${JSON.stringify(name)}: expected [A-Za-z_][A-Za-z0-9_]*`);
+  }
+  return name;
+}

@@ -1,5 +1,6 @@
 export type { EventStore, EventStoreParams } from './event-store.js';
 export { EventStoreError } from './event-store-error.js';
+export { encodeRows, type EncodedRows } from './json-each-row.js';
 export { ChdbEventStore, type ChdbEventStoreOptions } from './chdb-event-store.js';
 export { ClickHouseEventStore, type ClickHouseEventStoreOptions } from './clickhouse-event-store.js';
 export { LazyEventStore, type LazyEventStoreOptions } from './lazy-event-store.js';

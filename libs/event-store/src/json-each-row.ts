@@ -50,6 +50,28 @@ export function encodeJsonCompactEachRow(rows: readonly Record<string, unknown>[
   return { columns, payload: Buffer.from(lines.join('\n'), 'utf8') };
 }
 
+/**
+ * Rows already encoded for an insert: the text of `payload` in `format`, with the
+ * column list when the format is positional. Lets the encoding happen on another
+ * thread than the insert (ingest's pipeline workers encode, the thread that owns
+ * the embedded engine inserts).
+ */
+export interface EncodedRows {
+  format: 'JSONEachRow' | 'JSONCompactEachRow';
+  /** JSONCompactEachRow: the columns of each row's values, in order */
+  columns?: string[];
+  /** newline-separated rows, UTF-8 */
+  payload: Uint8Array;
+  rows: number;
+}
+
+/** Positional rows when every row has the first row's keys, else JSONEachRow. */
+export function encodeRows(rows: readonly Record<string, unknown>[]): EncodedRows {
+  const compact = rows.length > 0 ? encodeJsonCompactEachRow(rows) : undefined;
+  if (compact) return { format: 'JSONCompactEachRow', columns: compact.columns, payload: compact.payload, rows: rows.length };
+  return { format: 'JSONEachRow', payload: encodeJsonEachRow(rows), rows: rows.length };
+}
+
 export function parseJsonEachRow<R>(text: string): R[] {
   const body = text.trim();
   if (body === '') return [];

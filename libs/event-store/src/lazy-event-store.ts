@@ -1,4 +1,5 @@
 import type { EventStore, EventStoreParams } from './event-store.js';
+import type { EncodedRows } from './json-each-row.js';
 
 export interface LazyEventStoreOptions {
   kind: EventStore['kind'];
@@ -74,6 +75,10 @@ export class LazyEventStore implements EventStore {
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     await (await this.#store()).insert(table, rows);
+  }
+
+  async insertEncoded(table: string, rows: EncodedRows): Promise<void> {
+    await (await this.#store()).insertEncoded(table, rows);
   }
 
   async ping(): Promise<void> {
