@@ -76,6 +76,13 @@ export interface ConsumeOptions<T = unknown, F extends string = string> {
    */
   maxAckPending?: number;
   /**
+   * Hand each payload over as its JSON text, unparsed (`data` is then that string,
+   * whatever `T` says): for a consumer that passes messages to another thread, which
+   * parses them there. Unchecked, so the handler deals with text that is not JSON
+   * (only a foreign publisher or a damaged journal line makes some).
+   */
+  payloadText?: boolean;
+  /**
    * Called per message. Resolving without calling ack/nak acks it; throwing naks it
    * (redelivered later).
    */

@@ -186,7 +186,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
       ...(opts.maxAckPending !== undefined ? { maxAckPending: opts.maxAckPending } : {}),
     };
     const durable = stream.durable(opts.durable, settings);
-    const member = durable.addMember(opts.handler as (msg: DeliveredMessage<unknown>) => Promise<void>);
+    const member = durable.addMember(opts.handler as (msg: DeliveredMessage<unknown>) => Promise<void>, opts.payloadText === true);
     let stopping: Promise<void> | undefined;
     const subscription: Subscription = {
       stop: () => {

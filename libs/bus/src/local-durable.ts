@@ -37,6 +37,8 @@ type Handler = (msg: DeliveredMessage<unknown>) => Promise<void>;
 /** One consume() call attached to a durable. Members of one durable split its messages. */
 export interface DurableMember {
   readonly handler: Handler;
+  /** hand the payload's JSON text, unparsed (ConsumeOptions.payloadText) */
+  readonly payloadText: boolean;
   stopped: boolean;
   readonly running: Set<Promise<void>>;
 }
@@ -120,8 +122,8 @@ export class LocalDurable {
     }
   }
 
-  addMember(handler: Handler): DurableMember {
-    const member: DurableMember = { handler, stopped: false, running: new Set() };
+  addMember(handler: Handler, payloadText = false): DurableMember {
+    const member: DurableMember = { handler, payloadText, stopped: false, running: new Set() };
     this.members.push(member);
     this.scheduleDispatch();
     return member;
@@ -239,7 +241,7 @@ export class LocalDurable {
   private run(member: DurableMember, lease: Lease, message: StoredMessage): void {
     let data: unknown;
     try {
-      data = decodePayload(message.json);
+      data = member.payloadText ? message.json : decodePayload(message.json);
     } catch (err) {
       // Only a damaged journal line gets here; redelivering cannot repair it.
       clearTimeout(lease.timer);

@@ -400,7 +400,7 @@ class NatsConsumeLoop<T> {
     const deliveryCount = m.info.deliveryCount;
     let data: T;
     try {
-      data = decodePayload<T>(m.string());
+      data = this.opts.payloadText ? (m.string() as T) : decodePayload<T>(m.string());
     } catch (err) {
       // Redelivering cannot fix a payload that is not JSON.
       giveUpMessage(m, this.opts, deliveryCount, `payload is not JSON: ${String(err)}`);

@@ -70,6 +70,26 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(got[0]?.msgId).toBeUndefined();
       }));
 
+    it('payloadText: hands the payload as its JSON text, unparsed; redelivered the same', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const got: DeliveredMessage<unknown>[] = [];
+        await bus.consume({
+          stream,
+          durable: 'text',
+          payloadText: true,
+          handler: async (m) => {
+            got.push(m);
+            if (m.deliveryCount === 1) throw new Error('once more');
+          },
+        });
+        await bus.publish(`${prefix}.a`, { n: 1, s: 'a "quoted", comma' });
+        await waitFor(() => got.length === 2);
+        for (const m of got) expect(typeof m.data).toBe('string');
+        expect(JSON.parse(got[0]!.data as string)).toEqual({ n: 1, s: 'a "quoted", comma' });
+        expect(got[1]).toMatchObject({ data: got[0]!.data, deliveryCount: 2 });
+      }));
+
     it('delivers first deliveries in publish order', () =>
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
