@@ -1,17 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus, collectedEventShard, collectedSubject, type SubjectPayloads } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
-import { PgDb, runMigrations } from '@sightline/db';
-import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import type { PgDb } from '@sightline/db';
+import type { EventStore } from '@sightline/event-store';
 import type { ServiceInstance } from '@sightline/runtime';
-import { createLogger } from '@sightline/telemetry';
-import { backendGate, createTestDatabase, movableClock, uniqueName, type TestDatabase } from '@sightline/testkit';
-import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
+import { createLogger, ingestStoredEvents, readMetricValue } from '@sightline/telemetry';
+import { backendGate, movableClock } from '@sightline/testkit';
 import { startIngest } from './start-ingest.js';
 import { fixturePorts, site } from './test-support/fixture-ports.js';
+import { openIngestTestStores, type IngestTestStores } from './test-support/ingest-stores.js';
 
 const gate = await backendGate('postgres');
 const NOW = '2025-03-10T12:00:00.000Z';
@@ -40,37 +37,30 @@ function traffic(): Collected[] {
 }
 
 describe.skipIf(!gate.available)('ingest replicas sharing the event shards', () => {
-  let root: string;
-  let testDb: TestDatabase;
+  let stores: IngestTestStores;
   let db: PgDb;
   let store: EventStore;
   const clock = movableClock(NOW);
   const log = createLogger({ level: 'silent' });
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'sightline-ingest-replicas-'));
-    testDb = await createTestDatabase(gate.url, 'sightline_ingest_replicas');
-    db = new PgDb(testDb.url);
-    await runMigrations(db, { schema: INGEST_SCHEMA, dir: INGEST_MIGRATIONS_DIR });
-    store = await ChdbEventStore.open({ path: path.join(root, 'events'), database: uniqueName('replicas') });
-    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+    stores = await openIngestTestStores(gate.url, 'ingest-replicas');
+    ({ db, store } = stores);
   });
 
   afterAll(async () => {
-    await store?.close();
-    await db?.close();
-    await testDb?.drop();
-    await rm(root, { recursive: true, force: true });
+    await stores?.close();
   });
 
   /** Runs `replicas` ingest instances on one bus over the traffic; returns what was stored, then empties the tables. */
-  async function run(replicas: number): Promise<{ events: number; visitors: number; visits: number; pageviews: number; bounces: number }> {
+  async function run(replicas: number, workers = 0): Promise<{ events: number; visitors: number; visits: number; pageviews: number; bounces: number }> {
     const bus = new LocalBus();
     const instances: ServiceInstance[] = [];
     try {
       for (let index = 0; index < replicas; index += 1) {
-        const config = loadConfig({ INGEST_BATCH_ROWS: '50', INGEST_BATCH_MAX_DELAY_MS: '30', EVENT_SHARDS: String(SHARDS), INGEST_REPLICAS: String(replicas), INGEST_REPLICA_INDEX: String(index) });
-        instances.push(await startIngest({ config, log, clock: clock.clock, db, events: store, bus }, { ports: fixturePorts({ replkey0001: site({ site_id: 21 }) }, {}, clock.clock) }));
+        const config = loadConfig({ INGEST_BATCH_ROWS: '50', INGEST_BATCH_MAX_DELAY_MS: '30', EVENT_SHARDS: String(SHARDS), INGEST_REPLICAS: String(replicas), INGEST_REPLICA_INDEX: String(index), INGEST_WORKERS: String(workers) });
+        const ports = fixturePorts({ replkey0001: site({ site_id: 21 }) }, {}, clock.clock);
+        instances.push(await startIngest({ config, log, clock: clock.clock, db, events: store, bus }, { ports, workerGeo: { kind: 'table', table: {} } }));
       }
       const events = traffic();
       // as the gateway publishes: each event to its visitor's shard
@@ -99,5 +89,15 @@ describe.skipIf(!gate.available)('ingest replicas sharing the event shards', () 
     expect(one).toEqual(expected);
     const two = await run(2);
     expect(two).toEqual(expected);
+  }, 90_000);
+
+  it('pipeline worker threads (INGEST_WORKERS, each owning a share of the shards) store the same visitors and visits as the main thread alone', async () => {
+    const expected = { events: 160, visitors: 40, visits: 80, pageviews: 160, bounces: 20 };
+    const storedBefore = await readMetricValue(ingestStoredEvents);
+    expect(await run(1, 2)).toEqual(expected);
+    // the workers' batch metrics reach this thread's registry, the one /metrics serves
+    expect((await readMetricValue(ingestStoredEvents)) - storedBefore).toBe(160);
+    // both at once: two replicas of two workers, each worker with one shard of the four
+    expect(await run(2, 2)).toEqual(expected);
   }, 90_000);
 });

@@ -1,25 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus, SIGHTLINE_STREAMS, SUBJECTS, type Bus, type UntypedSubjects, collectedSubject } from '@sightline/bus';
 
 /** Publishes a collected message as the gateway would (shard 0), malformed ones included: ingest must survive them. */
 const publishCollected = (bus: Bus, message: Record<string, unknown>) => (bus as unknown as Bus<UntypedSubjects>).publish(collectedSubject(0), message);
 import { loadConfig } from '@sightline/config';
-import { PgDb, runMigrations } from '@sightline/db';
-import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import type { PgDb } from '@sightline/db';
+import type { EventStore } from '@sightline/event-store';
 import type { ServiceInstance } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
-import { backendGate, captureLog, createTestDatabase, movableClock, uniqueName, type TestDatabase } from '@sightline/testkit';
+import { backendGate, captureLog, movableClock } from '@sightline/testkit';
 import { DailySalts } from './identity/daily-salts.js';
-import { INGEST_EVENT_MIGRATIONS_DIR, INGEST_MIGRATIONS_DIR, INGEST_SCHEMA } from './migrations-dir.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { rebuildSessions } from './sessions/rebuild-sessions.js';
 import { consumeSiteDeleted } from './site-deleted.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { startIngest } from './start-ingest.js';
 import { fixturePorts, site } from './test-support/fixture-ports.js';
+import { openIngestTestStores, type IngestTestStores } from './test-support/ingest-stores.js';
 import { BatchWriter } from './writer/batch-writer.js';
 
 const gate = await backendGate('postgres');
@@ -50,8 +47,7 @@ async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, time
 }
 
 describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () => {
-  let root: string;
-  let testDb: TestDatabase;
+  let stores: IngestTestStores;
   let db: PgDb;
   let store: EventStore;
   const clock = movableClock(NOW);
@@ -59,32 +55,30 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
   const config = loadConfig({ INGEST_BATCH_ROWS: '50', INGEST_BATCH_MAX_DELAY_MS: '30', EVENT_SHARDS: '1' });
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'sightline-ingest-'));
-    testDb = await createTestDatabase(gate.url, 'sightline_ingest');
-    db = new PgDb(testDb.url);
-    await runMigrations(db, { schema: INGEST_SCHEMA, dir: INGEST_MIGRATIONS_DIR });
-    store = await ChdbEventStore.open({ path: path.join(root, 'events'), database: uniqueName('ingest') });
-    await runEventMigrations(store, { dir: INGEST_EVENT_MIGRATIONS_DIR });
+    stores = await openIngestTestStores(gate.url, 'ingest');
+    ({ db, store } = stores);
   });
 
   afterAll(async () => {
-    await store?.close();
-    await db?.close();
-    await testDb?.drop();
-    await rm(root, { recursive: true, force: true });
+    await stores?.close();
   });
 
-  async function start(bus: Bus): Promise<ServiceInstance> {
-    return startIngest({ config, log, clock: clock.clock, db, events: store, bus }, { ports: fixturePorts(SITES, GEO, clock.clock) });
+  /** workers: INGEST_WORKERS (the pipeline on worker threads, with the same fixture sites and geo) */
+  async function start(bus: Bus, workers = 0): Promise<ServiceInstance> {
+    return startIngest({ config: { ...config, INGEST_WORKERS: workers }, log, clock: clock.clock, db, events: store, bus }, { ports: fixturePorts(SITES, GEO, clock.clock), workerGeo: { kind: 'table', table: GEO } });
   }
 
   const count = async (sql: string, params = {}) => Number((await store.query<{ n: number }>(sql, params))[0]?.n ?? 0);
   const stored = () => count('SELECT count() AS n FROM events');
   const droppedTotal = () => count('SELECT sum(count) AS n FROM dropped_events');
 
-  it('drops each refused event under its reason and stores the rest', async () => {
+  it.each([
+    { workers: 0, on: 'on the main thread' },
+    { workers: 1, on: 'on a pipeline worker thread' },
+  ])('drops each refused event under its reason and stores the rest ($on)', async ({ workers }) => {
+    for (const table of ['events', 'sessions', 'dropped_events']) await store.command(`TRUNCATE TABLE ${table}`);
     const bus = new LocalBus();
-    const ingest = await start(bus);
+    const ingest = await start(bus, workers);
     const messages = [
       collected({ u: 'https://example.com/a' }), // stored
       collected({ u: 'https://blog.example.com/b', ts: at(1) }), // stored (wildcard allowed host)
@@ -369,7 +363,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     ports.sites = { resolve: async (key) => ((lookups += 1) === 2 ? lookupHeld.then(() => resolveSite(key)) : resolveSite(key)) };
     const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
     const captured = captureLog('ingest', 'info');
-    const subscription = await consumeSiteDeleted(store, bus, new SessionCache(), writer, captured.log);
+    const subscription = await consumeSiteDeleted(store, bus, { forgetSite: (siteId) => writer.forgetSite(siteId) }, captured.log);
     // one event waits in a batch when the deletion comes (its timer a minute away), another is still being prepared
     const inBatch = pipeline.handle(collected({ ts: at(70), u: 'https://example.com/in-batch' }), false);
     const preparing = pipeline.handle(collected({ ts: at(71), u: 'https://example.com/preparing', ip: '203.0.113.7' }), false);
@@ -390,14 +384,21 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     expect(await count('SELECT count() AS n FROM sessions WHERE site_id = 11')).toBe(0);
   });
 
-  it('deletes a deleted site’s events, sessions, drop counts and late-event days on site.deleted', async () => {
+  it.each([
+    { workers: 0, on: 'on the main thread' },
+    { workers: 1, on: 'on a pipeline worker thread' },
+  ])('deletes a deleted site’s events, sessions, drop counts and late-event days on site.deleted ($on)', async ({ workers }) => {
+    for (const table of ['events', 'sessions', 'dropped_events', 'late_event_days']) await store.command(`TRUNCATE TABLE ${table}`);
     const bus = new LocalBus();
-    const ingest = await start(bus);
+    const ingest = await start(bus, workers);
     await store.insert('late_event_days', [{ site_id: 11, day: '2025-03-10' }, { site_id: 13, day: '2025-03-10' }]);
     await publishCollected(bus, collected({ ts: at(40) }));
     await publishCollected(bus, collected({ ts: at(40), ua: GOOGLEBOT }));
+    // another site's drop count, which must stay
+    await publishCollected(bus, collected({ ts: at(40), k: 'inactive0001' }));
     await waitFor(async () => count('SELECT count() AS n FROM events WHERE site_id = 11'), (n) => n >= 1);
-    await waitFor(() => count("SELECT sum(count) AS n FROM dropped_events WHERE site_id = 11 AND reason = 'bot'"), (n) => n >= 2);
+    await waitFor(() => count("SELECT sum(count) AS n FROM dropped_events WHERE site_id = 11 AND reason = 'bot'"), (n) => n >= 1);
+    await waitFor(() => count('SELECT sum(count) AS n FROM dropped_events WHERE site_id = 12'), (n) => n >= 1);
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     const left = await waitFor(

@@ -2,8 +2,7 @@ import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscripti
 import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE } from '@sightline/events-schema';
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import type { Logger } from '@sightline/telemetry';
-import type { SessionCache } from './sessions/session-cache.js';
-import type { BatchWriter } from './writer/batch-writer.js';
+import type { IngestCore } from './ingest-core.js';
 
 type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 
@@ -17,11 +16,12 @@ export async function deleteSiteData(store: EventStore, siteId: number): Promise
 }
 
 /**
- * Consumes `site.deleted` (stream SITES, durable `ingest`). The writer first stops
- * writing the site's rows and finishes the batches that may hold some (an event
- * prepared before the deletion can reach a batch after it), then the rows are deleted.
+ * Consumes `site.deleted` (stream SITES, durable `ingest`). The pipeline first
+ * forgets the site's visits, stops writing its rows and finishes the batches that
+ * may hold some (an event prepared before the deletion can reach a batch after it;
+ * with pipeline workers, every worker does), then the rows are deleted.
  */
-export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: SessionCache, writer: Pick<BatchWriter, 'forgetSite'>, log: Logger): Promise<Subscription> {
+export function consumeSiteDeleted(store: EventStore, bus: Bus, core: Pick<IngestCore, 'forgetSite'>, log: Logger): Promise<Subscription> {
   return bus.consume({
     stream: STREAM_NAMES.sites,
     durable: INGEST_DURABLE,
@@ -32,8 +32,7 @@ export function consumeSiteDeleted(store: EventStore, bus: Bus, sessions: Sessio
         log.warn({ msg_id: msg.msgId }, 'site.deleted without a valid site_id; dropped');
         return;
       }
-      sessions.dropSite(siteId);
-      await writer.forgetSite(siteId);
+      await core.forgetSite(siteId);
       await deleteSiteData(store, siteId);
       log.info({ site_id: siteId }, 'events, sessions and drop counts of a deleted site deleted');
     },

@@ -3,20 +3,21 @@ import { inConsumerSpan, tracingActive } from '@sightline/telemetry';
 import { ownedShards, shardDurable } from './shard-ownership.js';
 import type { ServiceInstance } from '@sightline/runtime';
 import { DailySalts } from './identity/daily-salts.js';
-import { IngestPipeline } from './pipeline/ingest-pipeline.js';
+import { startIngestCore, type IngestCore } from './ingest-core.js';
 import type { IngestPorts } from './pipeline/ports.js';
-import { rebuildSessions } from './sessions/rebuild-sessions.js';
-import { SessionCache } from './sessions/session-cache.js';
-import { INGEST_DURABLE, consumeSiteDeleted } from './site-deleted.js';
+import { consumeSiteDeleted } from './site-deleted.js';
+import { PipelineThreads } from './threads/pipeline-threads.js';
+import type { WorkerGeo } from './threads/worker-messages.js';
 import { startImports } from './imports/start-imports.js';
 import { productionPorts, type IngestDeps } from './wiring.js';
 
 export { INGEST_CALLS, INGEST_NEEDS } from './wiring.js';
-import { BatchWriter } from './writer/batch-writer.js';
 
 export interface StartIngestOptions {
   /** the pipeline's ports; production ones from wiring.ts when absent */
   ports?: IngestPorts;
+  /** INGEST_WORKERS > 0: where the workers' geo data comes from (default DB-IP; tests pass a table) */
+  workerGeo?: WorkerGeo;
 }
 
 /** Tests hand their own ports and need no gRPC clients. */
@@ -25,18 +26,6 @@ type StartDeps = Omit<IngestDeps, 'clients'> & Partial<Pick<IngestDeps, 'clients
 export async function startIngest(deps: StartDeps, options: StartIngestOptions = {}): Promise<ServiceInstance> {
   const { db, events: store, bus, log, config } = deps;
   await bus.ensureStreams(SIGHTLINE_STREAMS);
-
-  const sessions = new SessionCache();
-  const writer = new BatchWriter(store, {
-    maxRows: config.INGEST_BATCH_ROWS,
-    maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
-    retryBaseMs: 200,
-    retryMaxMs: 30_000,
-    // Each shard's consumer holds at most a batch of unacked messages: once a batch waits here, write.
-    maxParts: config.INGEST_BATCH_ROWS,
-    onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
-  });
-  const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, sessions, writer, log)];
 
   let ports = options.ports;
   let preparePorts = async (): Promise<void> => {};
@@ -49,31 +38,30 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     closePorts = production.close;
   }
 
-  const clock = ports.clock;
-  // Geo data and live visits are loaded when the first event arrives, not at start:
-  // an idle ingest then holds neither the geo data nor the events store (embedded
-  // chDB loads on first use). Every event waits for this; a failure is retried by
-  // the next one (the bus redelivers).
-  let warming: Promise<void> | undefined;
-  let warm = false;
-  const warmUp = (): Promise<void> =>
-    (warming ??= (async () => {
-      await preparePorts();
-      const rebuilt = await rebuildSessions(store, sessions, clock());
-      log.info({ sessions: rebuilt.visits, repaired: rebuilt.repaired }, 'live sessions rebuilt from the sessions and events tables');
-      warm = true;
-    })().catch((error: unknown) => {
-      warming = undefined;
-      throw error;
-    }));
-  const pipeline = new IngestPipeline({ ports, salts: new DailySalts(db, ports.clock), sessions, writer, store });
   const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
-  // once warm, straight to the pipeline: no await (and microtask) per event for a warm-up long done
-  const handle = (msg: DeliveredMessage<unknown>): Promise<void> => pipeline.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq);
-  const consume = (msg: DeliveredMessage<unknown>): Promise<void> => (warm ? handle(msg) : warmUp().then(() => handle(msg)));
+  const salts = new DailySalts(db, ports.clock);
+  // INGEST_WORKERS: the pipeline on worker threads (the main thread keeps the bus and the
+  // stores); 0: on this thread
+  const core: IngestCore =
+    config.INGEST_WORKERS > 0
+      ? await PipelineThreads.start({
+          workers: config.INGEST_WORKERS,
+          shards: ownership.shards,
+          store,
+          sites: ports.sites,
+          salts,
+          clock: ports.clock,
+          log,
+          config,
+          geo: options.workerGeo ?? { kind: 'dbip' },
+        })
+      : startIngestCore({ ports, salts, store, config, log, prepare: preparePorts });
+  const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, core, log)];
+
   const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS) / ownership.shards.length));
   for (const shard of ownership.shards) {
+    const consume = (msg: DeliveredMessage<unknown>): Promise<void> => core.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq, shard);
     subscriptions.push(
       await bus.consume({
         stream: STREAM_NAMES.events,
@@ -88,6 +76,8 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // A payload never fails for its content (bad ones are counted and acked), only
         // for the store being down: keep redelivering, never give an event up.
         maxDeliver: -1,
+        // pipeline workers parse the payloads: the main thread passes the text on
+        payloadText: config.INGEST_WORKERS > 0,
         // the consume span joins the collect request's trace (context from the message headers);
         // tracing off, nothing is built per message for it (no attributes, span or closure)
         handler: (msg) =>
@@ -97,8 +87,6 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
       }),
     );
   }
-  const expiry = setInterval(() => sessions.expire(), 60_000);
-  expiry.unref();
 
   // imports: IngestService (uploads, deletion), the background writer, resumption after a crash
   // a restarted StatefulSet pod keeps its ordinal, so it resumes exactly the imports it had staged
@@ -108,9 +96,8 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     services: imports.services,
     stop: async () => {
       await imports.stop();
-      clearInterval(expiry);
       await Promise.all(subscriptions.map((s) => s.stop()));
-      await writer.close();
+      await core.close();
       await closePorts();
     },
   };

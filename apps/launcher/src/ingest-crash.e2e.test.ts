@@ -17,7 +17,12 @@ const CONCURRENCY = 48;
 /** the kill comes once this many events were answered 202 and some are stored */
 const KILL_AFTER_ACCEPTED = 20_000;
 
-describe.skipIf(!pgGate.available || !natsGate.available)('ingest survives kill -9 under load (microservices, NATS)', () => {
+// INGEST_WORKERS=2: the process killed holds the pipeline on two worker threads, each
+// with its batches in flight; the restarted one starts new workers
+describe.skipIf(!pgGate.available || !natsGate.available).each([
+  { workers: '0', pipeline: 'pipeline on the main thread' },
+  { workers: '2', pipeline: 'pipeline on 2 worker threads' },
+])('ingest survives kill -9 under load (microservices, NATS, $pipeline)', ({ workers }) => {
   let rig: IngestionRig;
 
   beforeAll(async () => {
@@ -26,7 +31,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('ingest survives kill 
     // redeliveries of events the killed process stored — including, when the kill falls
     // between a batch's events and sessions inserts, events whose visits never counted
     // them (the rebuild repairs those visits; rebuild-sessions.ts).
-    rig = await startIngestionRig({ databaseName: 'sightline_ingest_crash', pgUrl: pgGate.url, natsUrl: natsGate.url, env: { INGEST_ACK_WAIT_MS: '10000' } });
+    rig = await startIngestionRig({ databaseName: `sightline_ingest_crash_w${workers}`, pgUrl: pgGate.url, natsUrl: natsGate.url, env: { INGEST_ACK_WAIT_MS: '10000', INGEST_WORKERS: workers } });
   }, 240_000);
 
   afterAll(async () => {
@@ -56,7 +61,7 @@ describe.skipIf(!pgGate.available || !natsGate.available)('ingest survives kill 
     await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 150_000).catch(() => undefined);
     const counts = await storedCounts(store, siteId);
     console.info(
-      `ingest kill -9: killed at ${atKill.accepted} accepted / ${atKill.stored} stored; ${load.accepted.size} accepted in ${sentMs} ms; ` +
+      `ingest kill -9 (INGEST_WORKERS=${workers}): killed at ${atKill.accepted} accepted / ${atKill.stored} stored; ${load.accepted.size} accepted in ${sentMs} ms; ` +
         `drained ${Date.now() - restartedAt} ms after the restart; failures ${JSON.stringify([...load.failures])}; stored ${JSON.stringify(counts)}`,
     );
 

@@ -93,6 +93,15 @@ describe('Helm chart', () => {
     expect((ingest.spec as { replicas: number }).replicas).toBe(2);
     expect(env.find((e) => e.name === 'INGEST_REPLICAS')!.value).toBe('2');
     expect(env.find((e) => e.name === 'POD_NAME')!.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
+    // the pipeline on the main thread unless asked; the value reaches only ingest
+    expect(env.find((e) => e.name === 'INGEST_WORKERS')!.value).toBe('0');
+    const threaded = renderChart([...DEFAULTS, '--set', 'ingestPipelineWorkers=3']);
+    const threadedIngest = workloads(threaded).find((w) => w.kind === 'StatefulSet')!;
+    expect((podSpec(threadedIngest).containers[0].env as { name: string; value?: string }[]).find((e) => e.name === 'INGEST_WORKERS')!.value).toBe('3');
+    for (const w of workloads(threaded).filter((o) => o.kind !== 'StatefulSet')) {
+      expect(JSON.stringify(podSpec(w).containers[0].env ?? [])).not.toContain('INGEST_WORKERS');
+    }
+    expect(() => renderChart([...DEFAULTS, '--set', 'ingestPipelineWorkers=-1'])).toThrow();
   });
 
   it('keeps every credential out of the ConfigMap and in the Secret', () => {

@@ -92,10 +92,15 @@ export class ChdbEventStore implements EventStore {
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     // positional rows where every row has the same keys (ingest's do): less text to write and parse
-    await this.insertEncoded(table, encodeRows(rows));
+    await this.#insertEncoded(table, encodeRows(rows));
   }
 
-  async insertEncoded(table: string, rows: EncodedRows): Promise<void> {
+  insertEncoded(table: string, rows: EncodedRows): Promise<void> {
+    return this.#insertEncoded(table, rows);
+  }
+
+  // private, so a wrapper of either public method (a bench counting rows) never sees the other's calls
+  async #insertEncoded(table: string, rows: EncodedRows): Promise<void> {
     assertTableName(table);
     rows.columns?.forEach(assertColumnName);
     const statement = `INSERT INTO ${table} FORMAT ${rows.format}`;

@@ -3,13 +3,19 @@ import type { Db } from '@sightline/db';
 import type { Clock } from '@sightline/runtime';
 import { previousUtcDay, utcDay } from './visitor-hash.js';
 
+/** Where the visitor hash's salts come from: DailySalts, or a pipeline worker asking its main thread's. */
+export interface SaltSource {
+  /** The salt of `day` ('YYYY-MM-DD'), or null when the day is before yesterday. */
+  forDay(day: string): Promise<Buffer | null>;
+}
+
 /**
  * The salts of the visitor hash, one per UTC day, shared by every replica through
  * PostgreSQL. The first replica to need a day inserts a random salt; the others'
  * inserts do nothing (ON CONFLICT) and everybody reads the winner. Only today's and
  * yesterday's exist: older days are deleted, and asking for one answers null.
  */
-export class DailySalts {
+export class DailySalts implements SaltSource {
   private readonly cache = new Map<string, Promise<Buffer>>();
   /** the rotation of one day, shared: concurrent first events must not each send a DELETE */
   private pruning: { day: string; done: Promise<void> } | undefined;

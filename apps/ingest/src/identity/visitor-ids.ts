@@ -1,5 +1,5 @@
 import type { Clock } from '@sightline/runtime';
-import type { DailySalts } from './daily-salts.js';
+import type { SaltSource } from './daily-salts.js';
 import { previousUtcDay, utcDay, visitorHash } from './visitor-hash.js';
 
 /** Ids held per process: a visit's events come close together, so a small memo hits most of them. */
@@ -18,7 +18,7 @@ export class VisitorIds {
   private memoDay = '';
 
   constructor(
-    private readonly salts: DailySalts,
+    private readonly salts: SaltSource,
     private readonly clock: Clock,
     private readonly maxEntries = DEFAULT_MAX_ENTRIES,
   ) {}

@@ -1,6 +1,6 @@
 import { ENGAGEMENT } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
-import type { DailySalts } from '../identity/daily-salts.js';
+import type { SaltSource } from '../identity/daily-salts.js';
 import { VisitorIds } from '../identity/visitor-ids.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import { applyEvent, continuesSession } from '../sessions/sessionizer.js';
@@ -13,7 +13,7 @@ import { prepareEvent, type PreparedEvent } from './prepare-event.js';
 
 export interface IngestPipelineDeps {
   ports: IngestPorts;
-  salts: DailySalts;
+  salts: SaltSource;
   sessions: SessionCache;
   writer: BatchWriter;
   store: EventStore;

@@ -1,6 +1,7 @@
 import type { Clock } from '@sightline/runtime';
-import type { GeoInfo, GeoLookup, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
+import type { GeoInfo, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
 import { createEnricher } from '../enrich/enricher.js';
+import { tableGeo } from '../table-geo.js';
 
 /**
  * TEST fixtures of the pipeline's ports: sites the test declares and geo from a
@@ -18,9 +19,7 @@ export function mapSiteResolver(sites: Record<string, SiteContext>): SiteResolve
   return { resolve: async (key) => sites[key] ?? null };
 }
 
-export function tableGeo(table: Record<string, GeoInfo>): GeoLookup {
-  return { lookup: (ip) => table[ip] ?? { country: '', region: '', city: 0 } };
-}
+export { tableGeo };
 
 export function fixturePorts(sites: Record<string, SiteContext>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
   return { sites: mapSiteResolver(sites), enricher: createEnricher(), geo: tableGeo(geo), clock };

@@ -36,13 +36,32 @@ function eventTimeMs(timestamp: string): number {
   return Date.parse(`${timestamp.replace(' ', 'T')}Z`);
 }
 
-/** Metrics of a batch once every table of it is stored. */
-export function recordStoredBatch(batch: { events: readonly EventRow[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): void {
-  ingestBatchSize.observe(batch.rows);
-  ingestStoredEvents.inc(batch.events.length);
+/** What a stored batch adds to the metrics: plain data, so a pipeline worker can hand it to the main thread, whose registry is served. */
+export interface StoredBatchFigures {
+  rows: number;
+  events: number;
+  /** now − event time of each event with a readable time (s) */
+  lagSeconds: number[];
+  drops: [reason: string, count: number][];
+}
+
+export function storedBatchFigures(batch: { events: readonly EventRow[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): StoredBatchFigures {
+  const lagSeconds: number[] = [];
   for (const event of batch.events) {
     const at = eventTimeMs(event.timestamp);
-    if (Number.isFinite(at)) ingestLag.observe(Math.max(0, nowMs - at) / 1000);
+    if (Number.isFinite(at)) lagSeconds.push(Math.max(0, nowMs - at) / 1000);
   }
-  for (const drop of batch.drops) ingestDroppedEvents.inc({ reason: drop.reason }, drop.count);
+  return { rows: batch.rows, events: batch.events.length, lagSeconds, drops: [...batch.drops].map((d) => [d.reason, d.count]) };
+}
+
+export function recordStoredBatchFigures(figures: StoredBatchFigures): void {
+  ingestBatchSize.observe(figures.rows);
+  ingestStoredEvents.inc(figures.events);
+  for (const lag of figures.lagSeconds) ingestLag.observe(lag);
+  for (const [reason, count] of figures.drops) ingestDroppedEvents.inc({ reason }, count);
+}
+
+/** Metrics of a batch once every table of it is stored. */
+export function recordStoredBatch(batch: { events: readonly EventRow[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): void {
+  recordStoredBatchFigures(storedBatchFigures(batch, nowMs));
 }

@@ -4,7 +4,7 @@ import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
 import type { SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
-import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatch } from './batch-telemetry.js';
+import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatchFigures, storedBatchFigures, type StoredBatchFigures } from './batch-telemetry.js';
 
 export interface BatchWriterOptions {
   /** flush once this many rows wait (events + session versions + drop counters) */
@@ -20,6 +20,8 @@ export interface BatchWriterOptions {
    */
   maxParts?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
+  /** a batch's metrics once it is stored; default: recorded in this thread's registry */
+  onStored?: (figures: StoredBatchFigures) => void;
 }
 
 export const DEFAULT_BATCH_WRITER_OPTIONS: BatchWriterOptions = { maxRows: 5000, maxDelayMs: 1000, retryBaseMs: 200, retryMaxMs: 30_000 };
@@ -215,7 +217,7 @@ export class BatchWriter {
         if (!(await this.writeStage(batch, name, tables))) return;
         finished[stage]!.resolve();
       }
-      recordStoredBatch({ events: batch.events, rows: batch.rows, drops: batch.drops.values() });
+      (this.options.onStored ?? recordStoredBatchFigures)(storedBatchFigures({ events: batch.events, rows: batch.rows, drops: batch.drops.values() }));
       batch.resolve();
     } finally {
       // a batch given up at close leaves every stage free for the next one

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PgDb } from '@sightline/db';
+import type { EventStore } from '@sightline/event-store';
+import { backendGate, captureLog, movableClock } from '@sightline/testkit';
+import { DailySalts } from '../identity/daily-salts.js';
+import { mapSiteResolver, site } from '../test-support/fixture-ports.js';
+import { openIngestTestStores, type IngestTestStores } from '../test-support/ingest-stores.js';
+import { PipelineThreads } from './pipeline-threads.js';
+
+const gate = await backendGate('postgres');
+const NOW = '2025-03-10T12:00:00.000Z';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
+const at = (minutes: number) => new Date(Date.parse(NOW) - 3_600_000 + minutes * 60_000).toISOString();
+
+/** A collected message as the bus hands it to pipeline workers: its JSON text. */
+function pageview(visitor: number, minute: number, page: string): string {
+  return JSON.stringify({ k: 'threadkey001', n: 'pageview', u: `https://example.com${page}`, d: 'example.com', ts: at(minute), ip: `198.51.100.${visitor}`, ua: FIREFOX });
+}
+
+describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
+  let stores: IngestTestStores;
+  let db: PgDb;
+  let store: EventStore;
+  const clock = movableClock(NOW);
+
+  beforeAll(async () => {
+    stores = await openIngestTestStores(gate.url, 'pipeline-threads');
+    ({ db, store } = stores);
+  });
+
+  afterAll(async () => {
+    await stores?.close();
+  });
+
+  it('a worker that dies between a batch’s events and sessions inserts: the bus’s redeliveries are stored once and the visits come out whole', async () => {
+    const captured = captureLog('ingest', 'info');
+    const threads = await PipelineThreads.start({
+      workers: 1,
+      shards: [0],
+      store,
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 31 }) }),
+      salts: new DailySalts(db, clock.clock),
+      clock: clock.clock,
+      log: captured.log,
+      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
+      geo: { kind: 'table', table: {} },
+      workerEntry: new URL('./test-fixtures/dying-pipeline-worker.ts', import.meta.url),
+    });
+    // as the bus does: a message whose handling failed comes again, marked redelivered, with its sequence
+    let seq = 0;
+    const deliver = async (raw: string): Promise<'first' | 'again'> => {
+      const streamSeq = (seq += 1);
+      try {
+        await threads.handle(raw, false, streamSeq, 0);
+        return 'first';
+      } catch {
+        await threads.handle(raw, true, streamSeq, 0);
+        return 'again';
+      }
+    };
+    try {
+      // three visitors, two pageviews each, stored; then two more each, in the batch during which the worker dies
+      const first = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 0, '/a'), pageview(v, 1, '/b')]).map(deliver));
+      expect(first.every((d) => d === 'first')).toBe(true);
+      const second = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 2, v === 2 ? '/die' : '/c'), pageview(v, 3, '/d')]).map(deliver));
+      expect(second).toEqual(Array(6).fill('again'));
+      expect(captured.records().some((r) => r.msg === 'ingest pipeline worker stopped; starting a new one' && r.code === 70)).toBe(true);
+    } finally {
+      await threads.close();
+    }
+    const count = async (sql: string) => Number((await store.query<{ n: number }>(sql))[0]?.n);
+    // the dead worker's events insert went in; their redeliveries found them and wrote none again
+    expect(await count('SELECT count() AS n FROM events WHERE site_id = 31')).toBe(12);
+    expect(await count('SELECT uniqExact(visitor_id, pathname) AS n FROM events WHERE site_id = 31')).toBe(12);
+    // its sessions insert never happened: the new worker's rebuild repaired the three visits
+    const visits = await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = 31');
+    expect(visits).toEqual([{ visits: 3, pageviews: 12, duration: 3 * 180 }]);
+  }, 60_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * A pipeline worker thread: runs the ingest pipeline (parse → … → sessionize →
+ * batch) for the event shards the main thread hands it, with its own live visits
+ * and batch writer. Its statements go to the main thread's store (RemoteEventStore);
+ * sites and salts come from the main thread too (worker-ports.ts).
+ * Started by pipeline-threads.ts; messages in worker-messages.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger } from '@sightline/telemetry';
+import { startIngestCore } from '../ingest-core.js';
+import { MainThread } from './main-thread.js';
+import { RemoteEventStore } from './remote-event-store.js';
+import type { FromWorker, PipelineWorkerData, ToWorker } from './worker-messages.js';
+import { workerPorts } from './worker-ports.js';
+
+const data = workerData as PipelineWorkerData;
+const port = parentPort!;
+const main = new MainThread(port);
+const log = createLogger({ level: data.logLevel, service: 'ingest' }).child({ worker: data.index });
+const ports = workerPorts(main, data.geo);
+const core = startIngestCore({
+  ports: ports.ports,
+  salts: ports.salts,
+  store: new RemoteEventStore(main, data.store.kind, data.store.database, data.store.cluster),
+  config: { INGEST_BATCH_ROWS: data.batchRows, INGEST_BATCH_MAX_DELAY_MS: data.batchMaxDelayMs },
+  log,
+  prepare: ports.prepare,
+  onStoredBatch: (figures) => main.post({ t: 'stored-batch', figures }),
+});
+
+// answers go back once per turn, many events in one message
+let done: Extract<FromWorker, { t: 'done' }> = { t: 'done', ok: [], failed: [] };
+let flushing = false;
+function report(id: number, error?: unknown): void {
+  if (error === undefined) done.ok.push(id);
+  else done.failed.push([id, error instanceof Error ? error.message : String(error)]);
+  if (flushing) return;
+  flushing = true;
+  setImmediate(() => {
+    flushing = false;
+    main.post(done);
+    done = { t: 'done', ok: [], failed: [] };
+  });
+}
+
+function finished(id: number, work: Promise<void>): void {
+  work.then(
+    () => main.post({ t: 'finished', id }),
+    (error: unknown) => main.post({ t: 'finished', id, error: String(error) }),
+  );
+}
+
+/** The main thread passes payloads as the bus's JSON text: parsed here, off its thread. Text that is not JSON stays text, which the pipeline counts as invalid. */
+function parsed(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.t) {
+    case 'events': {
+      ports.setNow(message.now);
+      ports.sites.use(message.sites);
+      for (const event of message.events) {
+        const id = event.id;
+        core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0).then(
+          () => report(id),
+          (error: unknown) => report(id, error),
+        );
+      }
+      return;
+    }
+    case 'reply':
+      main.settle(message);
+      return;
+    case 'forget-site':
+      finished(message.id, core.forgetSite(message.siteId));
+      return;
+    case 'close':
+      finished(message.id, core.close());
+      return;
+  }
+});
+
+main.post({ t: 'ready' });
