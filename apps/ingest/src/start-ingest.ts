@@ -59,7 +59,9 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
       : startIngestCore({ ports, salts, store, config, log, prepare: preparePorts });
   const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, core, log)];
 
-  const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS) / ownership.shards.length));
+  // two batches in flight per pipeline (one being written, one filling): with workers, per worker
+  const pipelines = Math.max(1, Math.min(config.INGEST_WORKERS, ownership.shards.length));
+  const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS * pipelines) / ownership.shards.length));
   for (const shard of ownership.shards) {
     const consume = (msg: DeliveredMessage<unknown>): Promise<void> => core.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq, shard);
     subscriptions.push(
@@ -70,8 +72,8 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // unacked events come back after INGEST_ACK_WAIT_MS (longer than a batch takes; while the
         // store is down, redeliveries join the batch already waiting, see IngestPipeline)
         ackWaitMs: config.INGEST_ACK_WAIT_MS,
-        // the writer acks a batch only after its insert: let two batches be in flight
-        // across the shards (one being written, one filling), not one per shard
+        // the writer acks a batch only after its insert: let two batches per pipeline be in
+        // flight across the shards (one being written, one filling), not one per shard
         maxAckPending: perShardInFlight,
         // A payload never fails for its content (bad ones are counted and acked), only
         // for the store being down: keep redelivering, never give an event up.
