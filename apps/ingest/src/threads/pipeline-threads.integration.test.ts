@@ -32,6 +32,36 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     await stores?.close();
   });
 
+  it('a site lookup that fails on the main thread fails its events (the bus redelivers them) and the worker stores them on the next delivery', async () => {
+    let lookupsDown = true;
+    const captured = captureLog('ingest', 'info');
+    const sites = mapSiteResolver({ threadkey001: site({ site_id: 32 }) });
+    const threads = await PipelineThreads.start({
+      workers: 4,
+      shards: [3],
+      store,
+      sites: { resolve: (key) => (lookupsDown ? Promise.reject(new Error('sites service unavailable')) : sites.resolve(key)) },
+      salts: new DailySalts(db, clock.clock),
+      clock: clock.clock,
+      log: captured.log,
+      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
+      geo: { kind: 'table', table: {} },
+    });
+    // no more workers than shards: a worker without a shard would hold its geo data for nothing
+    expect(captured.records().find((r) => r.msg === 'the ingest pipeline runs on worker threads')?.workers).toBe(1);
+    try {
+      const raw = pageview(9, 0, '/x');
+      await expect(threads.handle(raw, false, 1, 3)).rejects.toThrow('sites service unavailable');
+      // a shard this process does not own is refused, not handed to some worker
+      await expect(threads.handle(raw, false, 2, 4)).rejects.toThrow('event shard 4');
+      lookupsDown = false;
+      await threads.handle(raw, true, 1, 3);
+    } finally {
+      await threads.close();
+    }
+    expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 32')).toEqual([{ n: 1 }]);
+  }, 60_000);
+
   it('a worker that dies between a batch’s events and sessions inserts: the bus’s redeliveries are stored once and the visits come out whole', async () => {
     const captured = captureLog('ingest', 'info');
     const threads = await PipelineThreads.start({
