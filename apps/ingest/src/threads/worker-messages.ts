@@ -58,4 +58,6 @@ export type WorkerCall =
   | { op: 'query'; sql: string; params?: EventStoreParams }
   | { op: 'command'; sql: string; params?: EventStoreParams }
   | { op: 'insert'; table: string; rows: EncodedRows }
-  | { op: 'ping' };
+  | { op: 'ping' }
+  /** the DB-IP files, read once by the main thread into memory every worker shares */
+  | { op: 'geo-databases' };

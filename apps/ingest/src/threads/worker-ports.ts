@@ -1,4 +1,4 @@
-import { openGeoLookup } from '@sightline/geo';
+import { openGeoLookup, type GeoDatabases } from '@sightline/geo';
 import { createEnricher } from '../enrich/enricher.js';
 import { DeferredGeoLookup } from '../deferred-geo-lookup.js';
 import type { SaltSource } from '../identity/daily-salts.js';
@@ -70,12 +70,13 @@ export interface WorkerPorts {
   prepare(): Promise<void>;
 }
 
-/** A worker's ports: enrichment here, sites and salts from the main thread, geo read by this thread. */
+/** A worker's ports: enrichment here, sites and salts from the main thread, geo on the DB-IP files the main thread shares. */
 export function workerPorts(main: MainThread, geo: WorkerGeo): WorkerPorts {
   let now = Date.now();
   const clock = () => new Date(now);
   const sites = new BatchSiteResolver(main);
-  const lookup = geo.kind === 'dbip' ? new DeferredGeoLookup(() => openGeoLookup()) : undefined;
+  // the DB-IP files from the main thread, shared (one copy for all workers); the name mapping is per worker
+  const lookup = geo.kind === 'dbip' ? new DeferredGeoLookup(async () => openGeoLookup({ databases: await main.call<GeoDatabases>({ op: 'geo-databases' }) })) : undefined;
   return {
     ports: { sites, enricher: createEnricher(), geo: lookup ?? tableGeo(geo.kind === 'table' ? geo.table : {}), clock },
     sites,
