@@ -61,6 +61,22 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     ]);
   }, 60_000);
 
+  it('a worker that cannot start fails the start (ingest does not come up half-working)', async () => {
+    const start = PipelineThreads.start({
+      workers: 2,
+      shards: [0, 1],
+      store,
+      sites: mapSiteResolver({}),
+      salts: new DailySalts(db, clock.clock),
+      clock: clock.clock,
+      log: captureLog('ingest', 'info').log,
+      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
+      geo: { kind: 'table', table: {} },
+      workerEntry: new URL('./test-fixtures/broken-pipeline-worker.ts', import.meta.url),
+    });
+    await expect(start).rejects.toThrow('broken pipeline worker module');
+  }, 60_000);
+
   it('a site lookup that fails on the main thread fails its events (the bus redelivers them) and the worker stores them on the next delivery', async () => {
     let lookupsDown = true;
     const captured = captureLog('ingest', 'info');

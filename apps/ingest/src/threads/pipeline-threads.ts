@@ -134,7 +134,8 @@ class Lane {
   request(message: (id: number) => ToWorker): Promise<void> {
     const id = (this.next += 1);
     const done = new Promise<void>((resolve, reject) => this.requests.set(id, { resolve, reject }));
-    // after the events already handed over
+    // after every event handed over before it, those of this turn included
+    this.flush();
     this.sending = this.sending.then(() => this.worker.postMessage(message(id)));
     return done;
   }
@@ -152,6 +153,7 @@ class Lane {
 
   private flush(): void {
     this.scheduled = false;
+    if (this.outbox.length === 0) return;
     const events = this.outbox;
     this.outbox = [];
     this.sending = this.sending.then(() => this.send(events));
@@ -194,14 +196,18 @@ class Lane {
     };
     const worker = spawnTsWorker(this.options.workerEntry ?? WORKER_ENTRY, data);
     this.worker = worker;
+    // a worker that fails before it is ready fails its start (the caller retries or gives up)
+    let up = false;
     let ready!: () => void;
+    let failed!: (error: Error) => void;
     const started = new Promise<void>((resolve, reject) => {
       ready = resolve;
-      worker.once('error', reject);
+      failed = reject;
     });
     worker.on('message', (message: FromWorker) => {
       switch (message.t) {
         case 'ready':
+          up = true;
           return ready();
         case 'done':
           for (const id of message.ok) this.settle(id);
@@ -220,8 +226,12 @@ class Lane {
         }
       }
     });
-    worker.on('error', (error) => log.error({ err: error, worker: this.index }, 'ingest pipeline worker failed'));
+    worker.on('error', (error) => {
+      log.error({ err: error, worker: this.index }, 'ingest pipeline worker failed');
+      if (!up) failed(error);
+    });
     worker.on('exit', (code) => {
+      if (!up) return failed(new Error(`ingest pipeline worker ${this.index} exited (code ${code}) before it was ready`));
       if (this.closing || this.worker !== worker) return;
       // Its events were not acked: the bus delivers them again. A new worker takes
       // the lane and rebuilds its live visits from the store on its first event.
@@ -230,9 +240,23 @@ class Lane {
       for (const waiter of this.requests.values()) waiter.reject(gone);
       this.requests.clear();
       log.error({ worker: this.index, code }, 'ingest pipeline worker stopped; starting a new one');
-      this.sending = this.spawn().catch((error: unknown) => log.error({ err: error, worker: this.index }, 'ingest pipeline worker could not be restarted'));
+      // what is sent from now on goes to the new worker once it is up (messages the dead
+      // one was still to get go nowhere: their events have failed above)
+      this.sending = this.sending.then(() => this.respawn());
     });
     return started;
+  }
+
+  /** A new worker for the lane, tried again with backoff until one starts (its events wait unacked meanwhile). */
+  private async respawn(): Promise<void> {
+    for (let attempt = 0; !this.closing; attempt += 1) {
+      try {
+        return await this.spawn();
+      } catch (error) {
+        this.options.log.error({ err: error, worker: this.index, attempt }, 'ingest pipeline worker could not be started; trying again');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)));
+      }
+    }
   }
 
   /** Answers the worker that asked (a replacement numbers its calls afresh). */
