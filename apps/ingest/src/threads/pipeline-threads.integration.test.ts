@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgDb } from '@sightline/db';
 import type { EventStore } from '@sightline/event-store';
@@ -107,19 +110,25 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 32')).toEqual([{ n: 1 }]);
   }, 60_000);
 
-  it('a worker that dies between a batch’s events and sessions inserts: the bus’s redeliveries are stored once and the visits come out whole', async () => {
+  it.each([
+    { site: 31, entry: 'dying-pipeline-worker.ts', replacement: 'starts at once' },
+    // its replacement fails to load once, and the lane tries again after a pause
+    { site: 34, entry: 'flaky-restart-pipeline-worker.ts', replacement: 'fails to start once' },
+  ])('a worker that dies between a batch’s events and sessions inserts ($replacement): the bus’s redeliveries are stored once and the visits come out whole', async ({ site: siteId, entry }) => {
     const captured = captureLog('ingest', 'info');
+    const starts = await mkdtemp(path.join(os.tmpdir(), 'sightline-worker-starts-'));
+    process.env.SIGHTLINE_TEST_WORKER_STARTS = starts;
     const threads = await PipelineThreads.start({
       workers: 1,
       shards: [0],
       store,
-      sites: mapSiteResolver({ threadkey001: site({ site_id: 31 }) }),
+      sites: mapSiteResolver({ threadkey001: site({ site_id: siteId }) }),
       salts: new DailySalts(db, clock.clock),
       clock: clock.clock,
       log: captured.log,
       config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
       geo: { kind: 'table', table: {} },
-      workerEntry: new URL('./test-fixtures/dying-pipeline-worker.ts', import.meta.url),
+      workerEntry: new URL(`./test-fixtures/${entry}`, import.meta.url),
     });
     // as the bus does: a message whose handling failed comes again, marked redelivered, with its sequence
     let seq = 0;
@@ -140,15 +149,20 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
       const second = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 2, v === 2 ? '/die' : '/c'), pageview(v, 3, '/d')]).map(deliver));
       expect(second).toEqual(Array(6).fill('again'));
       expect(captured.records().some((r) => r.msg === 'ingest pipeline worker stopped; starting a new one' && r.code === 70)).toBe(true);
+      if (entry.startsWith('flaky')) {
+        expect(captured.records().filter((r) => r.msg === 'ingest pipeline worker could not be started; trying again').map((r) => r.attempt)).toEqual([0]);
+      }
     } finally {
       await threads.close();
+      delete process.env.SIGHTLINE_TEST_WORKER_STARTS;
+      await rm(starts, { recursive: true, force: true });
     }
     const count = async (sql: string) => Number((await store.query<{ n: number }>(sql))[0]?.n);
     // the dead worker's events insert went in; their redeliveries found them and wrote none again
-    expect(await count('SELECT count() AS n FROM events WHERE site_id = 31')).toBe(12);
-    expect(await count('SELECT uniqExact(visitor_id, pathname) AS n FROM events WHERE site_id = 31')).toBe(12);
+    expect(await count(`SELECT count() AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
+    expect(await count(`SELECT uniqExact(visitor_id, pathname) AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
     // its sessions insert never happened: the new worker's rebuild repaired the three visits
-    const visits = await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = 31');
+    const visits = await store.query(`SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = ${siteId}`);
     expect(visits).toEqual([{ visits: 3, pageviews: 12, duration: 3 * 180 }]);
   }, 60_000);
 });
