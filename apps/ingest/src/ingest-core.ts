@@ -10,6 +10,10 @@ import { BatchWriter } from './writer/batch-writer.js';
 
 /** What runs collected events into the store: one pipeline on this thread, or pipeline workers (threads/). */
 export interface IngestCore {
+  /** pipelines running side by side (1 on the main thread; one per worker): each gets two batches of unacked events */
+  readonly pipelines: number;
+  /** whether it takes a message's payload as the bus's JSON text (`payloadText`) and parses it itself */
+  readonly takesPayloadText: boolean;
   /**
    * One delivered message; resolves once its rows are stored (then the caller acks).
    * `shard`: the event shard it came from — a visitor's events always share one, so
@@ -73,6 +77,8 @@ export function startIngestCore(deps: IngestCoreDeps): IngestCore {
   expiry.unref();
 
   return {
+    pipelines: 1,
+    takesPayloadText: false,
     // once warm, straight to the pipeline: no await (and microtask) per event for a warm-up long done
     handle: (raw, redelivered, streamSeq) =>
       warm ? pipeline.handle(raw, redelivered, streamSeq) : warmUp().then(() => pipeline.handle(raw, redelivered, streamSeq)),

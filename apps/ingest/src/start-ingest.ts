@@ -60,8 +60,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, core, log)];
 
   // two batches in flight per pipeline (one being written, one filling): with workers, per worker
-  const pipelines = Math.max(1, Math.min(config.INGEST_WORKERS, ownership.shards.length));
-  const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS * pipelines) / ownership.shards.length));
+  const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS * core.pipelines) / ownership.shards.length));
   for (const shard of ownership.shards) {
     const consume = (msg: DeliveredMessage<unknown>): Promise<void> => core.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq, shard);
     subscriptions.push(
@@ -78,8 +77,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // A payload never fails for its content (bad ones are counted and acked), only
         // for the store being down: keep redelivering, never give an event up.
         maxDeliver: -1,
-        // pipeline workers parse the payloads: the main thread passes the text on
-        payloadText: config.INGEST_WORKERS > 0,
+        payloadText: core.takesPayloadText,
         // the consume span joins the collect request's trace (context from the message headers);
         // tracing off, nothing is built per message for it (no attributes, span or closure)
         handler: (msg) =>

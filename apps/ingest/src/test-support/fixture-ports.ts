@@ -19,7 +19,6 @@ export function mapSiteResolver(sites: Record<string, SiteContext>): SiteResolve
   return { resolve: async (key) => sites[key] ?? null };
 }
 
-export { tableGeo };
 
 export function fixturePorts(sites: Record<string, SiteContext>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
   return { sites: mapSiteResolver(sites), enricher: createEnricher(), geo: tableGeo(geo), clock };

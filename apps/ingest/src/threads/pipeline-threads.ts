@@ -37,6 +37,8 @@ const WORKER_ENTRY = new URL('./pipeline-worker.ts', import.meta.url);
  * As replicas split shards between processes, workers split them inside one.
  */
 export class PipelineThreads implements IngestCore {
+  /** workers parse the payloads: the main thread passes the text on */
+  readonly takesPayloadText = true;
   private readonly laneOfShard = new Map<number, Lane>();
 
   private constructor(private readonly lanes: Lane[], shards: readonly number[]) {
@@ -61,6 +63,11 @@ export class PipelineThreads implements IngestCore {
     }
     options.log.info({ workers: count }, 'the ingest pipeline runs on worker threads');
     return new PipelineThreads(lanes, options.shards);
+  }
+
+  /** no more workers than shards: a worker without a shard would hold its geo data for nothing */
+  get pipelines(): number {
+    return this.lanes.length;
   }
 
   handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, shard: number): Promise<void> {

@@ -3,7 +3,7 @@ import { createEnricher } from '../enrich/enricher.js';
 import { DeferredGeoLookup } from '../deferred-geo-lookup.js';
 import type { SaltSource } from '../identity/daily-salts.js';
 import { utcDay } from '../identity/visitor-hash.js';
-import type { IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
+import type { GeoLookup, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
 import { tableGeo } from '../table-geo.js';
 import type { MainThread } from './main-thread.js';
 import type { WorkerGeo } from './worker-messages.js';
@@ -75,13 +75,19 @@ export function workerPorts(main: MainThread, geo: WorkerGeo): WorkerPorts {
   let now = Date.now();
   const clock = () => new Date(now);
   const sites = new BatchSiteResolver(main);
-  // the DB-IP files from the main thread, shared (one copy for all workers); the name mapping is per worker
-  const lookup = geo.kind === 'dbip' ? new DeferredGeoLookup(async () => openGeoLookup({ databases: await main.call<GeoDatabases>({ op: 'geo-databases' }) })) : undefined;
+  const located = geoPort(main, geo);
   return {
-    ports: { sites, enricher: createEnricher(), geo: lookup ?? tableGeo(geo.kind === 'table' ? geo.table : {}), clock },
+    ports: { sites, enricher: createEnricher(), geo: located.lookup, clock },
     sites,
     salts: new RemoteSalts(main, clock),
     setNow: (value) => (now = value),
-    prepare: () => lookup?.open() ?? Promise.resolve(),
+    prepare: located.open,
   };
+}
+
+function geoPort(main: MainThread, geo: WorkerGeo): { lookup: GeoLookup; open: () => Promise<void> } {
+  if (geo.kind === 'table') return { lookup: tableGeo(geo.table), open: async () => {} };
+  // the DB-IP files from the main thread, shared (one copy for all workers); the name mapping is per worker
+  const dbip = new DeferredGeoLookup(async () => openGeoLookup({ databases: await main.call<GeoDatabases>({ op: 'geo-databases' }) }));
+  return { lookup: dbip, open: () => dbip.open() };
 }

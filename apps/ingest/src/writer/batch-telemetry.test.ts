@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRow } from '@sightline/events-schema';
 import { ingestBatchSize, ingestDroppedEvents, ingestLag, ingestStoredEvents, readMetricValue } from '@sightline/telemetry';
-import { recordStoredBatch } from './batch-telemetry.js';
+import { recordStoredBatchFigures, storedBatchFigures } from './batch-telemetry.js';
 
 
-describe('recordStoredBatch', () => {
+describe('storedBatchFigures → recordStoredBatchFigures', () => {
   it('observes lag per event (now − event time), the batch size, stored events and drops by reason', async () => {
     const before = {
       lagSum: await readMetricValue(ingestLag, {}, '_sum'), lagCount: await readMetricValue(ingestLag, {}, '_count'), size: await readMetricValue(ingestBatchSize, {}, '_sum'),
@@ -13,7 +13,7 @@ describe('recordStoredBatch', () => {
     const now = Date.parse('2026-03-01T12:00:10.000Z');
     // 10 s and 2.5 s old
     const events = [{ timestamp: '2026-03-01 12:00:00.000' }, { timestamp: '2026-03-01 12:00:07.500' }] as EventRow[];
-    recordStoredBatch({ events, rows: 7, drops: [{ reason: 'bot', count: 3 }, { reason: 'stale', count: 1 }] }, now);
+    recordStoredBatchFigures(storedBatchFigures({ events, rows: 7, drops: [{ reason: 'bot', count: 3 }, { reason: 'stale', count: 1 }] }, now));
 
     expect(await readMetricValue(ingestLag, {}, '_count')).toBe(before.lagCount + 2);
     expect(await readMetricValue(ingestLag, {}, '_sum')).toBeCloseTo(before.lagSum + 12.5, 6);

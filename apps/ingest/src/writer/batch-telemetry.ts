@@ -54,14 +54,10 @@ export function storedBatchFigures(batch: { events: readonly EventRow[]; rows: n
   return { rows: batch.rows, events: batch.events.length, lagSeconds, drops: [...batch.drops].map((d) => [d.reason, d.count]) };
 }
 
+/** Metrics of a batch once every table of it is stored (on the main thread, whichever thread stored it). */
 export function recordStoredBatchFigures(figures: StoredBatchFigures): void {
   ingestBatchSize.observe(figures.rows);
   ingestStoredEvents.inc(figures.events);
   for (const lag of figures.lagSeconds) ingestLag.observe(lag);
   for (const [reason, count] of figures.drops) ingestDroppedEvents.inc({ reason }, count);
-}
-
-/** Metrics of a batch once every table of it is stored. */
-export function recordStoredBatch(batch: { events: readonly EventRow[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): void {
-  recordStoredBatchFigures(storedBatchFigures(batch, nowMs));
 }
