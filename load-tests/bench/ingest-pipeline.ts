@@ -329,7 +329,8 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     if (warmedUp < DEFAULT_EVENT_SHARDS) throw new Error(`the warm-up events were not all stored within 30 s (${warmedUp} of ${DEFAULT_EVENT_SHARDS})`);
     result.calls.length = 0;
     result.insertMs = 0;
-    decodeEncodedStored();
+    // what the warm-up stored is no part of the run
+    encodedStored.length = 0;
     result.samples.clear();
     storedAt.length = 0;
 

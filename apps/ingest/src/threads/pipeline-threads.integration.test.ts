@@ -8,7 +8,7 @@ import { backendGate, captureLog, movableClock } from '@sightline/testkit';
 import { DailySalts } from '../identity/daily-salts.js';
 import { mapSiteResolver, site } from '../test-support/fixture-ports.js';
 import { openIngestTestStores, type IngestTestStores } from '../test-support/ingest-stores.js';
-import { PipelineThreads } from './pipeline-threads.js';
+import { PipelineThreads, type PipelineThreadsOptions } from './pipeline-threads.js';
 
 const gate = await backendGate('postgres');
 const NOW = '2025-03-10T12:00:00.000Z';
@@ -37,16 +37,24 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     await stores?.close();
   });
 
-  it('workers locate visitors with DB-IP (the files the main thread read once, shared), as the main thread would', async () => {
-    const threads = await PipelineThreads.start({
-      workers: 2,
-      shards: [0, 1],
+  /** Pipeline threads on this file's stores, small batches, fixture geo unless the test says otherwise. */
+  function startThreads(options: Pick<PipelineThreadsOptions, 'workers' | 'shards' | 'sites' | 'log'> & Partial<PipelineThreadsOptions>): Promise<PipelineThreads> {
+    return PipelineThreads.start({
       store,
-      sites: mapSiteResolver({ threadkey001: site({ site_id: 33 }) }),
       salts: new DailySalts(db, clock.clock),
       clock: clock.clock,
-      log: captureLog('ingest', 'info').log,
       config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
+      geo: { kind: 'table', table: {} },
+      ...options,
+    });
+  }
+
+  it('workers locate visitors with DB-IP (the files the main thread read once, shared), as the main thread would', async () => {
+    const threads = await startThreads({
+      workers: 2,
+      shards: [0, 1],
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 33 }) }),
+      log: captureLog('ingest', 'info').log,
       geo: { kind: 'dbip' },
     });
     const from = (ip: string) => JSON.stringify({ k: 'threadkey001', n: 'pageview', u: 'https://example.com/geo', d: 'example.com', ts: at(0), ip, ua: FIREFOX });
@@ -65,16 +73,11 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
   }, 60_000);
 
   it('a worker that cannot start fails the start (ingest does not come up half-working)', async () => {
-    const start = PipelineThreads.start({
+    const start = startThreads({
       workers: 2,
       shards: [0, 1],
-      store,
       sites: mapSiteResolver({}),
-      salts: new DailySalts(db, clock.clock),
-      clock: clock.clock,
       log: captureLog('ingest', 'info').log,
-      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
-      geo: { kind: 'table', table: {} },
       workerEntry: new URL('./test-fixtures/broken-pipeline-worker.ts', import.meta.url),
     });
     await expect(start).rejects.toThrow('broken pipeline worker module');
@@ -84,16 +87,11 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     let lookupsDown = true;
     const captured = captureLog('ingest', 'info');
     const sites = mapSiteResolver({ threadkey001: site({ site_id: 32 }) });
-    const threads = await PipelineThreads.start({
+    const threads = await startThreads({
       workers: 4,
       shards: [3],
-      store,
       sites: { resolve: (key) => (lookupsDown ? Promise.reject(new Error('sites service unavailable')) : sites.resolve(key)) },
-      salts: new DailySalts(db, clock.clock),
-      clock: clock.clock,
       log: captured.log,
-      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
-      geo: { kind: 'table', table: {} },
     });
     // no more workers than shards: a worker without a shard would hold its geo data for nothing
     expect(captured.records().find((r) => r.msg === 'the ingest pipeline runs on worker threads')?.workers).toBe(1);
@@ -118,16 +116,11 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     const captured = captureLog('ingest', 'info');
     const starts = await mkdtemp(path.join(os.tmpdir(), 'sightline-worker-starts-'));
     process.env.SIGHTLINE_TEST_WORKER_STARTS = starts;
-    const threads = await PipelineThreads.start({
+    const threads = await startThreads({
       workers: 1,
       shards: [0],
-      store,
       sites: mapSiteResolver({ threadkey001: site({ site_id: siteId }) }),
-      salts: new DailySalts(db, clock.clock),
-      clock: clock.clock,
       log: captured.log,
-      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 50 },
-      geo: { kind: 'table', table: {} },
       workerEntry: new URL(`./test-fixtures/${entry}`, import.meta.url),
     });
     // as the bus does: a message whose handling failed comes again, marked redelivered, with its sequence
