@@ -34,6 +34,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '127.0.0.1']);
   });
 
+  it('takes INGEST_WORKERS from 0 (the pipeline on the main thread, the default) to 64, whole numbers only', () => {
+    expect(loadConfig({}).INGEST_WORKERS).toBe(0);
+    expect(loadConfig({ INGEST_WORKERS: '2' }).INGEST_WORKERS).toBe(2);
+    expect(loadConfig({ INGEST_WORKERS: '64' }).INGEST_WORKERS).toBe(64);
+    for (const bad of ['-1', '65', '1.5', 'two']) expect(() => loadConfig({ INGEST_WORKERS: bad }), bad).toThrow(/INGEST_WORKERS/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(8080);
   });
