@@ -14,6 +14,8 @@ const SECONDS = 8;
 const WARM_UP_SECONDS = 3;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
+/** Node's flags for a Sightline process, as `npm start` and the image give them (the bare reference gets them too). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 interface Server {
   url: string;
@@ -23,7 +25,7 @@ interface Server {
 
 /** A script of this folder (or the launcher) as a child process, ready once it prints `listening <url>` or `running at <url>`. */
 async function startScript(script: string, { args = [], env = {}, nodeArgs = [] }: { args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +107,7 @@ const COMPOSITIONS: Composition[] = [
     label: '(a) `npm start`: collection while ingest consumes, local journal',
     start: async (dataDir) => {
       // BENCH_CPU_PROF_DIR=<dir>: the launcher writes a V8 CPU profile there on exit (open in Chrome DevTools)
-      const launcher = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir, ...NO_BUDGETS }, nodeArgs });
+      const launcher = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir, ...NO_BUDGETS }, nodeArgs: [...SERVER_NODE_FLAGS, ...nodeArgs] });
       return { server: { url: launcher.url, pid: launcher.child.pid!, stop: async () => void (await launcher.stop('SIGTERM')) }, count: () => localJournalCount(dataDir) };
     },
   },

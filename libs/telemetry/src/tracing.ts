@@ -1,5 +1,5 @@
 // Types only: the SDK and exporters (~30 MB once loaded) are imported when tracing is on.
-import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export interface TracingConfig {
   exporter: 'none' | 'console' | 'otlp';
@@ -24,6 +24,28 @@ export function tracingActive(): boolean {
   return active > 0;
 }
 
+/** Counts a recording provider (the SDK here, or a worker thread's forwarding one); the function given back uncounts it once. */
+export function markTracingActive(): () => void {
+  active += 1;
+  let marked = true;
+  return () => {
+    if (marked) active -= 1;
+    marked = false;
+  };
+}
+
+/** Where spans end on this thread: the started SDK's processor and resource (span-forwarding.ts hands worker threads' spans to it). */
+export interface TracingSink {
+  processor: SpanProcessor;
+  resource: ReadableSpan['resource'];
+}
+
+let sink: TracingSink | undefined;
+
+export function tracingSink(): TracingSink | undefined {
+  return sink;
+}
+
 /**
  * Starts the OpenTelemetry SDK when an exporter is configured. Spans are created by
  * Sightline's own code (gateway request, gRPC client/server, Db and EventStore
@@ -45,14 +67,21 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }));
   }
-  const sdk = new NodeSDK({ serviceName: config.serviceName, spanProcessors: [spanProcessor], instrumentations: [] });
+  // the resource NodeSDK would detect by default (env, process, host, service name), made
+  // here so the spans of worker threads exported through this SDK carry the same one
+  const { defaultResource, detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } = await import('@opentelemetry/resources');
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [envDetector, processDetector, hostDetector] }))
+    .merge(resourceFromAttributes({ 'service.name': config.serviceName }));
+  const sdk = new NodeSDK({ resource, autoDetectResources: false, spanProcessors: [spanProcessor], instrumentations: [] });
   sdk.start();
-  active += 1;
-  let stopped = false;
+  const ownSink: TracingSink = { processor: spanProcessor, resource };
+  sink = ownSink;
+  const unmark = markTracingActive();
   return {
     shutdown: () => {
-      if (!stopped) active -= 1;
-      stopped = true;
+      unmark();
+      if (sink === ownSink) sink = undefined;
       return sdk.shutdown();
     },
   };

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { activeSpanContextRecord } from '@sightline/telemetry';
 import type { FromWorker, ToWorker, WorkerCall } from './worker-messages.js';
 
 /** A worker's calls to the main thread: each one answered by a `reply` with its id. */
@@ -12,7 +13,8 @@ export class MainThread {
     const id = (this.next += 1);
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.post({ t: 'call', id, call }, transfer);
+      const parent = activeSpanContextRecord();
+      this.post(parent ? { t: 'call', id, call, parent } : { t: 'call', id, call }, transfer);
     });
   }
 

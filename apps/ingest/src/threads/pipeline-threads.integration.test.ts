@@ -2,8 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SpanKind, trace, type SpanContext } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { PgDb } from '@sightline/db';
 import type { EventStore } from '@sightline/event-store';
+import { startTracing } from '@sightline/telemetry';
 import { backendGate, captureLog, movableClock } from '@sightline/testkit';
 import { DailySalts } from '../identity/daily-salts.js';
 import { mapSiteResolver, site } from '../test-support/fixture-ports.js';
@@ -157,5 +160,56 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     // its sessions insert never happened: the new worker's rebuild repaired the three visits
     const visits = await store.query(`SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = ${siteId}`);
     expect(visits).toEqual([{ visits: 3, pageviews: 12, duration: 3 * 180 }]);
+  }, 60_000);
+
+  // last in the file: the tracer provider it starts is the process's from then on
+  it('with tracing on, a worker’s batch spans are exported by the main thread: linked to each message’s consume span, and parents of the inserts the main thread runs', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracing = await startTracing({ exporter: 'none', serviceName: 'sightline-threads-test', spanExporter: exporter });
+    const consumed: SpanContext[] = [];
+    let spans: ReturnType<InMemorySpanExporter['getFinishedSpans']>;
+    try {
+      const threads = await startThreads({ workers: 1, shards: [0], sites: mapSiteResolver({ threadkey001: site({ site_id: 36 }) }), log: captureLog('ingest', 'info').log });
+      try {
+        // as start-ingest does: each message handled inside its consume span
+        const tracer = trace.getTracer('test');
+        await Promise.all(
+          [1, 2].map((visitor) =>
+            tracer.startActiveSpan('ingest consume', { kind: SpanKind.CONSUMER }, async (span) => {
+              consumed.push(span.spanContext());
+              try {
+                await threads.handle(pageview(60 + visitor, 20, '/traced'), false, 700 + visitor, 0);
+              } finally {
+                span.end();
+              }
+            }),
+          ),
+        );
+      } finally {
+        await threads.close();
+      }
+      // read before the shutdown, which empties the in-memory exporter
+      spans = exporter.getFinishedSpans();
+    } finally {
+      await tracing.shutdown();
+    }
+    const batches = spans.filter((s) => s.name === 'ingest batch write');
+    expect(batches.map((s) => s.attributes['sightline.batch.stage']).sort()).toEqual(['events', 'sessions']);
+    for (const batch of batches) {
+      // a root of its own, linked to both messages, exported under the main thread's resource
+      expect(batch.parentSpanContext).toBeUndefined();
+      expect(batch.links.map((l) => l.context.spanId).sort()).toEqual(consumed.map((c) => c.spanId).sort());
+      expect(batch.resource.attributes['service.name']).toBe('sightline-threads-test');
+      expect(batch.instrumentationScope.name).toBe('@sightline/ingest');
+      const inserts = spans.filter((s) => s.parentSpanContext?.spanId === batch.spanContext().spanId);
+      expect(inserts.length).toBeGreaterThanOrEqual(1);
+      for (const insert of inserts) {
+        expect(insert.attributes['sightline.event_store.operation']).toBe('insert');
+        expect(insert.spanContext().traceId).toBe(batch.spanContext().traceId);
+      }
+      const tables = inserts.map((s) => String(s.attributes['db.sql.table']));
+      expect(tables).toContain(batch.attributes['sightline.batch.stage'] === 'events' ? 'events' : 'sessions');
+    }
+    expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 36')).toEqual([{ n: 2 }]);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 import type { EventStore } from '@sightline/event-store';
 import { readGeoDatabases, type GeoDatabases } from '@sightline/geo';
 import type { Clock } from '@sightline/runtime';
-import type { Logger } from '@sightline/telemetry';
+import { context } from '@opentelemetry/api';
+import { activeSpanContextRecord, contextUnder, exportForwardedSpans, tracingActive, type Logger, type SpanContextRecord } from '@sightline/telemetry';
 import type { Worker } from 'node:worker_threads';
 import type { SaltSource } from '../identity/daily-salts.js';
 import type { IngestCore } from '../ingest-core.js';
@@ -129,7 +130,11 @@ class Lane {
   handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined): Promise<void> {
     const id = (this.next += 1);
     const stored = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.outbox.push(streamSeq === undefined ? { id, raw, redelivered } : { id, raw, redelivered, streamSeq });
+    const event: WorkerEvent = streamSeq === undefined ? { id, raw, redelivered } : { id, raw, redelivered, streamSeq };
+    // the consume span this runs under, for the worker's batch to link to
+    const link = tracingActive() ? activeSpanContextRecord() : undefined;
+    if (link) event.link = link;
+    this.outbox.push(event);
     if (!this.scheduled) {
       this.scheduled = true;
       // what arrives in this turn of the event loop goes in one message
@@ -200,6 +205,7 @@ class Lane {
       logLevel: log.level,
       geo,
       store: { kind: store.kind, database: store.database, ...(store.cluster ? { cluster: store.cluster } : {}) },
+      tracing: tracingActive(),
     };
     const worker = spawnTsWorker(this.options.workerEntry ?? WORKER_ENTRY, data);
     this.worker = worker;
@@ -221,7 +227,9 @@ class Lane {
           for (const [id, error] of message.failed) this.settle(id, new Error(error));
           return;
         case 'call':
-          return this.serve(worker, message.id, message.call);
+          return this.serve(worker, message.id, message.call, message.parent);
+        case 'spans':
+          return exportForwardedSpans(message.spans);
         case 'stored-batch':
           return recordStoredBatchFigures(message.figures);
         case 'finished': {
@@ -267,8 +275,10 @@ class Lane {
   }
 
   /** Answers the worker that asked (a replacement numbers its calls afresh). */
-  private serve(worker: Worker, id: number, call: WorkerCall): void {
-    this.answer(call).then(
+  private serve(worker: Worker, id: number, call: WorkerCall, parent: SpanContextRecord | undefined): void {
+    // under the worker's span that made the call: the statement's span becomes its child
+    const answered = parent ? context.with(contextUnder(parent), () => this.answer(call)) : this.answer(call);
+    answered.then(
       (value) => worker.postMessage({ t: 'reply', id, ok: true, value } satisfies ToWorker),
       (error: unknown) => worker.postMessage({ t: 'reply', id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies ToWorker),
     );

@@ -6,7 +6,8 @@
  * Started by pipeline-threads.ts; messages in worker-messages.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger } from '@sightline/telemetry';
+import { context } from '@opentelemetry/api';
+import { contextUnder, createLogger, startSpanForwarding } from '@sightline/telemetry';
 import { startIngestCore } from '../ingest-core.js';
 import { MainThread } from './main-thread.js';
 import { RemoteEventStore } from './remote-event-store.js';
@@ -17,6 +18,8 @@ const data = workerData as PipelineWorkerData;
 const port = parentPort!;
 const main = new MainThread(port);
 const log = createLogger({ level: data.logLevel, service: 'ingest' }).child({ worker: data.index });
+// the main thread traces: this thread's spans (batch writes) go there to be exported
+const tracing = data.tracing ? await startSpanForwarding((spans) => main.post({ t: 'spans', spans })) : undefined;
 const ports = workerPorts(main, data.geo);
 const core = startIngestCore({
   ports: ports.ports,
@@ -67,7 +70,11 @@ port.on('message', (message: ToWorker) => {
       ports.sites.use(message.sites);
       for (const event of message.events) {
         const id = event.id;
-        core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0).then(
+        const handled = event.link
+          ? // as on one thread, where the event is handled inside its consume span: its batch links to it
+            context.with(contextUnder(event.link), () => core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0))
+          : core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0);
+        handled.then(
           () => report(id),
           (error: unknown) => report(id, error),
         );
@@ -81,7 +88,8 @@ port.on('message', (message: ToWorker) => {
       finished(message.id, core.forgetSite(message.siteId));
       return;
     case 'close':
-      finished(message.id, core.close());
+      // the last batches' spans leave before the main thread hears it is finished
+      finished(message.id, core.close().then(() => tracing?.shutdown()));
       return;
   }
 });

@@ -1,4 +1,5 @@
 import type { EncodedRows, EventStoreParams } from '@sightline/event-store';
+import type { SpanContextRecord, SpanRecord } from '@sightline/telemetry';
 import type { GeoInfo, SiteContext } from '../pipeline/ports.js';
 import type { StoredBatchFigures } from '../writer/batch-telemetry.js';
 
@@ -19,6 +20,8 @@ export interface PipelineWorkerData {
   geo: WorkerGeo;
   /** the main thread's events store, which the worker's statements go to */
   store: { kind: 'clickhouse' | 'chdb'; database: string; cluster?: string };
+  /** the main thread traces: the worker records its spans and posts them there to be exported */
+  tracing: boolean;
 }
 
 /** One delivered message handed to a worker; `id` names it in the answer. */
@@ -27,6 +30,8 @@ export interface WorkerEvent {
   raw: unknown;
   redelivered: boolean;
   streamSeq?: number;
+  /** the message's consume span (tracing on), which the batch that stores it links to */
+  link?: SpanContextRecord;
 }
 
 export type ToWorker =
@@ -45,7 +50,10 @@ export type FromWorker =
   | { t: 'ready' }
   /** events stored (ok) or failed (their messages stay unacked and come back) */
   | { t: 'done'; ok: number[]; failed: [number, string][] }
-  | { t: 'call'; id: number; call: WorkerCall }
+  /** `parent`: the worker's span the call runs under (tracing on), so the statement's span is its child */
+  | { t: 'call'; id: number; call: WorkerCall; parent?: SpanContextRecord }
+  /** finished spans, for the main thread's exporter */
+  | { t: 'spans'; spans: SpanRecord[] }
   /** a batch stored: its metrics, for the main thread's registry (the one served) */
   | { t: 'stored-batch'; figures: StoredBatchFigures }
   /** forget-site or close finished */
