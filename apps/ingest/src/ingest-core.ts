@@ -31,6 +31,8 @@ export interface IngestCoreDeps {
   salts: SaltSource;
   store: EventStore;
   config: { INGEST_BATCH_ROWS: number; INGEST_BATCH_MAX_DELAY_MS: number };
+  /** a batch may go at this many rows when the engine is free (BatchWriterOptions.minRows); default INGEST_BATCH_ROWS */
+  batchMinRows?: number;
   log: Logger;
   /** Opens what only events need (the geo data); awaited before the first event. */
   prepare?: () => Promise<void>;
@@ -47,6 +49,7 @@ export function startIngestCore(deps: IngestCoreDeps): IngestCore {
   const sessions = new SessionCache();
   const writer = new BatchWriter(store, {
     maxRows: config.INGEST_BATCH_ROWS,
+    ...(deps.batchMinRows ? { minRows: deps.batchMinRows } : {}),
     maxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
     retryBaseMs: 200,
     retryMaxMs: 30_000,

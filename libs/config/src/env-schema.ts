@@ -85,7 +85,7 @@ export const ENV_SCHEMA = z.object({
   INGEST_REPLICA_INDEX: z.coerce.number().int().min(0).optional().describe('This ingest replica\'s index (0-based). Unset: the ordinal at the end of `POD_NAME` (a StatefulSet pod), else 0.'),
   POD_NAME: z.string().max(253).optional().describe('Kubernetes pod name (set by the Helm chart); ingest reads its StatefulSet ordinal from it.'),
   INGEST_WORKERS: z.coerce.number().int().min(0).max(64).default(0).describe('Worker threads that run the ingest pipeline (parse, enrich, sessionize, encode rows), each for its share of the event shards; the main thread keeps the bus, the stores and the acks. 0: the pipeline runs on the main thread. Each worker holds its own live visits and geo name mapping (~150 MB); the DB-IP files (134 MB) are read once and shared.'),
-  INGEST_BATCH_ROWS: positiveInt.max(1_000_000).default(5_000).describe('Ingest inserts a batch once this many rows wait (events, session versions, drop counters).'),
+  INGEST_BATCH_ROWS: positiveInt.max(1_000_000).default(5_000).describe('Ingest inserts a batch once this many rows wait (events, session versions, drop counters). With INGEST_WORKERS=N, a worker\'s batch may go at 1/N of it while the engine is free (each worker sees 1/N of the events).'),
   INGEST_BATCH_MAX_DELAY_MS: positiveInt.max(60_000).default(1_000).describe('…or once the oldest waiting row is this old (ms).'),
   INGEST_ACK_WAIT_MS: positiveInt.min(5_000).max(600_000).default(60_000).describe('An event ingest received but has not stored (a crashed or stuck replica) is delivered again after this long (ms). Longer than a batch takes to insert.'),
   // -- lifecycle and observability

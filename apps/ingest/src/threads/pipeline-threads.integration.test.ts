@@ -75,6 +75,26 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     ]);
   }, 60_000);
 
+  it('INGEST_BATCH_ROWS is shared between the workers: with the engine free, each writes once it holds its share, as one thread would with all the events', async () => {
+    // never by time here: only the rows can start a write
+    const threads = await startThreads({
+      workers: 2,
+      shards: [0, 1],
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 35 }) }),
+      log: captureLog('ingest', 'info').log,
+      config: { INGEST_BATCH_ROWS: 4, INGEST_BATCH_MAX_DELAY_MS: 600_000 },
+    });
+    try {
+      // a new visitor's pageview is 2 rows (the event, its visit's first version): one per worker fills its batch
+      const stored = Promise.all([threads.handle(pageview(41, 5, '/share'), false, 1, 0), threads.handle(pageview(42, 5, '/share'), false, 2, 1)]);
+      const late = new Promise((_, reject) => setTimeout(() => reject(new Error('not written: a worker waited for the whole INGEST_BATCH_ROWS')), 15_000).unref());
+      await Promise.race([stored, late]);
+    } finally {
+      await threads.close();
+    }
+    expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 35')).toEqual([{ n: 2 }]);
+  }, 60_000);
+
   it('a worker that cannot start fails the start (ingest does not come up half-working)', async () => {
     const start = startThreads({
       workers: 2,

@@ -55,7 +55,12 @@ export class PipelineThreads implements IngestCore {
         databases = undefined;
         throw error;
       }));
-    const lanes = Array.from({ length: count }, (_, index) => new Lane(index, options, geoDatabases));
+    // Each of N workers sees 1/N of the events: its batch may go at 1/N of INGEST_BATCH_ROWS
+    // while its inserts have the engine to themselves, so a live event waits no longer
+    // than on one thread (at the whole size it waited N times as long); when the engine
+    // is busy its batches grow to the whole size (fewer, larger inserts)
+    const batchMinRows = Math.max(1, Math.ceil(options.config.INGEST_BATCH_ROWS / count));
+    const lanes = Array.from({ length: count }, (_, index) => new Lane(index, options, batchMinRows, geoDatabases));
     try {
       await Promise.all(lanes.map((lane) => lane.started));
     } catch (error) {
@@ -122,6 +127,7 @@ class Lane {
   constructor(
     private readonly index: number,
     private readonly options: PipelineThreadsOptions,
+    private readonly batchMinRows: number,
     private readonly geoDatabases: () => Promise<GeoDatabases>,
   ) {
     this.started = this.spawn();
@@ -201,6 +207,7 @@ class Lane {
     const data: PipelineWorkerData = {
       index: this.index,
       batchRows: config.INGEST_BATCH_ROWS,
+      batchMinRows: this.batchMinRows,
       batchMaxDelayMs: config.INGEST_BATCH_MAX_DELAY_MS,
       logLevel: log.level,
       geo,

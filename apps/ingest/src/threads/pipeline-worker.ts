@@ -26,6 +26,7 @@ const core = startIngestCore({
   salts: ports.salts,
   store: new RemoteEventStore(main, data.store.kind, data.store.database, data.store.cluster),
   config: { INGEST_BATCH_ROWS: data.batchRows, INGEST_BATCH_MAX_DELAY_MS: data.batchMaxDelayMs },
+  batchMinRows: data.batchMinRows,
   log,
   prepare: ports.prepare,
   onStoredBatch: (figures) => main.post({ t: 'stored-batch', figures }),

@@ -15,6 +15,8 @@ export type WorkerGeo = { kind: 'dbip' } | { kind: 'table'; table: Record<string
 export interface PipelineWorkerData {
   index: number;
   batchRows: number;
+  /** a batch may go at this many rows while the engine is free (the worker's share of INGEST_BATCH_ROWS) */
+  batchMinRows: number;
   batchMaxDelayMs: number;
   logLevel: string;
   geo: WorkerGeo;

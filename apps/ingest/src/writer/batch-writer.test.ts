@@ -59,6 +59,58 @@ describe('BatchWriter on chDB', () => {
     await writer.close();
   });
 
+  it('minRows: a batch goes at minRows while the first stage is free, grows while it is busy and goes when it frees, and goes at maxRows even while it is busy', async () => {
+    await store.command('TRUNCATE TABLE events');
+    const eventsInserts: number[] = [];
+    const releases: (() => void)[] = [];
+    let holding = true;
+    // the real store, each events insert held while `holding` until the test lets it go
+    const held = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'insert') {
+          return async (table: string, rows: readonly Record<string, unknown>[]) => {
+            if (table === 'events') {
+              eventsInserts.push(rows.length);
+              if (holding) await new Promise<void>((release) => releases.push(release));
+            }
+            await target.insert(table, rows);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    // each part = 1 event + 1 session row
+    const writer = new BatchWriter(held, { maxRows: 6, minRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 10 });
+    const first = writer.add(part(1_000));
+    await settle();
+    // one part is minRows and the stage was free: written at once, not after the timer
+    expect(eventsInserts).toEqual([1]);
+    // while it is held, two parts wait: 4 rows, over minRows, but the stage is busy
+    const waiting = [writer.add(part(2_000)), writer.add(part(3_000))];
+    await settle();
+    expect(eventsInserts).toEqual([1]);
+    holding = false;
+    releases.shift()!();
+    await Promise.all([first, ...waiting]);
+    // they went as one batch once the first left the stage
+    expect(eventsInserts).toEqual([1, 2]);
+
+    holding = true;
+    const busy = writer.add(part(4_000));
+    await settle();
+    // with the stage busy, three parts reach maxRows and go; the fourth starts a batch of its own
+    const more = [5_000, 6_000, 7_000, 8_000].map((at) => writer.add(part(at)));
+    await settle();
+    holding = false;
+    releases.shift()!();
+    await Promise.all([busy, ...more]);
+    expect(eventsInserts).toEqual([1, 2, 1, 3, 1]);
+    expect(await count('events')).toBe(8);
+    await writer.close();
+  });
+
   it('inserts the next batch\'s events while this batch\'s sessions are in flight, never a batch\'s sessions before its events or before the previous batch\'s sessions', async () => {
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');

@@ -9,6 +9,12 @@ import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatc
 export interface BatchWriterOptions {
   /** flush once this many rows wait (events + session versions + drop counters) */
   maxRows: number;
+  /**
+   * …or once this many wait while no earlier batch waits for or is in the first write
+   * stage: live traffic is written in smaller batches, sooner, while a busy engine
+   * (a backlog, or other pipelines' inserts) lets batches grow to maxRows. Default maxRows.
+   */
+  minRows?: number;
   /** …or once the oldest waiting row is this old */
   maxDelayMs: number;
   /** first retry delay after a failed insert; doubles up to retryMaxMs */
@@ -135,6 +141,8 @@ export class BatchWriter {
   private current = new Batch();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** batches flushed that have not yet left the first write stage (waiting for it or in it) */
+  private beforeFirstStageExit = 0;
   /** per write stage, settled when the last batch given to it has left it */
   private stageTails: readonly Promise<void>[] = WRITE_STAGES.map(() => Promise.resolve());
   private closed = false;
@@ -163,9 +171,20 @@ export class BatchWriter {
       else batch.drops.set(key, { site_id: d.site_id, hour, reason: d.reason, crawler_category: d.crawler_category, count: 1 });
     }
     for (const late of part.lateDays ?? []) batch.lateDays.set(`${late.site_id}|${late.day}`, late);
-    if (batch.rows >= this.options.maxRows || batch.parts >= (this.options.maxParts ?? Infinity)) void this.flush();
+    if (batch.rows >= this.options.maxRows || batch.parts >= (this.options.maxParts ?? Infinity) || this.readyEarly(batch)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
     return batch.done;
+  }
+
+  /** minRows reached and the first stage free: no reason to wait for more. */
+  private readyEarly(batch: Batch): boolean {
+    return this.beforeFirstStageExit === 0 && batch.rows >= (this.options.minRows ?? this.options.maxRows);
+  }
+
+  /** A batch left the first stage: the one filling may go now if it holds minRows. */
+  private leftFirstStage(): void {
+    this.beforeFirstStageExit -= 1;
+    if (!this.closed && this.readyEarly(this.current)) void this.flush();
   }
 
   /** Writes what waits now; resolves once it is stored, after every batch before it. */
@@ -177,6 +196,7 @@ export class BatchWriter {
     this.current = new Batch();
     // Each stage takes one batch at a time, in order; a previous batch's failure does not stop this one.
     const previous = this.stageTails;
+    this.beforeFirstStageExit += 1;
     const finished = WRITE_STAGES.map(() => stageExit());
     this.stageTails = finished.map((stage) => stage.promise);
     const run: Promise<void> = this.write(batch, previous, finished).then(() => batch.done);
@@ -211,17 +231,25 @@ export class BatchWriter {
    * so the next batch's events are inserted while this batch's sessions are.
    */
   private async write(batch: Batch, previous: readonly Promise<void>[], finished: readonly StageExit[]): Promise<void> {
+    let leftFirst = false;
+    const leaveFirst = () => {
+      if (leftFirst) return;
+      leftFirst = true;
+      this.leftFirstStage();
+    };
     try {
       for (const [stage, { name, tables }] of WRITE_STAGES.entries()) {
         await previous[stage];
         if (!(await this.writeStage(batch, name, tables))) return;
         finished[stage]!.resolve();
+        if (stage === 0) leaveFirst();
       }
       (this.options.onStored ?? recordStoredBatchFigures)(storedBatchFigures({ events: batch.events, rows: batch.rows, drops: batch.drops.values() }));
       batch.resolve();
     } finally {
       // a batch given up at close leaves every stage free for the next one
       for (const stage of finished) stage.resolve();
+      leaveFirst();
     }
   }
 
