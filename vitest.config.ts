@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // The test projects. Each test file belongs to exactly one, by where it lives:
-//   unit      libs' own tests, minus the store adapters: pure logic, no server (the fast loop); the Helm chart's
+//   unit      libs' own tests, minus the store adapters: pure logic, no server (the fast loop); the Helm chart's;
+//             the benches' summary helpers (load-tests/bench)
 //   contract  the store adapters (db, bus, event-store, mailer) over both of their backends
 //   service   each service app over real gRPC and real databases (PGlite and PostgreSQL)
 //   e2e       the launcher started in-process or as a child process, spoken to over HTTP
@@ -31,7 +32,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './tools/vitest-summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts'], exclude: [...CONTRACT, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts', 'load-tests/bench/**/*.test.ts'], exclude: [...CONTRACT, '**/node_modules/**'] } },
       { extends: true, test: { name: 'contract', include: CONTRACT } },
       { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, IMAGE, '**/node_modules/**'] } },
       { extends: true, test: { name: 'e2e', include: [E2E] } },

@@ -26,6 +26,8 @@ import { mapSiteResolver, site } from '../../apps/ingest/src/test-support/fixtur
 import { realisticTraffic, type Traffic } from './ingest-traffic.js';
 import type { PublishOrder, PublisherWorkerData } from './nats-publisher-worker.js';
 import { cpuShares, CORES, machineCpu, processCpuSeconds } from './machine-cpu.js';
+import { decodeRows } from './decode-rows.js';
+import { latencyByTenth, percentile, sustainedRate } from './run-rates.js';
 import { publishCollected, sharedClockMs } from './publish-paced.js';
 
 const TRACKING_KEY = 'benchkey0001';
@@ -73,7 +75,6 @@ interface RunResult {
 }
 
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /**
  * Ingest end to end (publish → bus → ingest → chDB, queryable) on a realistic data
@@ -186,31 +187,6 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
   }
   Object.assign(figures, liveSessionMemory());
   return figures;
-}
-
-/**
- * Events/s while the pipeline runs at full speed: from the moment 10 % of the events
- * were stored to the moment 90 % were. The end-to-end figure (first publish to last
- * row) also holds the start (publisher and consumers ramping up) and the tail, where
- * the last, partial batch waits for its timer (INGEST_BATCH_MAX_DELAY_MS) and both of
- * its stages: 1–2 s with the event loop idle, a tenth of a 100k run on this machine.
- */
-function sustainedRate(storedTimes: number[]): number | undefined {
-  if (storedTimes.length < 1000) return undefined;
-  const sorted = [...storedTimes].sort((a, b) => a - b);
-  const from = Math.floor(sorted.length * 0.1);
-  const to = Math.floor(sorted.length * 0.9);
-  const seconds = (sorted[to]! - sorted[from]!) / 1000;
-  return seconds > 0 ? Math.round((to - from) / seconds) : undefined;
-}
-
-/** p50 publish → queryable (ms) of the events published in each tenth of the run, in publish order. */
-function latencyByTenth(bySend: readonly [number, number][]): number[] {
-  const sorted = [...bySend].sort((a, b) => a[0] - b[0]);
-  const size = Math.max(1, Math.floor(sorted.length / 10));
-  return Array.from({ length: 10 }, (_, i) =>
-    Math.round(percentile(sorted.slice(i * size, i === 9 ? sorted.length : (i + 1) * size).map((x) => x[1]).sort((a, b) => a - b), 50)),
-  );
 }
 
 /**
@@ -519,15 +495,4 @@ function liveSessionMemory(): Record<string, string | number> {
     '100 000 live sessions: process RSS (MiB, chDB included)': (after.rss / 2 ** 20).toFixed(1),
     'live sessions held': cache.size,
   };
-}
-
-/** Rows of an encoded insert back as objects (the bench's own bookkeeping, after the timed run). */
-function decodeRows(rows: EncodedRows): Record<string, unknown>[] {
-  const lines = Buffer.from(rows.payload).toString('utf8').split('\n').filter((line) => line !== '');
-  if (rows.format === 'JSONEachRow') return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  const columns = rows.columns!;
-  return lines.map((line) => {
-    const values = JSON.parse(line) as unknown[];
-    return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
-  });
 }
