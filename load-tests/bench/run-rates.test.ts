@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latencyByTenth, percentile, sustainedRate } from './run-rates.js';
+import { latencyByTenth, median, percentile, sustainedRate } from './run-rates.js';
 
 // The ingestion bench's summary figures, on times whose answers are known by hand.
 const shuffled = <T>(values: T[]): T[] => values.map((v, i) => [(i * 7919) % values.length, v] as const).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
@@ -13,6 +13,15 @@ describe('percentile', () => {
     expect(percentile(ten, 100)).toBe(10);
     expect(percentile([42], 50)).toBe(42);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones, whatever the order; NaN for none', () => {
+    expect(median([0.7, 0.5, 0.6])).toBe(0.6);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([9])).toBe(9);
+    expect(median([])).toBeNaN();
   });
 });
 

@@ -1,10 +1,18 @@
-// How a timed ingestion run is summed up: pure functions of the times the bench
+// How a timed bench run is summed up: pure functions of the times the bench
 // recorded, kept apart so they can be tested (the figures in the issue notes and the
 // README come from them).
 
 /** The value at percentile p (0–100) of ascending values: the nearest rank below; NaN for none. */
 export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
