@@ -95,6 +95,23 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 35')).toEqual([{ n: 2 }]);
   }, 60_000);
 
+  it('closing writes what the workers hold and answers each of its events before the threads end (nothing left unacked or hanging)', async () => {
+    const threads = await startThreads({
+      workers: 2,
+      shards: [0, 1],
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 37 }) }),
+      log: captureLog('ingest', 'info').log,
+      // neither rows nor time start a write here: only the close does
+      config: { INGEST_BATCH_ROWS: 1000, INGEST_BATCH_MAX_DELAY_MS: 600_000 },
+    });
+    const stored = Promise.all([threads.handle(pageview(45, 5, '/close'), false, 1, 0), threads.handle(pageview(46, 5, '/close'), false, 2, 1)]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await threads.close();
+    const answered = await Promise.race([stored.then(() => 'stored'), new Promise((resolve) => setTimeout(() => resolve('never answered'), 5_000).unref())]);
+    expect(answered).toBe('stored');
+    expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 37')).toEqual([{ n: 2 }]);
+  }, 60_000);
+
   it('a worker that cannot start fails the start (ingest does not come up half-working)', async () => {
     const start = startThreads({
       workers: 2,

@@ -162,6 +162,9 @@ class Lane {
     await this.request((id) => ({ t: 'close', id }));
     this.closing = true;
     await this.worker.terminate();
+    // the worker answered every event it stored before it finished: any left were not (their messages come back)
+    const closed = new Error(`ingest pipeline worker ${this.index} closed before storing the event`);
+    for (const id of [...this.pending.keys()]) this.settle(id, closed);
   }
 
   async terminate(): Promise<void> {

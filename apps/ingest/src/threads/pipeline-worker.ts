@@ -40,17 +40,31 @@ function report(id: number, error?: unknown): void {
   else done.failed.push([id, error instanceof Error ? error.message : String(error)]);
   if (flushing) return;
   flushing = true;
-  setImmediate(() => {
-    flushing = false;
-    main.post(done);
-    done = { t: 'done', ok: [], failed: [] };
-  });
+  setImmediate(postReport);
 }
 
+function postReport(): void {
+  flushing = false;
+  if (done.ok.length === 0 && done.failed.length === 0) return;
+  main.post(done);
+  done = { t: 'done', ok: [], failed: [] };
+}
+
+/**
+ * The answers of this turn go first: after `finished` of a close the main thread
+ * ends this thread, and the events of the batch written at close would never be
+ * answered.
+ */
 function finished(id: number, work: Promise<void>): void {
   work.then(
-    () => main.post({ t: 'finished', id }),
-    (error: unknown) => main.post({ t: 'finished', id, error: String(error) }),
+    () => {
+      postReport();
+      main.post({ t: 'finished', id });
+    },
+    (error: unknown) => {
+      postReport();
+      main.post({ t: 'finished', id, error: String(error) });
+    },
   );
 }
 
