@@ -17,9 +17,10 @@ export interface IngestCore {
   /**
    * One delivered message; resolves once its rows are stored (then the caller acks).
    * `shard`: the event shard it came from — a visitor's events always share one, so
-   * a threaded core hands each shard's events to the same worker.
+   * a threaded core hands each shard's events to the same worker. `storedAt`: when
+   * the bus stored it (DeliveredMessage.storedAt), which tells a backlog's batches.
    */
-  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, shard: number): Promise<void>;
+  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, shard: number, storedAt?: number): Promise<void>;
   /** A deleted site: forget its visits, stop writing its rows and finish the batches that may hold some. */
   forgetSite(siteId: number): Promise<void>;
   /** Writes what waits and stops. */
@@ -83,8 +84,8 @@ export function startIngestCore(deps: IngestCoreDeps): IngestCore {
     pipelines: 1,
     takesPayloadText: false,
     // once warm, straight to the pipeline: no await (and microtask) per event for a warm-up long done
-    handle: (raw, redelivered, streamSeq) =>
-      warm ? pipeline.handle(raw, redelivered, streamSeq) : warmUp().then(() => pipeline.handle(raw, redelivered, streamSeq)),
+    handle: (raw, redelivered, streamSeq, _shard, storedAt) =>
+      warm ? pipeline.handle(raw, redelivered, streamSeq, storedAt) : warmUp().then(() => pipeline.handle(raw, redelivered, streamSeq, storedAt)),
     forgetSite: async (siteId) => {
       sessions.dropSite(siteId);
       await writer.forgetSite(siteId);

@@ -62,7 +62,7 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
   // two batches in flight per pipeline (one being written, one filling): with workers, per worker
   const perShardInFlight = Math.max(1, Math.ceil((2 * config.INGEST_BATCH_ROWS * core.pipelines) / ownership.shards.length));
   for (const shard of ownership.shards) {
-    const consume = (msg: DeliveredMessage<unknown>): Promise<void> => core.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq, shard);
+    const consume = (msg: DeliveredMessage<unknown>): Promise<void> => core.handle(msg.data, msg.deliveryCount > 1, msg.streamSeq, shard, msg.storedAt);
     subscriptions.push(
       await bus.consume({
         stream: STREAM_NAMES.events,

@@ -52,6 +52,11 @@ export interface DeliveredMessage<T = unknown> {
   deliveryCount: number;
   /** The message's sequence number in its stream: the same on every redelivery (a cheap identity). */
   streamSeq?: number;
+  /**
+   * When its stream stored the message, ms since the epoch (on NATS, the server's
+   * clock): how long it waited before this delivery tells a backlog from live traffic.
+   */
+  storedAt: number;
   /** The publisher's W3C trace context (traceparent/tracestate), when it was tracing. */
   traceHeaders?: Readonly<Record<string, string>>;
   ack(): Promise<void>;

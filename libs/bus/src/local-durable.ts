@@ -382,6 +382,7 @@ class LocalDelivery implements DeliveredMessage<unknown> {
   readonly subject: string;
   readonly deliveryCount: number;
   readonly streamSeq: number;
+  readonly storedAt: number;
   msgId?: string;
   traceHeaders?: Readonly<Record<string, string>>;
 
@@ -394,6 +395,7 @@ class LocalDelivery implements DeliveredMessage<unknown> {
     this.subject = message.subject;
     this.deliveryCount = lease.deliveryCount;
     this.streamSeq = message.seq;
+    this.storedAt = message.ts;
     if (message.msgId !== undefined) this.msgId = message.msgId;
     if (message.trace !== undefined) this.traceHeaders = message.trace;
   }

@@ -42,6 +42,11 @@ export class NatsDelivery<T> implements DeliveredMessage<T> {
     if (traceHeaders) this.traceHeaders = traceHeaders;
   }
 
+  /** read only when asked: most consumers never do */
+  get storedAt(): number {
+    return Math.floor(this.m.info.timestampNanos / 1e6);
+  }
+
   get isLastDelivery(): boolean {
     return this.context.maxDeliver > 0 && this.deliveryCount >= this.context.maxDeliver;
   }

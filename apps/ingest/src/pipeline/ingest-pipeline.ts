@@ -52,13 +52,14 @@ export class IngestPipeline {
   /**
    * `streamSeq`: the message's sequence in the events stream, the same on every
    * redelivery, so it names the message; without it the payload's JSON does (a
-   * few hundred bytes, held only while the batch waits).
+   * few hundred bytes, held only while the batch waits). `storedAt`: when the bus
+   * stored it, for the writer (BatchPart.storedAt).
    */
-  handle(raw: unknown, redelivered: boolean, streamSeq?: number): Promise<void> {
+  handle(raw: unknown, redelivered: boolean, streamSeq?: number, storedAt?: number): Promise<void> {
     const key = streamSeq ?? JSON.stringify(raw);
     const pending = this.waiting.get(key);
     if (pending) return pending;
-    const staged = this.stage(raw, redelivered);
+    const staged = this.stage(raw, redelivered, storedAt);
     // wrapped in an object: awaiting the turn must not wait for the batch insert
     const turn = this.applied.then(() => staged).then((apply) => ({ stored: apply() }));
     this.applied = turn.then(
@@ -75,7 +76,7 @@ export class IngestPipeline {
   }
 
   /** Everything that awaits; resolves with the synchronous visit update to apply in order. */
-  private async stage(raw: unknown, redelivered: boolean): Promise<() => Promise<void>> {
+  private async stage(raw: unknown, redelivered: boolean, storedAt: number | undefined): Promise<() => Promise<void>> {
     const { ports, sessions, store } = this.deps;
     const prepared = await prepareEvent(raw, ports);
     if (!prepared.ok) return () => this.drop(prepared.drop);
@@ -90,11 +91,11 @@ export class IngestPipeline {
       const candidate = sessions.find(site.site_id, visitorIds, event.marker, event.at);
       stored = (await storedEventSession(store, event, candidate ? [...visitorIds, candidate.visitor_id] : visitorIds)) !== undefined;
     }
-    return () => this.apply(site.site_id, event, visitorIds, stored);
+    return () => this.apply(site.site_id, event, visitorIds, stored, storedAt);
   }
 
   /** Finds and updates the visit: synchronous up to writer.add, so it is atomic. */
-  private apply(siteId: number, event: PreparedEvent['event'], visitorIds: readonly string[], stored: boolean): Promise<void> {
+  private apply(siteId: number, event: PreparedEvent['event'], visitorIds: readonly string[], stored: boolean, storedAt: number | undefined): Promise<void> {
     const { sessions, writer } = this.deps;
     const visitorId = visitorIds[0]!;
     const live = sessions.find(siteId, visitorIds, event.marker, event.at);
@@ -123,6 +124,7 @@ export class IngestPipeline {
       sessions: sessionVersions,
       drops: [],
       ...(late ? { lateDays: [{ site_id: siteId, day: new Date(event.at).toISOString().slice(0, 10) }] } : {}),
+      storedAt,
     });
   }
 }

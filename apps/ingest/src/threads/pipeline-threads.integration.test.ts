@@ -95,6 +95,29 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 35')).toEqual([{ n: 2 }]);
   }, 60_000);
 
+  it('a backlog\'s messages (stored in the bus longer than INGEST_BATCH_MAX_DELAY_MS before their delivery) are batched to the whole INGEST_BATCH_ROWS by the workers', async () => {
+    const threads = await startThreads({
+      workers: 2,
+      shards: [0, 1],
+      sites: mapSiteResolver({ threadkey001: site({ site_id: 38 }) }),
+      log: captureLog('ingest', 'info').log,
+      config: { INGEST_BATCH_ROWS: 4, INGEST_BATCH_MAX_DELAY_MS: 600_000 },
+    });
+    let stored: Promise<unknown> | undefined;
+    try {
+      const anHourAgo = Date.now() - 3_600_000;
+      stored = Promise.all([threads.handle(pageview(43, 5, '/backlog'), false, 1, 0, anHourAgo), threads.handle(pageview(44, 5, '/backlog'), false, 2, 1, anHourAgo)]);
+      // each worker holds its share, yet waits for more
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 38')).toEqual([{ n: 0 }]);
+    } finally {
+      // closing writes what waits
+      await threads.close();
+    }
+    await stored;
+    expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 38')).toEqual([{ n: 2 }]);
+  }, 60_000);
+
   it('closing writes what the workers hold and answers each of its events before the threads end (nothing left unacked or hanging)', async () => {
     const threads = await startThreads({
       workers: 2,

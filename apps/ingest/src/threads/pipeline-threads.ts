@@ -76,10 +76,10 @@ export class PipelineThreads implements IngestCore {
     return this.lanes.length;
   }
 
-  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, shard: number): Promise<void> {
+  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, shard: number, storedAt?: number): Promise<void> {
     const lane = this.laneOfShard.get(shard);
     if (!lane) return Promise.reject(new Error(`event shard ${shard} is not one this ingest consumes`));
-    return lane.handle(raw, redelivered, streamSeq);
+    return lane.handle(raw, redelivered, streamSeq, storedAt);
   }
 
   async forgetSite(siteId: number): Promise<void> {
@@ -133,10 +133,10 @@ class Lane {
     this.started = this.spawn();
   }
 
-  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined): Promise<void> {
+  handle(raw: unknown, redelivered: boolean, streamSeq: number | undefined, storedAt: number | undefined): Promise<void> {
     const id = (this.next += 1);
     const stored = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    const event: WorkerEvent = streamSeq === undefined ? { id, raw, redelivered } : { id, raw, redelivered, streamSeq };
+    const event: WorkerEvent = { id, raw, redelivered, streamSeq, storedAt };
     // the consume span this runs under, for the worker's batch to link to
     const link = tracingActive() ? activeSpanContextRecord() : undefined;
     if (link) event.link = link;

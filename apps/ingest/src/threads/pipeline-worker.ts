@@ -87,8 +87,8 @@ port.on('message', (message: ToWorker) => {
         const id = event.id;
         const handled = event.link
           ? // as on one thread, where the event is handled inside its consume span: its batch links to it
-            context.with(contextUnder(event.link), () => core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0))
-          : core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0);
+            context.with(contextUnder(event.link), () => core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0, event.storedAt))
+          : core.handle(parsed(event.raw), event.redelivered, event.streamSeq, 0, event.storedAt);
         handled.then(
           () => report(id),
           (error: unknown) => report(id, error),

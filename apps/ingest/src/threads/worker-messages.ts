@@ -31,7 +31,9 @@ export interface WorkerEvent {
   id: number;
   raw: unknown;
   redelivered: boolean;
-  streamSeq?: number;
+  streamSeq: number | undefined;
+  /** when the bus stored the message (DeliveredMessage.storedAt) */
+  storedAt: number | undefined;
   /** the message's consume span (tracing on), which the batch that stores it links to */
   link?: SpanContextRecord;
 }

@@ -111,6 +111,63 @@ describe('BatchWriter on chDB', () => {
     await writer.close();
   });
 
+  it('minRows: a batch of messages that waited in the stream longer than backlogAfterMs (default maxDelayMs) is a backlog\'s, and grows to maxRows', async () => {
+    await store.command('TRUNCATE TABLE events');
+    const eventsInserts: number[] = [];
+    const counted = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'insert') {
+          return async (table: string, rows: readonly Record<string, unknown>[]) => {
+            if (table === 'events') eventsInserts.push(rows.length);
+            await target.insert(table, rows);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    const now = 1_000_000;
+    // each part = 1 event + 1 session row; the timer (maxDelayMs) is far longer than the test
+    const writer = new BatchWriter(counted, { maxRows: 6, minRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 10, now: () => now });
+    let at = 0;
+    // a distinct event each (identical inserts could be deduplicated)
+    const stored = (waitedMs: number) => ({ ...part((at += 1_000)), storedAt: now - waitedMs });
+    // stored 60,001 ms before now: minRows is reached with the stage free, yet nothing goes
+    const backlog = [writer.add(stored(60_001))];
+    await settle();
+    expect(eventsInserts).toEqual([]);
+    backlog.push(writer.add(stored(60_001)));
+    await settle();
+    expect(eventsInserts).toEqual([]);
+    // the third part reaches maxRows
+    backlog.push(writer.add(stored(60_001)));
+    await Promise.all(backlog);
+    expect(eventsInserts).toEqual([3]);
+    // the backlog worked off: a message that waited exactly maxDelayMs is live, and goes at minRows
+    await writer.add(stored(60_000));
+    expect(eventsInserts).toEqual([3, 1]);
+    // a live message joining a backlog's batch lets it go: the newest decides
+    const late = writer.add(stored(70_000));
+    await settle();
+    expect(eventsInserts).toEqual([3, 1]);
+    await Promise.all([late, writer.add(stored(10))]);
+    expect(eventsInserts).toEqual([3, 1, 2]);
+    // a part without storedAt (an import's, a test's) is live
+    await writer.add(part(500));
+    expect(eventsInserts).toEqual([3, 1, 2, 1]);
+    // backlogAfterMs set: what waited 10 ms is a backlog's (goes at maxRows, or at close)
+    const strict = new BatchWriter(counted, { maxRows: 6, minRows: 2, maxDelayMs: 60_000, backlogAfterMs: 5, retryBaseMs: 10, retryMaxMs: 10, now: () => now });
+    const strictPart = strict.add(stored(10));
+    await settle();
+    expect(eventsInserts).toEqual([3, 1, 2, 1]);
+    await strict.close();
+    await strictPart;
+    expect(eventsInserts).toEqual([3, 1, 2, 1, 1]);
+    expect(await count('events')).toBe(8);
+    await writer.close();
+  });
+
   it('inserts the next batch\'s events while this batch\'s sessions are in flight, never a batch\'s sessions before its events or before the previous batch\'s sessions', async () => {
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');

@@ -12,9 +12,16 @@ export interface BatchWriterOptions {
   /**
    * …or once this many wait while no earlier batch waits for or is in the first write
    * stage: live traffic is written in smaller batches, sooner, while a busy engine
-   * (a backlog, or other pipelines' inserts) lets batches grow to maxRows. Default maxRows.
+   * (other pipelines' inserts) lets batches grow to maxRows. Default maxRows.
+   * Messages that waited in the bus's stream longer than backlogAfterMs are a
+   * backlog's: their latency is already spent, so their batches grow to maxRows,
+   * the fewest inserts, and the backlog drains sooner.
    */
   minRows?: number;
+  /** default maxDelayMs: live traffic is delivered at once, it waits in the writer, not in the stream */
+  backlogAfterMs?: number;
+  /** the time now, ms since the epoch (compared with the bus's storedAt); default Date.now */
+  now?: () => number;
   /** …or once the oldest waiting row is this old */
   maxDelayMs: number;
   /** first retry delay after a failed insert; doubles up to retryMaxMs */
@@ -46,6 +53,8 @@ export interface BatchPart {
   drops: readonly Drop[];
   /** set when the event is older than its visit's start (0006_late_event_days.sql) */
   lateDays?: readonly LateEventDay[];
+  /** when the bus stored the message (DeliveredMessage.storedAt), ms since the epoch */
+  storedAt?: number;
 }
 
 interface DropCount {
@@ -68,6 +77,8 @@ class Batch {
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
   parts = 0;
+  /** the newest part's storedAt: how long its message waited in the stream tells a backlog */
+  storedAt: number | undefined;
   /** the consume spans of the messages in the batch (trace links) */
   readonly links: SpanContext[] = [];
   readonly done: Promise<void>;
@@ -159,6 +170,7 @@ export class BatchWriter {
     if (this.closed) return Promise.reject(new Error('batch writer closed'));
     const batch = this.current;
     batch.parts += 1;
+    if (part.storedAt !== undefined) batch.storedAt = part.storedAt;
     const link = currentSpanContext();
     if (link && batch.links.length < MAX_BATCH_LINKS) batch.links.push(link);
     batch.events.push(...part.events);
@@ -176,9 +188,19 @@ export class BatchWriter {
     return batch.done;
   }
 
-  /** minRows reached and the first stage free: no reason to wait for more. */
+  /** minRows reached, the first stage free and the traffic live: no reason to wait for more. */
   private readyEarly(batch: Batch): boolean {
-    return this.beforeFirstStageExit === 0 && batch.rows >= (this.options.minRows ?? this.options.maxRows);
+    return this.beforeFirstStageExit === 0 && batch.rows >= (this.options.minRows ?? this.options.maxRows) && !this.behind(batch);
+  }
+
+  /**
+   * The newest message waited in the stream longer than backlogAfterMs before it was
+   * delivered and reached here: the pipeline is working off a backlog. (Not the
+   * event's own time: a bench or a replay may carry any.)
+   */
+  private behind(batch: Batch): boolean {
+    if (batch.storedAt === undefined) return false;
+    return (this.options.now ?? Date.now)() - batch.storedAt > (this.options.backlogAfterMs ?? this.options.maxDelayMs);
   }
 
   /** A batch left the first stage: the one filling may go now if it holds minRows. */

@@ -70,6 +70,31 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(got[0]?.msgId).toBeUndefined();
       }));
 
+    it('storedAt: when the stream stored the message, not when it is delivered; the same on redelivery', () =>
+      withBus(async (bus) => {
+        const { stream, prefix } = await freshStream(bus);
+        const before = Date.now();
+        await bus.publish(`${prefix}.a`, { n: 1 });
+        const after = Date.now();
+        // it waits in the stream before anyone consumes it
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const got: { storedAt: number; deliveredAt: number }[] = [];
+        await bus.consume({
+          stream,
+          durable: 'reader',
+          handler: async (m) => {
+            got.push({ storedAt: m.storedAt, deliveredAt: Date.now() });
+            if (m.deliveryCount === 1) throw new Error('once more');
+          },
+        });
+        await waitFor(() => got.length === 2);
+        // the same machine's clock (NATS: the server's), at ms resolution
+        expect(got[0]!.storedAt).toBeGreaterThanOrEqual(before - 1);
+        expect(got[0]!.storedAt).toBeLessThanOrEqual(after + 1);
+        expect(got[0]!.deliveredAt - got[0]!.storedAt).toBeGreaterThanOrEqual(290);
+        expect(got[1]!.storedAt).toBe(got[0]!.storedAt);
+      }));
+
     it('payloadText: hands the payload as its JSON text, unparsed; redelivered the same', () =>
       withBus(async (bus) => {
         const { stream, prefix } = await freshStream(bus);
