@@ -163,8 +163,7 @@ class Lane {
     this.closing = true;
     await this.worker.terminate();
     // the worker answered every event it stored before it finished: any left were not (their messages come back)
-    const closed = new Error(`ingest pipeline worker ${this.index} closed before storing the event`);
-    for (const id of [...this.pending.keys()]) this.settle(id, closed);
+    this.failPending(new Error(`ingest pipeline worker ${this.index} closed before storing the event`));
   }
 
   async terminate(): Promise<void> {
@@ -195,6 +194,11 @@ class Lane {
       return;
     }
     this.worker.postMessage({ t: 'events', now: this.options.clock().getTime(), sites, events } satisfies ToWorker);
+  }
+
+  /** Every event not answered yet fails (unacked, the bus delivers it again). */
+  private failPending(error: Error): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, error);
   }
 
   private settle(id: number, error?: Error): void {
@@ -261,7 +265,7 @@ class Lane {
       // Its events were not acked: the bus delivers them again. A new worker takes
       // the lane and rebuilds its live visits from the store on its first event.
       const gone = new Error(`ingest pipeline worker ${this.index} stopped (exit code ${code})`);
-      for (const id of [...this.pending.keys()]) this.settle(id, gone);
+      this.failPending(gone);
       for (const waiter of this.requests.values()) waiter.reject(gone);
       this.requests.clear();
       log.error({ worker: this.index, code }, 'ingest pipeline worker stopped; starting a new one');

@@ -56,16 +56,15 @@ function postReport(): void {
  * answered.
  */
 function finished(id: number, work: Promise<void>): void {
-  work.then(
-    () => {
+  work
+    .then(
+      () => undefined,
+      (error: unknown) => String(error),
+    )
+    .then((error) => {
       postReport();
-      main.post({ t: 'finished', id });
-    },
-    (error: unknown) => {
-      postReport();
-      main.post({ t: 'finished', id, error: String(error) });
-    },
-  );
+      main.post(error === undefined ? { t: 'finished', id } : { t: 'finished', id, error });
+    });
 }
 
 /** The main thread passes payloads as the bus's JSON text: parsed here, off its thread. Text that is not JSON stays text, which the pipeline counts as invalid. */

@@ -194,9 +194,9 @@ export class BatchWriter {
   }
 
   /**
-   * The newest message waited in the stream longer than backlogAfterMs before it was
-   * delivered and reached here: the pipeline is working off a backlog. (Not the
-   * event's own time: a bench or a replay may carry any.)
+   * The newest message was stored in the stream more than backlogAfterMs ago: live
+   * traffic reaches here within moments of that, so the pipeline is working off a
+   * backlog. (Not the event's own time: a bench or a replay may carry any.)
    */
   private behind(batch: Batch): boolean {
     if (batch.storedAt === undefined) return false;
