@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { httpRequestDuration, httpRequests, statusClass } from '@sightline/telemetry';
+import { httpRequestDuration, httpRequests, statusClass, type CounterSeries, type HistogramSeries } from '@sightline/telemetry';
 
 interface RouteSeries {
-  count: { inc(): void };
-  duration: { observe(seconds: number): void };
+  count: CounterSeries;
+  duration: HistogramSeries;
 }
 
 /**
@@ -11,9 +11,8 @@ interface RouteSeries {
  * route's pattern (`/sites/:site_id`), never the raw URL: ids and query strings would
  * make one series per request. Requests no route matched share `unmatched`.
  *
- * The labelled children are looked up once per (route, method, status) and kept:
- * prom-client would otherwise hash a label object on each of the two observations
- * of every request. The map is bounded by routes × methods × status codes.
+ * The series are looked up once per (route, method, status) and kept (resolved
+ * metrics: an update is an addition). The map is bounded by routes × methods × status codes.
  */
 export function registerMetrics(app: FastifyInstance): void {
   const series = new Map<string, RouteSeries>();

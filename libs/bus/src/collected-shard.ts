@@ -18,9 +18,15 @@ export const COLLECTED_FILTER = 'events.collected.*';
 
 export type CollectedSubject = `events.collected.${number}`;
 
+/**
+ * The subject strings, made once: the bus looks each publish's subject up in maps
+ * (its route, its metric series), and a string made per event would be hashed per event.
+ */
+const COLLECTED_SUBJECTS: CollectedSubject[] = [];
+
 export function collectedSubject(shard: number): CollectedSubject {
   if (!Number.isSafeInteger(shard) || shard < 0 || shard >= MAX_EVENT_SHARDS) throw new RangeError(`shard out of range: ${shard}`);
-  return `events.collected.${shard}`;
+  return (COLLECTED_SUBJECTS[shard] ??= `events.collected.${shard}`);
 }
 
 /**

@@ -1,10 +1,9 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { busPublishDuration, traceHeadersOf, tracingActive, type TraceHeaders } from '@sightline/telemetry';
+import { busPublishDuration, traceHeadersOf, tracingActive, type HistogramSeries, type TraceHeaders } from '@sightline/telemetry';
 
 const tracer = trace.getTracer('@sightline/bus');
 
 type Adapter = 'nats' | 'local';
-type Outcome = 'ok' | 'error';
 
 /** `events.collected.3` → `events.collected.*`: one metric series per subject family, not per shard. */
 export function subjectFamily(subject: string): string {
@@ -12,33 +11,30 @@ export function subjectFamily(subject: string): string {
 }
 
 /**
- * Every collected event is a publish, so the per-publish bookkeeping is looked up,
- * not recomputed: the subject's family and the histogram child of each label set
- * (prom-client would otherwise hash the label object on every observation).
- * Both maps are bounded by the subject catalogue (families, not shards).
+ * Every collected event is a publish, so its bookkeeping is looked up once per
+ * subject, not recomputed: the subject's family and the resolved timer series of
+ * each outcome. Bounded by MAX_CACHED_SUBJECTS (cleared when full; the series stay
+ * in the metric, bounded by the subject catalogue's families).
  */
-const families = new Map<string, string>();
-const MAX_CACHED_SUBJECTS = 4096;
-const timers = new Map<string, { observe(seconds: number): void }>();
-
-function familyOf(subject: string): string {
-  let family = families.get(subject);
-  if (family === undefined) {
-    family = subjectFamily(subject);
-    if (families.size >= MAX_CACHED_SUBJECTS) families.clear();
-    families.set(subject, family);
-  }
-  return family;
+interface SubjectTelemetry {
+  family: string;
+  ok: HistogramSeries;
+  error: HistogramSeries;
 }
 
-function timerOf(adapter: Adapter, family: string, outcome: Outcome): { observe(seconds: number): void } {
-  const key = `${adapter}\n${family}\n${outcome}`;
-  let timer = timers.get(key);
-  if (!timer) {
-    timer = busPublishDuration.labels(adapter, family, outcome);
-    timers.set(key, timer);
+const MAX_CACHED_SUBJECTS = 4096;
+const subjectsByAdapter: Record<Adapter, Map<string, SubjectTelemetry>> = { nats: new Map(), local: new Map() };
+
+function telemetryOf(adapter: Adapter, subject: string): SubjectTelemetry {
+  const subjects = subjectsByAdapter[adapter];
+  let found = subjects.get(subject);
+  if (found === undefined) {
+    const family = subjectFamily(subject);
+    found = { family, ok: busPublishDuration.labels(adapter, family, 'ok'), error: busPublishDuration.labels(adapter, family, 'error') };
+    if (subjects.size >= MAX_CACHED_SUBJECTS) subjects.clear();
+    subjects.set(subject, found);
   }
-  return timer;
+  return found;
 }
 
 /**
@@ -47,7 +43,7 @@ function timerOf(adapter: Adapter, family: string, outcome: Outcome): { observe(
  * inside the producer span so the consumer's span becomes its child.
  */
 export async function publishWithTelemetry(adapter: Adapter, subject: string, publish: (headers: TraceHeaders | undefined) => Promise<unknown>): Promise<void> {
-  const family = familyOf(subject);
+  const { family, ok, error: failed } = telemetryOf(adapter, subject);
   const started = performance.now();
   // tracing off: no span built nor headers injected (every collected event is a publish)
   const span = tracingActive()
@@ -57,15 +53,15 @@ export async function publishWithTelemetry(adapter: Adapter, subject: string, pu
       })
     : undefined;
   const headers = span && traceHeadersOf(trace.setSpan(context.active(), span));
-  let outcome: Outcome = 'ok';
+  let timer = ok;
   try {
     await publish(headers);
   } catch (error) {
-    outcome = 'error';
+    timer = failed;
     span?.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
     span?.end();
-    timerOf(adapter, family, outcome).observe((performance.now() - started) / 1000);
+    timer.observe((performance.now() - started) / 1000);
   }
 }

@@ -23,5 +23,6 @@ export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './messa
 export type { TraceHeaders } from './message-trace-context.js';
 export { traceLogFields } from './log-trace-mixin.js';
 export { readMetricValue } from './read-metric-value.js';
+export { ResolvedCounter, ResolvedHistogram, CounterSeries, HistogramSeries } from './resolved-metrics.js';
 export { activeSpanContextRecord, contextUnder, exportForwardedSpans, startSpanForwarding } from './span-forwarding.js';
 export type { SpanContextRecord, SpanRecord } from './span-forwarding.js';

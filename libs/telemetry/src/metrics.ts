@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ResolvedCounter, ResolvedHistogram } from './resolved-metrics.js';
 
 /**
  * The process's one Prometheus registry and the catalogue of every Sightline metric.
@@ -14,14 +15,15 @@ collectDefaultMetrics({ register: metricsRegistry, prefix: 'sightline_' });
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const httpRequests = new Counter({
+// the three metrics every collected event updates: series resolved once (resolved-metrics.ts)
+export const httpRequests = new ResolvedCounter({
   name: 'sightline_http_requests_total',
   help: 'HTTP requests answered by the gateway, by route pattern, method and status class.',
   labelNames: ['route', 'method', 'status_class'] as const,
   registers: [metricsRegistry],
 });
 
-export const httpRequestDuration = new Histogram({
+export const httpRequestDuration = new ResolvedHistogram({
   name: 'sightline_http_request_duration_seconds',
   help: 'Gateway request latency (first byte in to response sent), by route pattern and method.',
   labelNames: ['route', 'method'] as const,
@@ -44,7 +46,7 @@ export const grpcServerDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-export const busPublishDuration = new Histogram({
+export const busPublishDuration = new ResolvedHistogram({
   name: 'sightline_bus_publish_duration_seconds',
   help: 'Time until a durable publish is stored, by bus adapter, subject family and outcome.',
   labelNames: ['adapter', 'subject', 'outcome'] as const,

@@ -1,11 +1,14 @@
-import type { Metric } from 'prom-client';
+/** Anything the registry renders: prom-client's metrics and the resolved ones. */
+interface ReadableMetric {
+  get(): Promise<{ values: { value: number; labels: Partial<Record<string, string | number>> }[] }>;
+}
 
 /**
  * The current value of one series of a metric in this process: a counter's value, or
  * a histogram's `_count` / `_sum`. For tests and diagnostics that check a figure
  * without scraping text. 0 when the series was never touched.
  */
-export async function readMetricValue(metric: Metric, labels: Readonly<Record<string, string>> = {}, series: '' | '_count' | '_sum' = ''): Promise<number> {
+export async function readMetricValue(metric: ReadableMetric, labels: Readonly<Record<string, string>> = {}, series: '' | '_count' | '_sum' = ''): Promise<number> {
   const { values } = await metric.get();
   const match = values.find((v) => {
     const name = (v as { metricName?: string }).metricName;
