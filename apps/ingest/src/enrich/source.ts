@@ -47,20 +47,24 @@ export interface SourceInfo {
 
 export function resolveSource(input: SourceInput): SourceInfo {
   const query = pageQuery(input.pageUrl);
-  const param = (name: string) => truncate((query.get(name) ?? '').trim(), MAX_UTM);
+  // no named closure here: under tsx (keepNames) each would cost a defineProperty per event
   const external = externalReferrer(input.referrer, input.pageHost);
   const fromReferrer = external ? (lookupReferer(external.host, external.path)?.name ?? stripWww(external.host)) : '';
   return {
-    source: param('utm_source') || param('ref') || param('source') || fromReferrer,
+    source: queryParam(query, 'utm_source') || queryParam(query, 'ref') || queryParam(query, 'source') || fromReferrer,
     referrer: external ? truncate(external.host + external.path, MAX_REFERRER) : '',
     referrer_host: external?.host ?? '',
-    utm_source: param('utm_source'),
-    utm_medium: param('utm_medium'),
-    utm_campaign: param('utm_campaign'),
-    utm_content: param('utm_content'),
-    utm_term: param('utm_term'),
+    utm_source: queryParam(query, 'utm_source'),
+    utm_medium: queryParam(query, 'utm_medium'),
+    utm_campaign: queryParam(query, 'utm_campaign'),
+    utm_content: queryParam(query, 'utm_content'),
+    utm_term: queryParam(query, 'utm_term'),
     click_id: CLICK_ID_PARAMS.find((name) => query.has(name)) ?? '',
   };
+}
+
+function queryParam(query: URLSearchParams, name: string): string {
+  return truncate((query.get(name) ?? '').trim(), MAX_UTM);
 }
 
 function pageQuery(pageUrl: string): URLSearchParams {
