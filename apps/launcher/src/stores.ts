@@ -43,7 +43,7 @@ export async function openStores(config: Config, needs: StoreNeeds): Promise<Sto
       stores.events = await openEventStore({ clickhouseUrl: config.CLICKHOUSE_URL, clickhouseCluster: config.CLICKHOUSE_CLUSTER, database: config.CLICKHOUSE_DATABASE, dataDir: config.dataDir, embeddedOnFirstUse: true });
     }
     if (needs.bus) {
-      stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus') });
+      stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus'), maxStreamBytes: config.LOCAL_BUS_MAX_STREAM_BYTES });
       await stores.bus.ensureStreams(SIGHTLINE_STREAMS);
     }
     if (needs.mail) stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, from: config.MAIL_FROM });

@@ -14,6 +14,22 @@ export class NoStreamForSubjectError extends Error {
   }
 }
 
+/**
+ * `publish` to a stream that holds its byte limit already (the in-process bus's
+ * `maxStreamBytes`; JetStream's `max_bytes` with `discard: new` answers the same way):
+ * the message was NOT stored. Room comes back as consumers ack.
+ */
+export class StreamFullError extends Error {
+  override readonly name = 'StreamFullError';
+  constructor(
+    readonly stream: string,
+    readonly limitBytes: number,
+    options?: ErrorOptions,
+  ) {
+    super(`stream "${stream}" holds its limit of ${limitBytes} bytes of unconsumed messages; the message was not stored`, options);
+  }
+}
+
 /** `consume` on a stream that `ensureStreams` never created. */
 export class StreamNotFoundError extends Error {
   override readonly name = 'StreamNotFoundError';

@@ -14,7 +14,7 @@ export type {
   Subscription,
   UntypedSubjects,
 } from './bus.js';
-export { BusClosedError, NoStreamForSubjectError, StreamNotFoundError, WorkQueueConflictError } from './bus-errors.js';
+export { BusClosedError, NoStreamForSubjectError, StreamFullError, StreamNotFoundError, WorkQueueConflictError } from './bus-errors.js';
 export { consoleBusLogger, type BusLogLevel, type BusLogger } from './bus-logger.js';
 export { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_ACK_PENDING, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
 export { defaultRedeliveryBackoff, type RedeliveryBackoff } from './redelivery-backoff.js';

@@ -48,6 +48,14 @@ export interface LocalBusOptions {
   maxAckPending?: number;
   /** Duplicate msgIds are dropped within this window. Default 2 minutes, as on NatsBus. */
   dedupeWindowMs?: number;
+  /**
+   * Most payload bytes (JSON text) one stream holds unconsumed; a publish past it
+   * rejects with `StreamFullError` and stores nothing. Every held message also
+   * lives in this process's memory (about 550 B of heap for a 300-byte collected
+   * event), so this bounds the memory of a backlog (ingest down or slower than
+   * collection). Default: no limit.
+   */
+  maxStreamBytes?: number;
 }
 
 interface BroadcastSubscriber {
@@ -90,6 +98,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
       dedupeWindowMs: options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS,
       compactThresholdBytes: options.compactThresholdBytes ?? DEFAULT_COMPACT_THRESHOLD_BYTES,
       fsync: options.fsync ?? false,
+      maxBytes: options.maxStreamBytes,
     };
     if (options.journalDir) {
       mkdirSync(options.journalDir, { recursive: true });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { StreamConfig } from './bus.js';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
 import type { BusLogger } from './bus-logger.js';
+import { StreamFullError } from './bus-errors.js';
 import { DedupeWindow } from './dedupe-window.js';
 import { writeFileAtomically } from './append-only-file.js';
 import { DurableAckLog, type DurableProgress, type DurableSettings } from './local-ack-log.js';
@@ -18,6 +19,8 @@ export interface LocalStreamOptions {
   /** Compact the journal once it is larger than this and has an acked prefix. */
   compactThresholdBytes: number;
   fsync: boolean;
+  /** Most payload bytes held (see LocalBusOptions.maxStreamBytes); undefined: no limit. */
+  maxBytes: number | undefined;
 }
 
 /**
@@ -61,6 +64,12 @@ export class LocalStream implements MessageSource {
   /** Appends of this event-loop turn waiting for their journal write (see `append`). */
   private unwritten: Array<{ message: StoredMessage; resolve: (stored: boolean) => void; reject: (error: unknown) => void }> = [];
   private readonly unwrittenIds = new Set<string>();
+  /**
+   * Payload bytes of the messages held, written or waiting for their write (the
+   * JSON text's length: its bytes for the ASCII that collected events nearly
+   * always are; counted without encoding, as it is done per publish).
+   */
+  private heldBytes = 0;
 
   private constructor(
     private configValue: StreamConfig,
@@ -73,7 +82,10 @@ export class LocalStream implements MessageSource {
     this.dedupe = new DedupeWindow(options.dedupeWindowMs);
     this.items = messages;
     this.last = Math.max(baseSeq, messages.at(-1)?.seq ?? 0);
-    for (const m of messages) if (m.msgId !== undefined) this.dedupe.remember(m.msgId, m.ts);
+    for (const m of messages) {
+      if (m.msgId !== undefined) this.dedupe.remember(m.msgId, m.ts);
+      this.heldBytes += m.json.length;
+    }
     this.nextCompactionAt = options.compactThresholdBytes;
   }
 
@@ -129,6 +141,11 @@ export class LocalStream implements MessageSource {
     return this.items.length - this.head;
   }
 
+  /** Payload bytes held (see `heldBytes`); what `maxBytes` bounds. */
+  get retainedBytes(): number {
+    return this.heldBytes;
+  }
+
   get journalBytes(): number {
     return this.journal?.sizeBytes ?? 0;
   }
@@ -170,6 +187,10 @@ export class LocalStream implements MessageSource {
   append(subject: string, json: string, msgId: string | undefined, trace?: Readonly<Record<string, string>>): Promise<boolean> {
     const now = Date.now();
     if (msgId !== undefined && (this.dedupe.isDuplicate(msgId, now) || this.unwrittenIds.has(msgId))) return Promise.resolve(false);
+    const { maxBytes } = this.options;
+    // full: refused before anything changes (no sequence, no dedupe entry, no write)
+    if (maxBytes !== undefined && this.heldBytes + json.length > maxBytes) return Promise.reject(new StreamFullError(this.name, maxBytes));
+    this.heldBytes += json.length;
     const message: StoredMessage = { seq: this.last + this.unwritten.length + 1, ts: now, subject, json };
     if (msgId !== undefined) message.msgId = msgId;
     if (trace !== undefined) message.trace = trace;
@@ -192,6 +213,7 @@ export class LocalStream implements MessageSource {
     try {
       this.journal!.appendAll(messages);
     } catch (error) {
+      for (const message of messages) this.heldBytes -= message.json.length;
       for (const pending of batch) pending.reject(error);
       return;
     }
@@ -312,7 +334,10 @@ export class LocalStream implements MessageSource {
   }
 
   private dropThrough(seq: number): void {
-    while (this.head < this.items.length && (this.items[this.head] as StoredMessage).seq <= seq) this.head++;
+    while (this.head < this.items.length && (this.items[this.head] as StoredMessage).seq <= seq) {
+      this.heldBytes -= (this.items[this.head] as StoredMessage).json.length;
+      this.head++;
+    }
     // Reclaim the array now and then rather than shifting on every release.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);

@@ -17,12 +17,14 @@ export interface OpenBusOptions {
    * that needs more (batch writers) sets `ConsumeOptions.maxAckPending` itself.
    */
   maxAckPending?: number;
+  /** In-process bus only: LocalBusOptions.maxStreamBytes (NATS streams are bounded by the server's limits). */
+  maxStreamBytes?: number;
 }
 
 /** NatsBus when a NATS URL is configured, otherwise the in-process LocalBus. */
 export async function openBus<P extends SubjectCatalogue = SubjectPayloads>(options: OpenBusOptions): Promise<Bus<P>> {
-  const { natsUrl, journalDir, name, logger, maxAckPending } = options;
+  const { natsUrl, journalDir, name, logger, maxAckPending, maxStreamBytes } = options;
   const common = { ...(logger ? { logger } : {}), ...(maxAckPending !== undefined ? { maxAckPending } : {}) };
   if (natsUrl) return connectNatsBus<P>(natsUrl, { ...(name ? { name } : {}), ...common });
-  return new LocalBus<P>({ ...(journalDir ? { journalDir } : {}), ...common });
+  return new LocalBus<P>({ ...(journalDir ? { journalDir } : {}), ...(maxStreamBytes !== undefined ? { maxStreamBytes } : {}), ...common });
 }

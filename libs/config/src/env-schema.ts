@@ -42,6 +42,7 @@ export const ENV_SCHEMA = z.object({
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('sightline').describe('ClickHouse database holding the events tables.'),
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('ClickHouse cluster name. Set: migrations create `ON CLUSTER` Replicated tables (`<table>_local`) and Distributed tables sharded by site. Unset: plain tables on one server.'),
   NATS_URL: z.string().optional().describe('NATS URL (JetStream enabled). Unset: the in-process bus, journaled in the data dir.'),
+  LOCAL_BUS_MAX_STREAM_BYTES: positiveInt.default(536_870_912).describe('In-process bus only (no `NATS_URL`): most bytes of unconsumed messages one stream holds, 512 MiB by default (about 1.7 million collected events, held in memory too: ~1 GB of heap). Past it `POST /api/event` answers 503 `unavailable` until ingest catches up, instead of the process growing until it runs out of memory. On NATS the backlog is on the server’s disk, within its JetStream storage limits (`max_file_store`, account limits); a refused publish answers the same 503.'),
   SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `<data dir>/mail/`.'),
   MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),
   // -- identity, keys and plans

@@ -2,7 +2,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
-import { collectedEventShard, collectedSubject, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { collectedEventShard, collectedSubject, StreamFullError, type Bus, type SubjectPayloads } from '@sightline/bus';
+import { AccessLogThrottle } from '../access-log-throttle.js';
 import { clientInfo } from '../client-info.js';
 import { sendError } from '../render-error.js';
 import { errorResponses } from '../schemas/error-responses.js';
@@ -36,6 +37,11 @@ const trackerBodyValidator: FastifySchemaCompiler<unknown> = (route) => {
 
 /** Carries nothing per request (the request id is added when rendered): built once, not per refused event. */
 const UNKNOWN_SITE = new ApiError('unknown_site', 'No site has this tracking key.');
+/** Seconds a tracker or proxy is told to wait when the event could not be queued. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
+const BACKLOG_FULL = new ApiError('unavailable', 'Collection is paused: the backlog of events waiting for ingestion is full. Retry later.', { retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS });
+const NOT_QUEUED = new ApiError('unavailable', 'The event could not be queued for ingestion. Retry later.', { retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS });
+
 /**
  * The 202 has no content, like the 204s: fastify writes the headers alone, in one
  * write (`send(null)` would serialize `null` under a JSON type and add a body chunk).
@@ -53,6 +59,8 @@ const NO_CONTENT = undefined as unknown as null;
  * ingest replica sees all of a visitor's events.
  */
 export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (app, { bus, eventShards, keys }) => {
+  // a bus that refuses refuses every event: one warning per cause and 10 s, with the count of the rest
+  const refusalLog = new AccessLogThrottle(1, 10_000);
   // The tracker posts text/plain (no CORS preflight); read it as JSON ourselves.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => {
     try {
@@ -84,10 +92,11 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
         description:
           'Sent by the tracker script as text/plain JSON (no CORS preflight); application/json is accepted too. Answers 202 once the event is durably queued for ingestion. ' +
           'A tracking key no site has answers 404 `unknown_site` (tracking keys are public, in every page’s script URL, so this reveals nothing; it tells a site owner their snippet is wrong). ' +
-          'While the sites service cannot answer, events are accepted and ingest decides.',
+          'While the sites service cannot answer, events are accepted and ingest decides. ' +
+          'An event that cannot be queued (the bus unreachable, or the backlog waiting for ingestion at its limit) answers 503 `unavailable` with Retry-After; it was not stored.',
         tags: ['collection'],
         body: TrackerPayload,
-        response: { 202: z.null().describe('Accepted; no content.'), ...errorResponses(400, 404, 413) },
+        response: { 202: z.null().describe('Accepted; no content.'), ...errorResponses(400, 404, 413, 503) },
       },
     },
     async (request, reply) => {
@@ -101,7 +110,15 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
       message.ts = new Date().toISOString();
       message.ip = ip;
       message.ua = userAgent;
-      await bus.publish(collectedSubject(collectedEventShard(message, eventShards)), message);
+      try {
+        await bus.publish(collectedSubject(collectedEventShard(message, eventShards)), message);
+      } catch (error) {
+        // not stored, so not accepted: 503 (retry later), never a 202 for an event that is not queued
+        const full = error instanceof StreamFullError;
+        const admitted = refusalLog.admit(full ? 'stream full' : 'publish failed', 503);
+        if (admitted) request.log.warn({ err: error, not_queued_since_last_warning: admitted.suppressed }, full ? 'event not queued: the events stream is full (ingest down or behind)' : 'event not queued: the bus refused the publish');
+        return sendError(request, reply, full ? BACKLOG_FULL : NOT_QUEUED);
+      }
       return reply.code(202).send(NO_CONTENT);
     },
   );
