@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { reportBusStreams } from '@sightline/telemetry';
 import type {
   Bus,
   ConsumeOptions,
@@ -87,6 +88,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
    */
   private readonly routes = new Map<string, { stream: LocalStream | undefined; subscribers: BroadcastSubscriber[] }>();
   private readonly expiryTimer: NodeJS.Timeout;
+  private readonly stopReporting: () => void;
   private closed = false;
 
   constructor(options: LocalBusOptions = {}) {
@@ -121,6 +123,10 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
       for (const stream of this.streams.values()) stream.expire(now);
     }, 1000);
     this.expiryTimer.unref();
+    // what each stream holds, for /metrics (read at scrape time)
+    this.stopReporting = reportBusStreams(() =>
+      [...this.streams.values()].map((stream) => ({ stream: stream.name, messages: stream.retainedCount, bytes: stream.retainedBytes, limitBytes: options.maxStreamBytes })),
+    );
   }
 
   async ensureStreams(streams: readonly StreamConfig[]): Promise<void> {
@@ -255,6 +261,7 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.expiryTimer);
+    this.stopReporting();
     await Promise.all([...this.consumers].map((c) => c.stop()));
     for (const subscriber of this.subscribers) subscriber.stopped = true;
     await Promise.allSettled([...this.subscribers].flatMap((s) => [...s.running]));

@@ -1,3 +1,4 @@
+import { busStreamHeldBytes, busStreamHeldMessages, busStreamLimitBytes, metricsRegistry, readMetricValue } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StreamFullError } from './bus-errors.js';
@@ -85,6 +86,20 @@ describe('LocalBus maxStreamBytes', () => {
     // nothing was stored, so both fit again
     await Promise.all([bus.publish('wq.1', payload(1)), bus.publish('wq.1', payload(2))]);
     expect(await bus.streamState('WQ')).toMatchObject({ lastSeq: 2, messages: 2 });
+  });
+
+  it('shows what each stream holds and its limit in /metrics, read at scrape time, until the bus closes', async () => {
+    const bus = new LocalBus<UntypedSubjects>({ maxStreamBytes: 10 * PAYLOAD_LENGTH });
+    cleanups.push(() => bus.close());
+    await bus.ensureStreams([{ name: 'HELD', subjects: ['held.*'], retention: 'workqueue' }]);
+    await Promise.all([1, 2, 3].map((i) => bus.publish('held.1', payload(i))));
+    const stream = { stream: 'HELD' };
+    expect(await readMetricValue(busStreamHeldMessages, stream)).toBe(3);
+    expect(await readMetricValue(busStreamHeldBytes, stream)).toBe(3 * PAYLOAD_LENGTH);
+    expect(await readMetricValue(busStreamLimitBytes, stream)).toBe(1_000);
+    expect(await metricsRegistry.metrics()).toContain('sightline_bus_stream_held_bytes{stream="HELD"} 300');
+    await bus.close();
+    expect(await metricsRegistry.metrics()).not.toContain('stream="HELD"');
   });
 
   it('refuses no message that fits, without a limit or below it', async () => {

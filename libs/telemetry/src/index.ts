@@ -10,6 +10,10 @@ export {
   grpcServerHandled,
   grpcServerDuration,
   busPublishDuration,
+  busStreamHeldMessages,
+  busStreamHeldBytes,
+  busStreamLimitBytes,
+  reportBusStreams,
   ingestLag,
   ingestBatchSize,
   ingestDroppedEvents,
@@ -17,6 +21,7 @@ export {
   queryDuration,
   statusClass,
 } from './metrics.js';
+export type { BusStreamFigures } from './metrics.js';
 export { startMetricsServer } from './metrics-server.js';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './message-trace-context.js';

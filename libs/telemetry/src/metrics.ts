@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ResolvedCounter, ResolvedHistogram } from './resolved-metrics.js';
 
 /**
@@ -53,6 +53,64 @@ export const busPublishDuration = new ResolvedHistogram({
   buckets: LATENCY_BUCKETS,
   registers: [metricsRegistry],
 });
+
+/** What one stream of an in-process bus holds unconsumed, read when /metrics is scraped. */
+export interface BusStreamFigures {
+  stream: string;
+  messages: number;
+  bytes: number;
+  /** the stream's byte limit (LOCAL_BUS_MAX_STREAM_BYTES), when it has one */
+  limitBytes?: number;
+}
+
+const busStreamSources = new Set<() => Iterable<BusStreamFigures>>();
+
+/**
+ * An in-process bus reports its streams here (JetStream has its own monitoring):
+ * the figures are read at scrape time, nothing is counted per message. Returns the
+ * function that stops reporting (the bus closed).
+ */
+export function reportBusStreams(source: () => Iterable<BusStreamFigures>): () => void {
+  busStreamSources.add(source);
+  return () => void busStreamSources.delete(source);
+}
+
+/** A gauge per stream of the in-process buses, set from their reports each time /metrics is scraped. */
+function busStreamGauge(name: string, help: string, figure: (f: BusStreamFigures) => number | undefined): Gauge<'stream'> {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['stream'] as const,
+    registers: [metricsRegistry],
+    collect() {
+      this.reset();
+      for (const source of busStreamSources) {
+        for (const figures of source()) {
+          const value = figure(figures);
+          if (value !== undefined) this.set({ stream: figures.stream }, value);
+        }
+      }
+    },
+  });
+}
+
+export const busStreamHeldMessages = busStreamGauge(
+  'sightline_bus_stream_held_messages',
+  'Messages a stream of the in-process bus holds unconsumed (a backlog waiting for ingest shows here).',
+  (f) => f.messages,
+);
+
+export const busStreamHeldBytes = busStreamGauge(
+  'sightline_bus_stream_held_bytes',
+  'Payload bytes a stream of the in-process bus holds unconsumed, in memory and in its journal; what LOCAL_BUS_MAX_STREAM_BYTES bounds.',
+  (f) => f.bytes,
+);
+
+export const busStreamLimitBytes = busStreamGauge(
+  'sightline_bus_stream_limit_bytes',
+  'Byte limit of a stream of the in-process bus (LOCAL_BUS_MAX_STREAM_BYTES); past it collection answers 503.',
+  (f) => f.limitBytes,
+);
 
 export const ingestLag = new Histogram({
   name: 'sightline_ingest_lag_seconds',
