@@ -15,9 +15,9 @@ export class NoStreamForSubjectError extends Error {
 }
 
 /**
- * `publish` to a stream that holds its byte limit already (the in-process bus's
- * `maxStreamBytes`; JetStream's `max_bytes` with `discard: new` answers the same way):
- * the message was NOT stored. Room comes back as consumers ack.
+ * `publish` to a stream of the in-process bus that holds its byte limit already
+ * (`maxStreamBytes`): the message was NOT stored. Room comes back as consumers ack.
+ * (NatsBus passes on JetStream's own refusals, e.g. storage exhausted, as they come.)
  */
 export class StreamFullError extends Error {
   override readonly name = 'StreamFullError';

@@ -63,10 +63,14 @@ describe('resolved metrics', () => {
     const counter = new ResolvedCounter({ name: 'test_total', help: 'h', labelNames: ['a', 'b'], registers: [registry] });
     counter.labels('x', 'y').inc();
     counter.labels('x', 'y').inc();
-    // the key of a series cannot be forged by a value holding the separator of another's
+    // the key of a series cannot be forged by values holding a separator
     counter.labels('x\u0000y', '').inc(5);
+    counter.labels('p\u0000', 'q').inc(7);
+    counter.labels('p', '\u0000q').inc(11);
     expect(await readMetricValue(counter, { a: 'x', b: 'y' })).toBe(2);
     expect(await readMetricValue(counter, { a: 'x\u0000y', b: '' })).toBe(5);
+    expect(await readMetricValue(counter, { a: 'p\u0000', b: 'q' })).toBe(7);
+    expect(await readMetricValue(counter, { a: 'p', b: '\u0000q' })).toBe(11);
     expect(counter.labels('x', 'y')).toBe(counter.labels('x', 'y'));
   });
 

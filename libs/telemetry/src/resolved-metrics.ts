@@ -53,7 +53,8 @@ abstract class ResolvedMetric<L extends string, S> {
   /** The series of these label values, in `labelNames` order: look it up once, keep it, update it per event. */
   labels(...values: string[]): S {
     if (values.length !== this.labelNames.length) throw new Error(`${this.name} has labels ${this.labelNames.join(', ')}; got ${values.length} values`);
-    const key = values.join('\u0000');
+    // JSON of the values: unambiguous whatever they hold (a joined string lets ['a\0', 'b'] and ['a', '\0b'] meet); looked up once per series, not per update
+    const key = JSON.stringify(values);
     const found = this.series.get(key);
     if (found) return found.series;
     if (this.series.size >= MAX_SERIES) throw new Error(`${this.name} has ${MAX_SERIES} series; a label is not bounded`);
