@@ -54,14 +54,29 @@ envFrom:
   - configMapRef:
       name: {{ include "sightline.configName" . }}
 env:
-  {{- range $key := list "DATABASE_URL" "CLICKHOUSE_URL" "NATS_URL" "SMTP_URL" "SECRET_KEY" }}
-  - name: {{ $key }}
-    valueFrom:
-      secretKeyRef:
-        name: {{ include "sightline.secretName" $ }}
-        key: {{ $key }}
-        optional: true
-  {{- end }}
+  {{- include "sightline.secretEnv" (include "sightline.secretName" .) | trim | nindent 2 }}
+{{- end -}}
+
+{{/* The store URLs and SECRET_KEY as env entries read from the Secret named by the argument (each key may be absent). */}}
+{{- define "sightline.secretEnv" -}}
+{{- range $key := list "DATABASE_URL" "CLICKHOUSE_URL" "NATS_URL" "SMTP_URL" "SECRET_KEY" }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $ }}
+      key: {{ $key }}
+      optional: true
+{{- end }}
+{{- end -}}
+
+{{/*
+The Secret the migrations hook reads: the operator's existingSecret (created before
+the install), else a hook copy of the chart's Secret (templates/migrations-secret.yaml)
+that Helm creates just before the Job. The chart's own Secret is an ordinary
+resource, created only after every pre-install hook has run.
+*/}}
+{{- define "sightline.migrationsSecretName" -}}
+{{- default (printf "%s-migrate" (include "sightline.fullname" .)) .Values.existingSecret -}}
 {{- end -}}
 
 {{/* Pod-level settings shared by every workload. */}}
