@@ -79,6 +79,19 @@ resource, created only after every pre-install hook has run.
 {{- default (printf "%s-migrate" (include "sightline.fullname" .)) .Values.existingSecret -}}
 {{- end -}}
 
+{{/*
+TRUSTED_PROXIES: `env.TRUSTED_PROXIES` when set, else with the chart's Ingress its
+controller's pods (`ingress.trustedProxies`), else empty (the socket address is the client).
+*/}}
+{{- define "sightline.trustedProxies" -}}
+{{- $explicit := toString (dig "TRUSTED_PROXIES" "" (.Values.env | default dict)) -}}
+{{- if $explicit -}}
+{{- $explicit -}}
+{{- else if .Values.ingress.enabled -}}
+{{- join "," (.Values.ingress.trustedProxies | default list) -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Pod-level settings shared by every workload. */}}
 {{- define "sightline.podCommon" -}}
 {{- with .Values.imagePullSecrets }}

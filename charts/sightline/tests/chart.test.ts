@@ -41,6 +41,24 @@ describe('Helm chart', () => {
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'ingress.proxyBodySize=lots'])).toThrow(/proxyBodySize/);
   });
 
+  it('trusts the X-Forwarded-For of its own Ingress controller by default, and refuses an Ingress trusting no proxy', () => {
+    const trusted = (flags: string[]) => (renderChart([...DEFAULTS, ...flags]).find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'rel-sightline-config')!.data as Record<string, string>).TRUSTED_PROXIES;
+    const PRIVATE_RANGES = '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7';
+    expect(trusted(['--set', 'ingress.enabled=true'])).toBe(PRIVATE_RANGES);
+    expect(trusted(PRODUCTION)).toBe(PRIVATE_RANGES);
+    expect(trusted(['--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=["10.244.0.0/16","fd00:10:244::/56"]'])).toBe('10.244.0.0/16,fd00:10:244::/56');
+    // no Ingress of ours, no proxy assumed: the socket address is the client
+    expect(trusted([])).toBeUndefined();
+    // an explicit TRUSTED_PROXIES wins (one key: the render is parsed with unique keys)
+    expect(trusted(['--set', 'ingress.enabled=true', '--set', 'env.TRUSTED_PROXIES=10.1.0.0/16'])).toBe('10.1.0.0/16');
+    expect(trusted(['--set', 'env.TRUSTED_PROXIES=10.1.0.0/16'])).toBe('10.1.0.0/16');
+    const untrusted = ['--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=[]'];
+    expect(() => renderChart([...DEFAULTS, ...untrusted])).toThrow(/ingress\.enabled with no trusted proxy.*ingress\.trustedProxies.*ingress\.allowUntrustedProxies=true/);
+    expect(() => renderChart([...DEFAULTS, ...untrusted, '--set', 'env.TRUSTED_PROXIES='])).toThrow(/no trusted proxy/);
+    expect(trusted([...untrusted, '--set', 'ingress.allowUntrustedProxies=true'])).toBeUndefined();
+    expect(() => renderChart([...DEFAULTS, '--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=["ingress-nginx"]'])).toThrow(/trustedProxies/);
+  });
+
   it('refuses values outside values.schema.json', () => {
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'services.gateway.replicas=two'])).toThrow(/want integer/);
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'publicUrl=ftp://x'])).toThrow(/publicUrl/);
