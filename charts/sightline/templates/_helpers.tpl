@@ -113,3 +113,37 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
+
+{{/*
+A container's resources; with cpuLimitsFromRequests, a CPU limit equal to the CPU
+request where none is set. Called with (dict "root" $ "resources" <resources>).
+*/}}
+{{- define "sightline.resources" -}}
+{{- $resources := deepCopy (.resources | default dict) -}}
+{{- if and .root.Values.cpuLimitsFromRequests (dig "requests" "cpu" "" $resources) (not (dig "limits" "cpu" "" $resources)) -}}
+{{- $_ := set $resources "limits" (merge (dict "cpu" $resources.requests.cpu) ($resources.limits | default dict)) -}}
+{{- end -}}
+{{- toYaml $resources -}}
+{{- end -}}
+
+{{/*
+A workload's topologySpreadConstraints: its service's own list, else the chart-wide
+one; a constraint without a labelSelector spreads this workload's pods. Called with
+(dict "root" $ "key" <services key> "service" <services entry>).
+*/}}
+{{- define "sightline.topologySpread" -}}
+{{- $constraints := .service.topologySpreadConstraints | default .root.Values.topologySpreadConstraints | default list -}}
+{{- $selector := include "sightline.selectorLabels" (dict "root" .root "key" .key) | fromYaml -}}
+{{- $rendered := list -}}
+{{- range $constraints -}}
+{{- $constraint := deepCopy . -}}
+{{- if not (hasKey $constraint "labelSelector") -}}
+{{- $_ := set $constraint "labelSelector" (dict "matchLabels" $selector) -}}
+{{- end -}}
+{{- $rendered = append $rendered $constraint -}}
+{{- end -}}
+{{- with $rendered -}}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end -}}
+{{- end -}}
