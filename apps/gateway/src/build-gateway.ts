@@ -11,6 +11,7 @@ import { registerWriteSwitch } from './write-switch.js';
 import { registerOpenApi, OPENAPI_PATH } from './openapi.js';
 import { registerTracing } from './tracing-hooks.js';
 import { registerMetrics } from './metrics-hooks.js';
+import { registerUntrustedProxyWarning } from './untrusted-proxy-warning.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
 import { clientOf, type ServiceClient } from './service-clients.js';
@@ -108,6 +109,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   registerTracing(app);
   registerRequestId(app);
   registerMetrics(app);
+  if (options.trustedProxies.length === 0) registerUntrustedProxyWarning(app, options.log);
   registerErrorRenderer(app);
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);

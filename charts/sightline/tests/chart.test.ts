@@ -41,6 +41,24 @@ describe('Helm chart', () => {
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'ingress.proxyBodySize=lots'])).toThrow(/proxyBodySize/);
   });
 
+  it('trusts the X-Forwarded-For of its own Ingress controller by default, and refuses an Ingress trusting no proxy', () => {
+    const trusted = (flags: string[]) => (renderChart([...DEFAULTS, ...flags]).find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'rel-sightline-config')!.data as Record<string, string>).TRUSTED_PROXIES;
+    const PRIVATE_RANGES = '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7';
+    expect(trusted(['--set', 'ingress.enabled=true'])).toBe(PRIVATE_RANGES);
+    expect(trusted(PRODUCTION)).toBe(PRIVATE_RANGES);
+    expect(trusted(['--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=["10.244.0.0/16","fd00:10:244::/56"]'])).toBe('10.244.0.0/16,fd00:10:244::/56');
+    // no Ingress of ours, no proxy assumed: the socket address is the client
+    expect(trusted([])).toBeUndefined();
+    // an explicit TRUSTED_PROXIES wins (one key: the render is parsed with unique keys)
+    expect(trusted(['--set', 'ingress.enabled=true', '--set', 'env.TRUSTED_PROXIES=10.1.0.0/16'])).toBe('10.1.0.0/16');
+    expect(trusted(['--set', 'env.TRUSTED_PROXIES=10.1.0.0/16'])).toBe('10.1.0.0/16');
+    const untrusted = ['--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=[]'];
+    expect(() => renderChart([...DEFAULTS, ...untrusted])).toThrow(/ingress\.enabled with no trusted proxy.*ingress\.trustedProxies.*ingress\.allowUntrustedProxies=true/);
+    expect(() => renderChart([...DEFAULTS, ...untrusted, '--set', 'env.TRUSTED_PROXIES='])).toThrow(/no trusted proxy/);
+    expect(trusted([...untrusted, '--set', 'ingress.allowUntrustedProxies=true'])).toBeUndefined();
+    expect(() => renderChart([...DEFAULTS, '--set', 'ingress.enabled=true', '--set-json', 'ingress.trustedProxies=["ingress-nginx"]'])).toThrow(/trustedProxies/);
+  });
+
   it('refuses values outside values.schema.json', () => {
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'services.gateway.replicas=two'])).toThrow(/want integer/);
     expect(() => helm(['template', 'rel', CHART_DIR, '--set', 'publicUrl=ftp://x'])).toThrow(/publicUrl/);
@@ -131,6 +149,67 @@ describe('Helm chart', () => {
     expect(services.spec.podSelector.matchExpressions).toContainEqual({ key: 'app.kubernetes.io/component', operator: 'NotIn', values: ['gateway'] });
     expect(services.spec.ingress[0].ports).toEqual([{ port: 'grpc' }]);
     expect(services.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'rel' } } }]);
+  });
+
+  describe('NetworkPolicy sources', () => {
+    type Rule = { ports: { port: string }[]; from?: unknown[] };
+    const rules = (flags: string[]) => {
+      const policies = renderChart([...DEFAULTS, ...flags]).filter((o) => o.kind === 'NetworkPolicy') as unknown as { metadata: { name: string }; spec: { ingress: Rule[] } }[];
+      const rule = (policy: string, port: string) => policies.find((p) => p.metadata.name === `rel-sightline-${policy}`)!.spec.ingress.find((r) => r.ports[0]!.port === port)!;
+      return { http: rule('gateway', 'http'), gatewayMetrics: rule('gateway', 'metrics'), servicesMetrics: rule('services', 'metrics') };
+    };
+    const ingressNamespace = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
+    const prometheusIn = (namespace: string) => ({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+    const scraper = { podSelector: { matchLabels: { app: 'vmagent' } } };
+
+    it('reads gatewayFrom and metricsFrom alike: [] is from anywhere, a list only from its peers', () => {
+      const open = rules([]);
+      for (const rule of [open.http, open.gatewayMetrics, open.servicesMetrics]) expect(rule.from).toBeUndefined();
+      const listed = JSON.stringify([ingressNamespace]);
+      const closed = rules(['--set-json', `networkPolicy.gatewayFrom=${listed}`, '--set-json', `networkPolicy.metricsFrom=${listed}`]);
+      for (const rule of [closed.http, closed.gatewayMetrics, closed.servicesMetrics]) expect(rule.from).toEqual([ingressNamespace]);
+    });
+
+    it('lets the ServiceMonitor’s Prometheus scrape through a restricted metricsFrom', () => {
+      const restricted = ['--set', 'metrics.serviceMonitor.enabled=true', '--set-json', `networkPolicy.metricsFrom=${JSON.stringify([scraper])}`];
+      for (const rule of Object.values(rules(restricted)).slice(1)) expect(rule.from).toEqual([scraper, prometheusIn('monitoring')]);
+      const elsewhere = rules([...restricted, '--set', 'metrics.serviceMonitor.prometheusNamespace=observability']);
+      expect(elsewhere.servicesMetrics.from).toEqual([scraper, prometheusIn('observability')]);
+      // "" says the list already admits Prometheus
+      expect(rules([...restricted, '--set', 'metrics.serviceMonitor.prometheusNamespace=']).gatewayMetrics.from).toEqual([scraper]);
+      // without the ServiceMonitor, the list as given
+      expect(rules(restricted.slice(2)).gatewayMetrics.from).toEqual([scraper]);
+      // production values list the monitoring namespace already: not twice
+      const production = renderChart(PRODUCTION).filter((o) => o.kind === 'NetworkPolicy') as unknown as { spec: { ingress: Rule[] } }[];
+      for (const policy of production) expect(policy.spec.ingress.find((r) => r.ports[0]!.port === 'metrics')!.from).toEqual([prometheusIn('monitoring')]);
+    });
+  });
+
+  it('spreads each workload’s own pods by the chart-wide or the service’s topologySpreadConstraints', () => {
+    expect(workloads(renderChart(DEFAULTS)).map((w) => podSpec(w).topologySpreadConstraints)).toEqual(TARGETS.map(() => undefined));
+    const zone = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' };
+    const host = { maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' };
+    const objects = renderChart([...DEFAULTS, '--set-json', `topologySpreadConstraints=${JSON.stringify([zone])}`, '--set-json', `services.query.topologySpreadConstraints=${JSON.stringify([host])}`]);
+    for (const w of workloads(objects)) {
+      const component = w.metadata.labels!['app.kubernetes.io/component']!;
+      const own = { matchLabels: { 'app.kubernetes.io/name': 'sightline', 'app.kubernetes.io/instance': 'rel', 'app.kubernetes.io/component': component } };
+      expect(podSpec(w).topologySpreadConstraints, component).toEqual([{ ...(component === 'query' ? host : zone), labelSelector: own }]);
+    }
+    const chosen = { ...zone, labelSelector: { matchLabels: { tier: 'edge' } } };
+    const explicit = renderChart([...DEFAULTS, '--set-json', `services.gateway.topologySpreadConstraints=${JSON.stringify([chosen])}`]);
+    expect(podSpec(byComponent(explicit, 'Deployment', 'gateway')!).topologySpreadConstraints).toEqual([chosen]);
+    expect(() => renderChart([...DEFAULTS, '--set-json', 'topologySpreadConstraints=[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"Sometimes"}]'])).toThrow(/whenUnsatisfiable/);
+  });
+
+  it('sets no CPU limit unless asked; cpuLimitsFromRequests gives every container its request as limit, an explicit limit winning', () => {
+    const containers = (objects: K8sObject[]) => [...workloads(objects), objects.find((o) => o.kind === 'Job')!].map((o) => ({ name: o.metadata.name, resources: podSpec(o).containers[0].resources }));
+    for (const c of containers(renderChart(DEFAULTS))) expect(c.resources.limits.cpu, c.name).toBeUndefined();
+    const limited = containers(renderChart([...DEFAULTS, '--set', 'cpuLimitsFromRequests=true', '--set', 'services.ingest.resources.limits.cpu=3']));
+    expect(limited).toHaveLength(TARGETS.length + 1);
+    for (const c of limited) {
+      expect(c.resources.limits.cpu, c.name).toBe(c.name === 'rel-sightline-ingest' ? 3 : c.resources.requests.cpu);
+      expect(c.resources.limits.memory, c.name).toBeDefined();
+    }
   });
 
   it('runs migrations as a pre-install/pre-upgrade hook', () => {

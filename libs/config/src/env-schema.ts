@@ -34,7 +34,7 @@ export const ENV_SCHEMA = z.object({
   WRITES_ENABLED: bool.default(true).describe('`false` switches off every write route (404 `write_disabled`); reads keep working.'),
   BODY_LIMIT_BYTES: positiveInt.default(65_536).describe('Largest accepted request body on `/api/v1`; larger bodies get 413 `payload_too_large`.'),
   IMPORT_MAX_BYTES: positiveInt.default(104_857_600).describe('Largest import upload (`POST /sites/{id}/imports`, streamed, never held whole); larger bodies get 413 `payload_too_large`. Split bigger histories into several imports.'),
-  TRUSTED_PROXIES: csv.default([]).describe('Comma-separated addresses/CIDRs of proxies whose `X-Forwarded-For` is believed. Empty: the socket address is the client.'),
+  TRUSTED_PROXIES: csv.default([]).describe('Comma-separated addresses/CIDRs of proxies whose `X-Forwarded-For` is believed. Empty: the socket address is the client (a private address sending `X-Forwarded-For` then logs a warning: set the proxy here).'),
   // -- stores
   SIGHTLINE_DATA_DIR: z.string().default('./.data').describe('Directory of the embedded stores (PGlite, chDB, bus journal, mail outbox).'),
   DATABASE_URL: url.optional().describe('PostgreSQL URL. Unset: embedded PGlite in the data dir.'),
