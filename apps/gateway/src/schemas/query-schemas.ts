@@ -12,10 +12,10 @@ export const QueryBody = z
   .looseObject({
     site_id: z.number().int().positive().optional().describe('Required with an all-sites key (400 site_id_required); a single-site key may omit it; another site → 403 key_not_scoped.'),
     metrics: z.array(z.string().max(400)).max(20).optional().describe('At least one (400 metrics_required). Unknown name → unknown_metric. Aggregates and time series compute visitors, pageviews, visits, visit_duration, bounce_rate, views_per_visit, engagement_time; a breakdown computes exactly its dimension\'s metrics (event:page: visitors, pageviews, bounce_rate, time_on_page, scroll_depth; …); anything else → metric_not_available.'),
-    date_range: range.optional().describe('`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD, up to 366 days), in the site’s timezone; else 400 invalid_date_range.'),
+    date_range: range.optional().describe('`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD from 1900-01-01 to 2299-12-31, up to 366 days), in the site’s timezone; else 400 invalid_date_range.'),
     dimensions: z.array(z.string().max(400)).max(50).optional().describe('Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown. More → too_many_dimensions.'),
     filters: z.array(z.unknown()).max(20).optional().describe('{field, operator, values}; operators is, is_not, contains, does_not_contain; values OR-ed, filters AND-ed; bad → invalid_filter. Up to 20 filters of 100 values (1000 characters each).'),
-    compare: z.unknown().optional().describe('`previous_period` or [start, end] of the same length (compare_length_mismatch); else invalid_compare.'),
+    compare: z.unknown().optional().describe('`previous_period` or [start, end] of the same length (compare_length_mismatch); else invalid_compare (also when the previous period would start before 1900-01-01).'),
     limit: z.number().int().optional().describe('Breakdowns only (else limit_offset_misuse); default 100, clamped to 1..1000.'),
     offset: z.number().int().optional().describe('Breakdowns only; default 0.'),
   })
@@ -40,7 +40,7 @@ export const QueryAnswer = z
 
 export const PropsQuerystring = z.object({
   site_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('As in POST /query.'),
-  date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates).'),
+  date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates from 1900-01-01 to 2299-12-31).'),
 });
 
 export const PropsAnswer = z
