@@ -39,7 +39,8 @@ export const QueryAnswer = z
   .meta({ id: 'QueryAnswer' });
 
 export const PropsQuerystring = z.object({
-  site_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('As in POST /query.'),
+  // a repeated parameter arrives as a list, which coerces to NaN: say what is wrong instead
+  site_id: z.coerce.number({ error: 'site_id must be a positive integer, given once.' }).int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('As in POST /query.'),
   date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates from 1900-01-01 to 2299-12-31).'),
 });
 
