@@ -1,19 +1,11 @@
 import fc from 'fast-check';
+import { siteTimezones } from '@sightline/runtime';
 
 /**
- * Property-test inputs for the date step: every timezone a site can have and any
- * `YYYY-MM-DD` text. The sites service stores the name Intl canonicalizes
- * (site-settings-input.ts), so the zones are Intl's list plus the names it keeps
- * outside that list: UTC and the Etc/GMT offsets (legacy names such as CET or
- * EST5EDT canonicalize to a zone of the list).
+ * Property-test inputs for the date step: every timezone a site can have (the
+ * sites service accepts exactly `siteTimezones()`) and any `YYYY-MM-DD` text.
  */
-export const SITE_TIMEZONES: readonly string[] = [
-  ...new Set([
-    ...Intl.supportedValuesOf('timeZone'),
-    'UTC',
-    ...Array.from({ length: 27 }, (_, i) => i - 14).map((offset) => (offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '+' : '-'}${Math.abs(offset)}`)),
-  ].map((name) => new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone)),
-];
+export const SITE_TIMEZONES: readonly string[] = [...siteTimezones()];
 
 const digits = (width: number) => fc.integer({ min: 0, max: 10 ** width - 1 }).map((n) => String(n).padStart(width, '0'));
 
