@@ -203,7 +203,11 @@ export function generateFuzzRequests(
       if ((options.spare ?? []).includes(`${method} ${operation.template}`)) path = fillTemplate(operation.absoluteTemplate, random, options.knownIds, true);
     }
     if (random() < 0.05) {
-      path += pick(random, ['?', '?a=%', '?limit=-1', '?cursor=%00', '?limit=1e308', '?x=' + 'y'.repeat(3000), '#frag', '/', '//']);
+      path += pick(random, [
+        '?', '?a=%', '?limit=-1', '?cursor=%00', '?limit=1e308', '?x=' + 'y'.repeat(3000), '#frag', '/', '//',
+        // extreme dates and repeated parameters (GET /props once answered 500 and "NaN")
+        `?site_id=${options.knownIds.id ?? 1}&date_range=0500-01-01,0500-01-02`, `?site_id=${options.knownIds.id ?? 1}&date_range=9999-12-31,9999-12-31`, '?site_id=1&site_id=2&date_range=7d', '?limit=1&limit=2',
+      ]);
       label += ', query';
     }
     if (method === 'GET' || method === 'HEAD') body = undefined;
