@@ -5,6 +5,7 @@ import { benchFootprint } from './footprint.js';
 import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
+import { benchJsonBody } from './json-body.js';
 import { benchEnrich } from './enrich.js';
 import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<Record<string, string | number>>]> =
   ['authentication', benchAuth],
   ['sites', benchSites],
   ['collection', benchCollect],
+  ['JSON bodies', benchJsonBody],
   ['enrichment steps', benchEnrich],
   ['geo lookup', benchGeo],
   ['ingestion', benchIngest],

@@ -4,6 +4,7 @@ import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { registerErrorRenderer } from './render-error.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { clientErrorHandler, renderFrameworkError } from './framework-errors.js';
 import { RouteIndex } from './route-index.js';
 import { registerNotFound } from './not-found.js';
@@ -111,6 +112,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   registerMetrics(app);
   if (options.trustedProxies.length === 0) registerUntrustedProxyWarning(app, options.log);
   registerErrorRenderer(app);
+  registerJsonBodyParser(app);
   const routes = RouteIndex.attach(app);
   registerWriteSwitch(app, options.writesEnabled);
   const identity = clientOf(options.services, 'identity');

@@ -14,3 +14,7 @@ export const identityModule = defineServiceModule({
   dbMigrationsDir: IDENTITY_MIGRATIONS_DIR,
   start: (deps) => startIdentity(deps),
 });
+
+// The limits identity enforces, for the launcher's test that holds the OpenAPI document to them.
+export { REGISTRATION_LIMITS } from './limits/registration-limits.js';
+export { OTP_MAX_FAILED_ATTEMPTS } from './otp/otp-code.js';

@@ -166,6 +166,66 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
     expect((await send(JSON.stringify(valid), 'text/plain')).status).toBe(202);
   }, 120_000);
 
+  it('answers deep nesting and prototype keys in every JSON body with 400 invalid_request saying which', async () => {
+    // 20 KB nested 10,000 deep overflowed the stack of POST /query; /api/event takes 8 KiB at most
+    const deep = (levels: number) => `{"a":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const cases: Array<[string, string, string]> = [
+      ['nested 10,000 deep', deep(10_000), 'The body nests deeper than 32 levels of arrays and objects.'],
+      ['nested 33 deep', deep(32), 'The body nests deeper than 32 levels of arrays and objects.'],
+      ['__proto__', '{"__proto__":{"polluted":true}}', 'Unknown field: __proto__.'],
+      ['escaped __proto__ in a list', '{"filters":[{"\\u005f_proto__":{"polluted":true}}]}', 'Unknown field: __proto__.'],
+      ['constructor.prototype', '{"constructor":{"prototype":{"polluted":true}}}', 'Unknown field: constructor.'],
+    ];
+    const refusedBy400: string[] = [];
+    for (const operation of operations.filter((o) => o.body)) {
+      const path = operation.absoluteTemplate.replace('{id}', siteId).replace(/\{[^}]+\}/g, '1');
+      for (const [label, text, message] of cases) {
+        const body = operation.template === '/api/event' && text.length > 8_000 ? deep(3_000) : text;
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.201' };
+        const answer = await rawRequest(base, { method: operation.method, path, headers, body }, agent);
+        const where = `${operation.method} ${operation.template} ${label}`;
+        expect(edgeViolations(answer, operation.method), where).toEqual([]);
+        // a permission the owner's key lacks (billing:write) is refused before the body is read
+        if (answer.status === 403) continue;
+        expect([answer.status, JSON.parse(answer.text).code, JSON.parse(answer.text).error], where).toEqual([400, 'invalid_request', message]);
+        refusedBy400.push(`${operation.method} ${operation.template}`);
+      }
+    }
+    expect(refusedBy400).toEqual(expect.arrayContaining(['POST /query', 'POST /api/event', 'POST /sites', 'POST /auth/send-otp']));
+  });
+
+  it('answers POST /query and GET /props with the spec’s date codes for dates outside 1900–2299, and numbers inside', async () => {
+    const api = new ApiClient(base, '203.0.113.77');
+    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token, body: { url: 'https://dates.sightline-e2e.net', timezone: 'Pacific/Kiritimati' } });
+    expect(site.status).toBe(201);
+    const query = (body: Record<string, unknown>) => api.request<{ code?: string; results?: unknown[] }>('POST', '/api/v1/query', { token, body: { site_id: site.body.site_id, metrics: ['visitors'], ...body } });
+    for (const range of [['0500-01-01', '0500-01-02'], ['0000-01-01', '0000-01-01'], ['0999-12-31', '1000-01-01'], ['9999-12-31', '9999-12-31']]) {
+      const answers = [
+        await query({ date_range: range }),
+        await query({ date_range: ['2026-01-01', '2026-01-01'], compare: [range[0], range[0]] }),
+        await api.request<{ code?: string }>('GET', `/api/v1/props?site_id=${site.body.site_id}&date_range=${range.join(',')}`, { token }),
+      ];
+      expect(answers.map((a) => [a.status, a.body.code]), range.join()).toEqual([[400, 'invalid_date_range'], [400, 'invalid_compare'], [400, 'invalid_date_range']]);
+    }
+    expect((await query({ date_range: ['1900-01-01', '1900-01-07'], compare: 'previous_period' })).body.code).toBe('invalid_compare');
+    const edges = await query({ date_range: ['1900-01-01', '1900-01-02'], dimensions: ['time:day'] });
+    expect([edges.status, edges.body.results]).toEqual([200, [{ dimensions: { 'time:day': '1900-01-01' }, metrics: { visitors: 0 } }, { dimensions: { 'time:day': '1900-01-02' }, metrics: { visitors: 0 } }]]);
+    expect((await query({ date_range: ['2299-12-31', '2299-12-31'], compare: 'previous_period' })).status).toBe(200);
+  });
+
+  it('answers an empty Idempotency-Key and a repeated site_id with 400 saying what is wrong', async () => {
+    const emptyKey = await rawRequest(
+      base,
+      { method: 'POST', path: '/api/v1/sites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': '' }, body: JSON.stringify({ url: 'https://empty-key.sightline-e2e.net' }) },
+      agent,
+    );
+    expect([emptyKey.status, JSON.parse(emptyKey.text).code, JSON.parse(emptyKey.text).error]).toEqual([400, 'invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters.']);
+    const repeated = await rawRequest(base, { method: 'GET', path: `/api/v1/props?site_id=${siteId}&site_id=${siteId}&date_range=7d`, headers: { authorization: `Bearer ${token}` } }, agent);
+    expect([repeated.status, JSON.parse(repeated.text).code]).toEqual([400, 'invalid_request']);
+    expect(JSON.parse(repeated.text).error).toContain('site_id must be a positive integer, given once.');
+    expect(JSON.parse(repeated.text).error).not.toContain('NaN');
+  });
+
   it('answers an id beyond 2^53 on every site route with 404 unknown_site', async () => {
     const siteRoutes = operations.filter((o) => o.absoluteTemplate.includes('{id}'));
     expect(siteRoutes.length).toBeGreaterThanOrEqual(21);

@@ -7,6 +7,8 @@ import { z } from 'zod';
  * with it, the bus payload is inferred from it, ingest parses with it.
  */
 const propValue = z.union([z.string().max(256), z.number().finite(), z.boolean()]);
+/** Custom properties one event may carry. */
+export const TRACKER_MAX_PROPS = 30;
 
 const trackerFields = z
   .object({
@@ -15,7 +17,13 @@ const trackerFields = z
     u: z.string().min(1).max(2048).describe('Page URL.'),
     d: z.string().min(1).max(253).describe('Site domain (location.hostname).'),
     r: z.string().max(2048).nullish().describe('Referrer.'),
-    p: z.record(z.string().min(1).max(64), propValue).refine((props) => Object.keys(props).length <= 30, 'at most 30 props').nullish().describe('Custom properties.'),
+    p: z
+      .record(z.string().min(1).max(64), propValue)
+      .refine((props) => Object.keys(props).length <= TRACKER_MAX_PROPS, `at most ${TRACKER_MAX_PROPS} props`)
+      // the refine is invisible to the generated JSON schema: say it there too
+      .meta({ maxProperties: TRACKER_MAX_PROPS })
+      .nullish()
+      .describe(`Custom properties: at most ${TRACKER_MAX_PROPS}, keys of 1 to 64 characters, values strings of up to 256 characters, numbers or booleans.`),
     e: z.number().int().min(0).max(86_400_000).nullish().describe('Engaged milliseconds since the last engagement event (engagement only).'),
     sd: z.number().int().min(0).max(100).nullish().describe('Maximum scroll depth, percent (engagement only).'),
     sc: z.number().int().min(100).max(599).nullish().describe('HTTP status code of the page.'),

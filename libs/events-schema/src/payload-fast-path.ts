@@ -1,4 +1,4 @@
-import type { CollectedEvent, TrackerPayload } from './collected-event.js';
+import { TRACKER_MAX_PROPS, type CollectedEvent, type TrackerPayload } from './collected-event.js';
 
 /**
  * The common case of `TrackerPayload` and `CollectedEvent` checked by hand: every
@@ -79,7 +79,7 @@ const TRACKER_FIELDS = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's'];
 const FIELD_SET = new Set(TRACKER_FIELDS);
 const COLLECTED_FIELD_SET = new Set([...TRACKER_FIELDS, 'ts', 'ip', 'ua']);
 const TRACKING_KEY = /^[A-Za-z0-9]{8,64}$/;
-const MAX_PROPS = 30;
+const MAX_PROPS = TRACKER_MAX_PROPS;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

@@ -1,2 +1,2 @@
-export { PERMISSIONS, PERMISSION_IDS, REGISTRATION_PERMISSIONS, isPermission, describePermission } from './permissions.js';
+export { PERMISSIONS, PERMISSION_IDS, REGISTRATION_PERMISSIONS, KEY_NAME_MAX_CHARS, isPermission, describePermission } from './permissions.js';
 export type { Permission } from './permissions.js';

@@ -24,3 +24,6 @@ export function isPermission(value: string): value is Permission {
 export function describePermission(permission: Permission): string {
   return `${permission} (${PERMISSIONS[permission]})`;
 }
+
+/** An API key's label: 1 to this many characters once trimmed (identity's rule, the gateway's schema). */
+export const KEY_NAME_MAX_CHARS = 100;

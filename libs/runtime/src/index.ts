@@ -3,3 +3,4 @@ export type { Clock, CoreDeps, DepsFor, LaunchDeps, LaunchableModule, ServiceNam
 export { startPeriodicTask } from './periodic-task.js';
 export { randomBase62, BASE62_ALPHABET } from './random-base62.js';
 export { MINUTE_MS, HOUR_MS, DAY_MS, addMs, addMinutes, addDays, rfc3339, secondsUntil } from './time.js';
+export { canonicalTimezone, siteTimezones } from './timezones.js';

@@ -5,6 +5,7 @@ import { ApiError } from '@sightline/errors';
 import { collectedEventShard, collectedSubject, StreamFullError, type Bus, type SubjectPayloads } from '@sightline/bus';
 import { AccessLogThrottle } from '../access-log-throttle.js';
 import { clientInfo } from '../client-info.js';
+import { parseJsonBody } from '../json-body.js';
 import { sendError } from '../render-error.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
@@ -64,9 +65,9 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
   // The tracker posts text/plain (no CORS preflight); read it as JSON ourselves.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => {
     try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(new ApiError('invalid_request', 'The body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
 

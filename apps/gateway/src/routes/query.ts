@@ -62,7 +62,7 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
         description: [
           'No dimension → one aggregate row; a time dimension → one row per bucket, oldest first, zero-filled; any other dimension → a breakdown ranked by visitors (or the first metric) desc, then value asc, with `meta`.',
           'Checks in order: site_id (site_id_required), reach (404 unknown_site, 403 key_not_scoped), tracking (403 tracking_inactive), plan (403 plan_expired), then the query itself (400 codes).',
-          'Not shown by the spec and decided here: time:minute pairs only with realtime and time:hour covers at most 31 days (invalid_interval); a partial first month is labelled with the window’s first day like a partial week; realtime echoes date_range as ISO instants; percent changes are integers; limits of 20 filters × 100 values × 1000 characters.',
+          'Also: time:minute pairs only with realtime and time:hour covers at most 31 days (invalid_interval); a partial first month is labelled with the window’s first day like a partial week; realtime echoes date_range as ISO instants; percent changes are integers; limits of 20 filters × 100 values × 1000 characters.',
         ].join('\n\n'),
         tags: ['query'], security, body: QueryBody,
         response: { 200: QueryAnswer, ...errorResponses(400, 401, 403, 404, 413, 429) },

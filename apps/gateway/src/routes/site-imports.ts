@@ -102,7 +102,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
     '/api/v1/sites/:id/imports/:import_id',
     {
       config: write,
-      schema: { summary: 'Delete an import and its rows', description: 'Removes exactly this import’s events and the sessions they formed. Idempotent: 204 again for an import already deleted.', tags: ['imports'], security, params: ImportParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) } },
+      schema: { summary: 'Delete an import and its rows', description: 'Removes exactly this import’s events and the sessions they formed. Idempotent: 204 again for an import already deleted. Importing the same file again counts its visits and pageviews again (visitors merge): delete the earlier import first to replace it.', tags: ['imports'], security, params: ImportParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) } },
     },
     async (request, reply) => {
       const siteId = siteIdOf(request.params.id);

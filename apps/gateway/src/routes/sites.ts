@@ -31,16 +31,18 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
           'Answers the site with its install snippet. With an `Idempotency-Key` header, repeating the same request within 24 hours replays the stored answer; a different body with the same key, or a repeat while the first is still running, answers 409 idempotency_conflict. A duplicate URL answers 409 site_exists without returning the existing site.',
         tags: ['sites'],
         security,
-        headers: z.object({ 'idempotency-key': z.string().optional().describe('Up to 255 printable ASCII characters.') }),
+        headers: z.object({ 'idempotency-key': z.string().optional().describe('1 to 255 printable ASCII characters; an empty or longer key answers 400 invalid_request.') }),
         body: CreateSiteBody,
         response: { 201: SiteObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request, reply) => {
-      const idempotencyKey = request.headers['idempotency-key'] ?? '';
-      if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      // a header sent empty is a malformed key, not a request without one
+      const header = request.headers['idempotency-key'];
+      if (header !== undefined && !IDEMPOTENCY_KEY.test(header)) {
         throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
       }
+      const idempotencyKey = header ?? '';
       const body = request.body;
       const created = await callUnary(
         sites,

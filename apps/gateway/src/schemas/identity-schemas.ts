@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
+import { KEY_NAME_MAX_CHARS } from '@sightline/permissions';
 import type { identityV1 } from '@sightline/proto';
 
 // Request schemas check shape only. Rules with their own error code (expiry range,
@@ -24,6 +25,10 @@ export function expiryForWire(days: number | undefined): number | undefined {
   return days;
 }
 const permissionList = z.array(z.string().max(40)).max(10);
+// identity trims and counts characters: the edge only bounds the text (200 UTF-16
+// units), the document states identity's rule
+const keyNameField = (description: string) =>
+  z.string().max(2 * KEY_NAME_MAX_CHARS).meta({ minLength: 1, maxLength: KEY_NAME_MAX_CHARS }).describe(`${description} 1 to ${KEY_NAME_MAX_CHARS} characters once trimmed, no control characters; else 400 invalid_request.`);
 
 export const VerifyOtpBody = z.object({
   email: z.string().max(320),
@@ -32,7 +37,7 @@ export const VerifyOtpBody = z.object({
     .boolean()
     .optional()
     .describe('Must be true: the person has read the terms of service and agrees. They are at `GET /terms` on this server (outside /api/v1; it redirects to the operator’s own terms when TERMS_URL is set), also linked as the document’s `termsOfService` and in the sign-in mail.'),
-  key_name: z.string().max(200).describe('Label of the API key issued.'),
+  key_name: keyNameField('Label of the API key issued (required).'),
   expires_in_days: expiresInDays,
   permissions: permissionList.optional().describe('Default: stats:read, sites:write, keys:write. billing:write cannot be requested here.'),
 });
@@ -58,7 +63,7 @@ export const IssuedKeyAnswer = z
 export const VerifyOtpAnswer = IssuedKeyAnswer.extend({ created: z.boolean().describe('false when the address already had an account.') }).meta({ id: 'VerifyOtpAnswer' });
 
 export const CreateKeyBody = z.object({
-  name: z.string().max(200),
+  name: keyNameField('Label of the key.'),
   permissions: permissionList,
   site_id: z.number().int().positive().optional().describe('Makes a single-site key.'),
   expires_in_days: expiresInDays,

@@ -3,7 +3,7 @@ import { IMPORT_FORMATS, IMPORT_MAX_ERRORS, IMPORT_STATUSES } from '@sightline/e
 import type { sitesV1 } from '@sightline/proto';
 
 export const ImportFormatQuery = z.object({
-  format: z.enum(IMPORT_FORMATS).default('sightline').describe('`sightline` (DESIGN "Event import format", the default) or `ga4-bigquery` (newline-delimited JSON exported from a GA4 events_* table).'),
+  format: z.enum(IMPORT_FORMATS).default('sightline').describe('`sightline` (the default: one event object per line, fields as in README.md, "Importing history") or `ga4-bigquery` (newline-delimited JSON exported from a GA4 events_* table).'),
 });
 
 const LineError = z.object({ line: z.number().int().describe('1-based line number in the upload.'), reason: z.string() });

@@ -109,7 +109,7 @@ export const AuditEntryObject = z
   .meta({ id: 'AuditEntry' });
 
 export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).optional().describe('1 to 200, default 50.'),
+  limit: z.coerce.number({ error: 'limit must be an integer from 1 to 200, given once.' }).int().min(1).max(200).optional().describe('1 to 200, default 50.'),
   cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
 });
 

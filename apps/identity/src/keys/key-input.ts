@@ -1,9 +1,9 @@
 import { ApiError } from '@sightline/errors';
-import { PERMISSION_IDS, isPermission, type Permission } from '@sightline/permissions';
+import { KEY_NAME_MAX_CHARS, PERMISSION_IDS, isPermission, type Permission } from '@sightline/permissions';
 
 export const DEFAULT_EXPIRY_DAYS = 90;
 const MAX_EXPIRY_DAYS = 365;
-const MAX_NAME = 100;
+const MAX_NAME = KEY_NAME_MAX_CHARS;
 const CONTROL = /[\x00-\x1F\x7F]/;
 
 /** A key's label: trimmed, 1..100 characters, no control characters (it is shown in listings). */

@@ -69,6 +69,9 @@ export function eventBodyCases(valid: Event, options: { seed: number; mutations:
     add(`no ${field}`, json(rest), BAD);
   }
   for (const [field, value] of UNKNOWN_FIELDS) add(`unknown field ${field}`, `${json(valid).slice(0, -1)},${json(field)}:${json(value)}}`, BAD);
+  // balanced nesting far deeper than any body (3,000 levels fit in 8 KiB), in a field and as the body
+  for (const field of ['p', 'x']) add(`${field} nested 3000 deep`, `${json(valid).slice(0, -1)},${json(field)}:${'['.repeat(3_000)}${']'.repeat(3_000)}}`, BAD);
+  add('body nested 1000 deep', `${'{"a":'.repeat(1_000)}1${'}'.repeat(1_000)}`, BAD);
   for (const [field, values] of Object.entries(INVALID_FIELD_VALUES)) {
     for (const value of values) add(`${field} = ${json(value).slice(0, 40)}`, json({ ...valid, [field]: value }), BAD);
   }

@@ -92,14 +92,27 @@ const HOSTILE_SEGMENTS = [
   "'%20OR%201=1--", '..', '%2e%2e', '%2F', 'a'.repeat(201), '9'.repeat(250), '%20', '%0A', 'key_%00', 'key_' + 'A'.repeat(20),
 ];
 
-// Values a hostile client puts in a JSON field.
+/** Stands for a value nested 10,000 deep (20 KB): spliced into the JSON text, since JSON.stringify would overflow on it. */
+const DEEP_MARK = '\u0001deep';
+const DEEP_NESTING = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+
+// Values a hostile client puts in a JSON field: wrong types, extreme numbers and
+// dates (the date step once threw on years before 1000), deep nesting, huge arrays.
 const HOSTILE_VALUES: unknown[] = [
   -1, 0, 1.5, 1e308, -1e308, 9007199254740992, 2 ** 64, -0, '', '\u0000', 'a\u0000b', '\ud800', 'x'.repeat(5000), '%00',
   null, true, false, [], {}, [null], { nested: { deeper: [1, 2, 3] } }, '1', '<script>alert(1)</script>', "' OR 1=1 --",
+  '0000-01-01', '9999-12-31', ['0500-01-01', '0500-01-02'], ['9999-12-31', '9999-12-31'], ['0000-01-01', '0000-01-01'], ['1899-12-31', '1900-01-01'], ['2299-12-31', '2300-01-01'],
+  DEEP_MARK, Array.from({ length: 20_000 }, (_, i) => i), Array.from({ length: 2_000 }, () => ({ field: 'page', operator: 'is', values: ['/'] })),
 ];
 
 // Whole bodies that are not what any route expects.
-const HOSTILE_BODIES = ['', '{', '{"a":', 'null', '[]', '"text"', '42', '1e400', '{"a":1e400}', '\u0000', '{"__proto__":{"x":1}}', '[' .repeat(2000), '{"a":"\\ud800"}'];
+const HOSTILE_BODIES = [
+  '', '{', '{"a":', 'null', '[]', '"text"', '42', '1e400', '{"a":1e400}', '\u0000', '{"__proto__":{"x":1}}', '[' .repeat(2000), '{"a":"\\ud800"}',
+  DEEP_NESTING, `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`, '{"constructor":{"prototype":{"x":1}}}', `[${'1,'.repeat(100_000)}1]`,
+];
+
+/** Keys that would become a prototype if copied by assignment: put first in an object body. */
+const PROTOTYPE_KEYS = ['"__proto__":{"polluted":true}', '"\\u005f_proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}'];
 
 const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1'];
 
@@ -169,13 +182,19 @@ export function generateFuzzRequests(
         label += ', hostile body';
       } else {
         const sample = sampleOf(operation.body, random);
+        let prototypeKey: string | undefined;
         if (sample && typeof sample === 'object' && !Array.isArray(sample)) {
           const keys = Object.keys(sample);
           const field = keys.length > 0 && random() < 0.85 ? pick(random, keys) : 'unexpected_field';
           (sample as Record<string, unknown>)[field] = pick(random, HOSTILE_VALUES);
           label += `, field ${field}`;
+          if (random() < 0.1) prototypeKey = pick(random, PROTOTYPE_KEYS);
         }
-        body = JSON.stringify(sample);
+        body = JSON.stringify(sample).replace(JSON.stringify(DEEP_MARK), DEEP_NESTING);
+        if (prototypeKey) {
+          body = body.replace(/^\{/, `{${prototypeKey}${body === '{}' ? '' : ','}`);
+          label += `, ${prototypeKey.slice(0, 16)}`;
+        }
       }
     }
     if (random() < 0.08) {
@@ -184,7 +203,11 @@ export function generateFuzzRequests(
       if ((options.spare ?? []).includes(`${method} ${operation.template}`)) path = fillTemplate(operation.absoluteTemplate, random, options.knownIds, true);
     }
     if (random() < 0.05) {
-      path += pick(random, ['?', '?a=%', '?limit=-1', '?cursor=%00', '?limit=1e308', '?x=' + 'y'.repeat(3000), '#frag', '/', '//']);
+      path += pick(random, [
+        '?', '?a=%', '?limit=-1', '?cursor=%00', '?limit=1e308', '?x=' + 'y'.repeat(3000), '#frag', '/', '//',
+        // extreme dates and repeated parameters (GET /props once answered 500 and "NaN")
+        `?site_id=${options.knownIds.id ?? 1}&date_range=0500-01-01,0500-01-02`, `?site_id=${options.knownIds.id ?? 1}&date_range=9999-12-31,9999-12-31`, '?site_id=1&site_id=2&date_range=7d', '?limit=1&limit=2',
+      ]);
       label += ', query';
     }
     if (method === 'GET' || method === 'HEAD') body = undefined;

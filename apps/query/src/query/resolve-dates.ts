@@ -5,8 +5,8 @@ import { addDays, daysBetween, isCalendarDate, localDate, startOfLocalDay } from
  * Step 3: date_range (and compare) → concrete windows in the site's timezone.
  * A window is [startMs, endMs) in UTC plus the local dates it covers (inclusive).
  * `Nd` = the N days ending today (N 1..90); `month` = the 1st to today; explicit
- * [start, end] up to 366 days; `realtime` = the last 30 minutes (from the start of
- * the minute 30 minutes ago to now). Compare: previous_period = the equal-length
+ * [start, end] up to 366 days within EARLIEST_DATE..LATEST_DATE; `realtime` = the
+ * last 30 minutes (from the start of the minute 30 minutes ago to now). Compare: previous_period = the equal-length
  * window just before; an explicit pair must have the same number of days.
  */
 export interface Window {
@@ -20,6 +20,13 @@ export interface Window {
 export const REALTIME_MINUTES = 30;
 export const MAX_EXPLICIT_DAYS = 366;
 export const MAX_RELATIVE_DAYS = 90;
+/**
+ * The dates a window may cover: the span of ClickHouse's DateTime64, the type of
+ * every stored timestamp (outside it ClickHouse saturates, and Intl writes years
+ * before 1000 unpadded, so they would not survive the zoned-time step).
+ */
+export const EARLIEST_DATE = '1900-01-01';
+export const LATEST_DATE = '2299-12-31';
 
 function dayWindow(startDate: string, endDate: string, timezone: string): Window {
   return { kind: 'days', startDate, endDate, startMs: startOfLocalDay(startDate, timezone), endMs: startOfLocalDay(addDays(endDate, 1), timezone) };
@@ -28,6 +35,7 @@ function dayWindow(startDate: string, endDate: string, timezone: string): Window
 function explicitPair(range: [string, string], code: 'invalid_date_range' | 'invalid_compare'): [string, string] {
   const [start, end] = range;
   if (!isCalendarDate(start) || !isCalendarDate(end) || start > end) throw new ApiError(code, 'Dates must be YYYY-MM-DD with start on or before end.');
+  if (start < EARLIEST_DATE || end > LATEST_DATE) throw new ApiError(code, `Dates must lie between ${EARLIEST_DATE} and ${LATEST_DATE}.`);
   if (daysBetween(start, end) > MAX_EXPLICIT_DAYS) throw new ApiError(code, `An explicit range spans at most ${MAX_EXPLICIT_DAYS} days.`);
   return [start, end];
 }
@@ -56,7 +64,9 @@ export function resolveCompareWindow(compare: string | [string, string], main: W
       return { ...main, startMs: main.startMs - length, endMs: main.startMs, startDate: localDate(main.startMs - length, timezone), endDate: localDate(main.startMs - 1, timezone) };
     }
     const length = daysBetween(main.startDate, main.endDate);
-    return dayWindow(addDays(main.startDate, -length), addDays(main.startDate, -1), timezone);
+    const start = addDays(main.startDate, -length);
+    if (start < EARLIEST_DATE) throw new ApiError('invalid_compare', `The previous period would start before ${EARLIEST_DATE}; compare with an explicit [start, end].`);
+    return dayWindow(start, addDays(main.startDate, -1), timezone);
   }
   if (!Array.isArray(compare)) throw new ApiError('invalid_compare', 'compare must be previous_period or [start, end].');
   const [start, end] = explicitPair(compare, 'invalid_compare');

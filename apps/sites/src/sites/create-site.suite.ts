@@ -111,8 +111,10 @@ export function createSiteSuite(suite: SitesSuite): void {
       const o = owner();
       expect((await create(o, freshUrl(), { timezone: 'america/new_york' })).timezone).toBe('America/New_York');
       expect((await create(o, freshUrl(), { timezone: 'UTC' })).timezone).toBe('UTC');
+      expect((await create(o, freshUrl(), { timezone: 'Etc/GMT-14' })).timezone).toBe('Etc/GMT-14');
       expect((await create(o)).timezone).toBe(DEFAULT_TZ);
-      for (const timezone of ['Mars/Olympus', '+01:00', '', 'Europe/Berlin; DROP TABLE', 'x'.repeat(65)]) {
+      // SystemV/EST5: Intl knows it, the events store's tz database does not (every time series answered 500)
+      for (const timezone of ['Mars/Olympus', '+01:00', '', 'Europe/Berlin; DROP TABLE', 'x'.repeat(65), 'SystemV/EST5', 'SystemV/PST8PDT']) {
         await expectApiError(h.rpc.createSite({ actor: o, audit: auditContext(), url: freshUrl(), timezone, idempotencyKey: '' }), 'invalid_request', /timezone/);
       }
     });

@@ -1,20 +1,20 @@
 import { ApiError } from '@sightline/errors';
+import { canonicalTimezone } from '@sightline/runtime';
 import { LIMITS } from '../limits.js';
 
 /**
  * An IANA time zone name, canonicalized by Intl (`europe/berlin` → `Europe/Berlin`,
- * links to their target: `US/Pacific` → `America/Los_Angeles`). UTC offsets such as
- * `+01:00` are not IANA names and are refused.
+ * links to their target: `US/Pacific` → `America/Los_Angeles`), one of the zones a
+ * site may have (libs/runtime `siteTimezones`). UTC offsets such as `+01:00` are not
+ * IANA names and are refused, as are names the events store cannot load (SystemV/EST5).
  */
 export function parseTimezone(raw: string): string {
   const text = raw.trim();
   const refuse = () => new ApiError('invalid_request', `timezone must be an IANA time zone name such as Europe/Berlin or UTC; "${text.slice(0, LIMITS.timezoneLength)}" is not one.`);
   if (text === '' || text.length > LIMITS.timezoneLength || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(text)) throw refuse();
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone;
-  } catch {
-    throw refuse();
-  }
+  const canonical = canonicalTimezone(text);
+  if (canonical === undefined) throw refuse();
+  return canonical;
 }
 
 /** 0 (Sunday) through 6 (Saturday). */

@@ -1,0 +1,40 @@
+/**
+ * What POST /query accepts, as the OpenAPI document (and README.md, "Querying
+ * statistics") show it to users. The query service's catalogue
+ * (apps/query/src/catalogue) is the validator; the gateway may not import an app,
+ * so this is its published copy, and apps/launcher/src/openapi-limits.e2e.test.ts
+ * holds the served document and the README to the service's catalogue and limits.
+ */
+export const QUERY_DOC_LIMITS = { metrics: 20, filters: 20, values: 100, valueLength: 1000, offsetMax: 1_000_000, limitMax: 1000, limitDefault: 100, propKeyLength: 300 } as const;
+
+/** The metrics of aggregates and time series. */
+export const ALL_SHAPES_METRICS = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'] as const;
+
+const VISIT_ATTRIBUTES = ['source', 'referrer', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device'];
+
+/** Breakdown dimensions and the metrics each computes (anything else: 400 metric_not_available). */
+export const BREAKDOWN_METRICS: ReadonlyArray<readonly [dimensions: readonly string[], metrics: readonly string[]]> = [
+  [VISIT_ATTRIBUTES.map((field) => `visit:${field}`), ['visitors', 'visit_duration', 'bounce_rate']],
+  [['visit:entry_page'], ['visitors', 'visits', 'visit_duration']],
+  [['visit:exit_page'], ['visitors', 'visits', 'exit_rate']],
+  [['event:page', 'event:folder'], ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth']],
+  [['event:hostname'], ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit']],
+  [['event:status_code'], ['pageviews']],
+  [['event:name'], ['visitors', 'events']],
+  [['event:goal'], ['visitors', 'events', 'conversion_rate']],
+  [['event:props:<key>'], ['visitors', 'events']],
+];
+
+export const FILTER_FIELD_NAMES = [...VISIT_ATTRIBUTES, 'entry_page', 'exit_page', 'page', 'hostname', 'code', 'event'] as const;
+export const FILTER_OPERATOR_NAMES = ['is', 'is_not', 'contains', 'does_not_contain'] as const;
+
+/** The table as Markdown, one row per group of dimensions with the same metrics. */
+export function metricsTableMarkdown(): string {
+  const rows = [
+    '| dimension | metrics |',
+    '|---|---|',
+    `| none (aggregate), \`time\`, \`time:minute\`, \`time:hour\`, \`time:day\`, \`time:week\`, \`time:month\` | ${ALL_SHAPES_METRICS.map((m) => `\`${m}\``).join(', ')} |`,
+    ...BREAKDOWN_METRICS.map(([dimensions, metrics]) => `| ${dimensions.map((d) => `\`${d}\``).join(', ')} | ${metrics.map((m) => `\`${m}\``).join(', ')} |`),
+  ];
+  return rows.join('\n');
+}
