@@ -1,7 +1,8 @@
 export { createLogger, REDACTED_PATHS } from './logger.js';
 export type { Logger, LoggerConfig } from './logger.js';
-export { startTracing, tracingActive } from './tracing.js';
-export type { Tracing, TracingConfig } from './tracing.js';
+export { startTracing, traceExporterOf, tracingActive } from './tracing.js';
+export type { TraceExporterName, Tracing, TracingConfig } from './tracing.js';
+export { inUnsampledRoot } from './unsampled-root.js';
 export { injectTraceContext, extractTraceContext } from './grpc-trace-context.js';
 export {
   metricsRegistry,
