@@ -23,6 +23,8 @@ export {
   statusClass,
 } from './metrics.js';
 export type { BusStreamFigures } from './metrics.js';
+export { reportBusConsumers, busConsumerPending, busConsumerAckPending, busConsumerLag } from './bus-consumer-metrics.js';
+export type { BusConsumerFigures } from './bus-consumer-metrics.js';
 export { startMetricsServer } from './metrics-server.js';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './message-trace-context.js';
