@@ -95,6 +95,7 @@ export const ENV_SCHEMA = z.object({
   HEALTH_PROBE_INTERVAL_MS: positiveInt.default(5_000).describe('How often a service re-checks its stores for its gRPC health status.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level (JSON logs on stdout).'),
   METRICS_PORT: port.default(9464).describe('Port of the Prometheus `/metrics` endpoint of this process (every target; one endpoint for all services in single-process mode). `0` turns it off.'),
+  METRICS_HOST: z.string().min(1).max(255).optional().describe('Interface of the `/metrics` endpoint. Default: `127.0.0.1` in single-process mode (`npm start`: only this machine may scrape), `HOST` for a service run alone (`--target=…`, where Prometheus scrapes each pod).'),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).optional().describe('Trace exporter: `none` (off), `console`, or `otlp` (HTTP/JSON). Unset: `otlp` when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else `none`.'),
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('OTLP/HTTP endpoint for traces, e.g. `http://otel-collector:4318` (`/v1/traces` is added). Setting it alone turns trace export on; `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampling (default: every trace).'),
   OTEL_SERVICE_NAME: z.string().optional().describe('Service name on traces. Default: `sightline-<target>`.'),
