@@ -14,7 +14,8 @@ function ownMetricNames(): string[] {
   return metricsRegistry
     .getMetricsAsArray()
     .filter((m) => !/^sightline_(process|nodejs)_/.test(m.name))
-    .map((m) => (m.type === 'histogram' ? `${m.name}_bucket` : m.name));
+    // prom-client's typings say an enum; at run time `type` is the exposition's word ('histogram', …)
+    .map((m) => (String(m.type) === 'histogram' ? `${m.name}_bucket` : m.name));
 }
 
 describe('Grafana dashboard and alert rules', () => {
