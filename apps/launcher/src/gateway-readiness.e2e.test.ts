@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@sightline/config';
-import { createLogger } from '@sightline/telemetry';
-import { backendGate, freeLoopbackPort, makeTempDir, natsServerInstalled, startPrivateNatsServer, type PrivateNatsServer } from '@sightline/testkit';
-import { startSightline, type RunningSightline } from './start-sightline.js';
+import { backendGate, makeTempDir, natsServerInstalled, startPrivateNatsServer, type PrivateNatsServer } from '@sightline/testkit';
+import type { RunningSightline } from './start-sightline.js';
+import { startLoneGateway } from './test-support/lone-gateway.js';
 
 // A gateway whose bus cannot be reached answers 503 to every collected event, so it
 // must leave the load balancer: its own readiness (/readyz/gateway, the chart's
@@ -28,13 +27,7 @@ describe.skipIf(!natsGate.available || !privateNats)('gateway readiness follows 
   beforeAll(async () => {
     nats = await startPrivateNatsServer();
     dataDir = await makeTempDir();
-    // every service's address answers nothing: the whole-system /readyz is 503 throughout
-    const nowhere = `127.0.0.1:${await freeLoopbackPort()}`;
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', NATS_URL: nats.url,
-      IDENTITY_GRPC_ADDR: nowhere, SITES_GRPC_ADDR: nowhere, SETTINGS_GRPC_ADDR: nowhere, SCRIPT_BUILDER_GRPC_ADDR: nowhere, QUERY_GRPC_ADDR: nowhere, INGEST_GRPC_ADDR: nowhere,
-    });
-    gateway = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'gateway' });
+    gateway = await startLoneGateway(nats.url, dataDir.path);
   }, 60_000);
 
   afterAll(async () => {
