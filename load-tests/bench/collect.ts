@@ -155,6 +155,7 @@ const COMPOSITIONS: Composition[] = [
         DATABASE_URL: database.url,
         NATS_URL: nats.url,
         SIGHTLINE_DATA_DIR: dataDir,
+        MAIL_OUTBOX_DIR: path.join(dataDir, 'mail'),
         SECRET_KEY: 'collect-bench-secret-key-0123456789abcdef',
         GRPC_HOST: '127.0.0.1',
       };

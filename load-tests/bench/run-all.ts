@@ -1,37 +1,20 @@
 // `npm run bench`: prints performance figures. Never asserts: numbers on a shared
 // 2-core machine vary; they go into issue notes and are compared by people.
-import { benchStartup } from './startup.js';
-import { benchFootprint } from './footprint.js';
-import { benchAuth } from './auth.js';
-import { benchSites } from './sites.js';
-import { benchCollect } from './collect.js';
-import { benchJsonBody } from './json-body.js';
-import { benchEnrich } from './enrich.js';
-import { benchGeo } from './geo.js';
-import { benchIngest } from './ingest-pipeline.js';
-import { benchImports } from './imports.js';
-import { benchQuery } from './query.js';
-import { benchTelemetry } from './telemetry.js';
-
-const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
-  ['launcher and edge', benchStartup],
-  ['idle footprint', benchFootprint],
-  ['authentication', benchAuth],
-  ['sites', benchSites],
-  ['collection', benchCollect],
-  ['JSON bodies', benchJsonBody],
-  ['enrichment steps', benchEnrich],
-  ['geo lookup', benchGeo],
-  ['ingestion', benchIngest],
-  ['imports', () => benchImports()],
-  ['query', benchQuery],
-  ['telemetry', benchTelemetry],
-];
+// `npm run bench -- --help` lists the benches (catalogue.ts).
+import { BENCHES, BENCH_USAGE } from './catalogue.js';
 
 // `npm run bench -- collect ingestion`: the benches whose names contain any of the words
-const only = process.argv.slice(2);
-for (const [name, run] of benches) {
-  if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(BENCH_USAGE);
+  process.exit(0);
+}
+const chosen = BENCHES.filter((bench) => args.length === 0 || args.some((word) => bench.name.includes(word)));
+if (chosen.length === 0) {
+  console.error(`no bench matches ${args.map((a) => `"${a}"`).join(', ')}\n\n${BENCH_USAGE}`);
+  process.exit(2);
+}
+for (const { name, run } of chosen) {
   console.log(`\n## ${name}`);
   const figures = await run();
   for (const [label, value] of Object.entries(figures)) console.log(`  ${label.padEnd(72)} ${value}`);

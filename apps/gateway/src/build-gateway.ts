@@ -42,7 +42,7 @@ import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 
 /** Routes whose successful requests are logged at debug, not info (high volume, no news). */
-const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz']);
+const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz', '/readyz/gateway']);
 
 interface AccessLogLine {
   method: string;

@@ -17,9 +17,10 @@ export function registerTracing(app: FastifyInstance): void {
       kind: SpanKind.SERVER,
       attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0], 'sightline.request_id': request.id },
     });
-    // not sampled: nothing to keep, no context to switch
-    if (!span.isRecording()) return done();
-    spans.set(request, span);
+    // not sampled, the span still becomes the active context: the calls and publishes under
+    // it carry its trace id with the sampled flag off, so they are not sampled either (no
+    // `publish`/`consume` span of an unsampled request turns up as a root of its own)
+    if (span.isRecording()) spans.set(request, span);
     context.with(trace.setSpan(context.active(), span), done);
   });
   app.addHook('onResponse', (request, reply, done) => {

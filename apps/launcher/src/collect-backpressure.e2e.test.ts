@@ -3,9 +3,10 @@ import { STREAM_NAMES } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { startSmtpSink } from '@sightline/mailer/testing';
 import { createLogger } from '@sightline/telemetry';
-import { backendGate, freeLoopbackPort, makeTempDir, natsServerInstalled, startPrivateNatsServer, waitFor, type PrivateNatsServer } from '@sightline/testkit';
+import { backendGate, makeTempDir, natsServerInstalled, startPrivateNatsServer, waitFor, type PrivateNatsServer } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, register } from './test-support/api-client.js';
+import { startLoneGateway } from './test-support/lone-gateway.js';
 
 // When an event cannot be queued, POST /api/event says so (503 `unavailable`,
 // Retry-After) and stores nothing of it: never a 202 for an event that is not on
@@ -106,20 +107,7 @@ describe.skipIf(!natsGate.available || !privateNats)('POST /api/event when NATS 
     nats = await startPrivateNatsServer();
     dataDir = await makeTempDir();
     // the services' addresses answer nothing: the tracking-key check cannot ask, so events are accepted and ingest decides
-    const nowhere = `127.0.0.1:${await freeLoopbackPort()}`;
-    const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NATS_URL: nats.url,
-      IDENTITY_GRPC_ADDR: nowhere,
-      SITES_GRPC_ADDR: nowhere,
-      SETTINGS_GRPC_ADDR: nowhere,
-      SCRIPT_BUILDER_GRPC_ADDR: nowhere,
-      QUERY_GRPC_ADDR: nowhere,
-      INGEST_GRPC_ADDR: nowhere,
-    });
-    gateway = await startSightline({ config, log, target: 'gateway' });
+    gateway = await startLoneGateway(nats.url, dataDir.path);
   }, 60_000);
 
   afterAll(async () => {

@@ -156,6 +156,21 @@ describe('launcher configuration errors', () => {
     expect(output).toContain('set DATABASE_URL, NATS_URL');
   });
 
+  it('refuses to run identity alone without SMTP_URL unless MAIL_OUTBOX_DIR is set on purpose (codes on one replica\'s disk reach nobody)', async () => {
+    // unreachable stores: the mail check comes before any connection
+    const stores = { DATABASE_URL: 'postgres://127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', SMTP_URL: '', MAIL_OUTBOX_DIR: '' };
+    const refused = await runLauncherToExit({ args: ['--target=identity'], env: stores });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('--target=identity sends sign-in codes by mail: set SMTP_URL (or MAIL_OUTBOX_DIR');
+    for (const chosen of [{ SMTP_URL: 'smtp://127.0.0.1:1' }, { MAIL_OUTBOX_DIR: '/tmp/sightline-outbox-on-purpose' }]) {
+      // past the mail check, it fails on the unreachable database instead
+      const { code, output } = await runLauncherToExit({ args: ['--target=identity'], env: { ...stores, ...chosen } });
+      expect(code).toBe(1);
+      expect(output).not.toContain('sends sign-in codes by mail');
+      expect(output).toContain('could not start');
+    }
+  }, 120_000);
+
   it('refuses to run a service alone without the addresses of the services it calls', async () => {
     const env = { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICKHOUSE_URL: 'http://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1', SITES_GRPC_ADDR: '', SETTINGS_GRPC_ADDR: '127.0.0.1:1', IDENTITY_GRPC_ADDR: '' };
     const { code, output } = await runLauncherToExit({ args: ['--target=ingest'], env });

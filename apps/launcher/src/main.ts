@@ -3,6 +3,7 @@ import { createLogger, startMetricsServer, startTracing, type MetricsServer } fr
 import { parseTarget, TARGETS } from './parse-target.js';
 import { startSightline } from './start-sightline.js';
 import { migrateAll } from './migrate.js';
+import { metricsHost } from './metrics-host.js';
 
 /**
  * `npm start` → every service in one process on embedded stores.
@@ -55,10 +56,15 @@ async function main(): Promise<void> {
   // bound before the services so no ephemeral port they pick can take it
   let metrics: MetricsServer | undefined;
   if (config.METRICS_PORT > 0) {
+    const host = metricsHost(config, target);
     try {
-      metrics = await startMetricsServer({ host: config.HOST, port: config.METRICS_PORT });
+      metrics = await startMetricsServer({ host, port: config.METRICS_PORT });
     } catch (error) {
-      log.fatal({ err: error, port: config.METRICS_PORT }, 'could not open the metrics port');
+      // a busy port is an everyday clash (a second Sightline, an exporter): name the variable, no stack
+      const cause = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'is already in use' : `cannot be opened (${(error as Error).message})`;
+      const message = `METRICS_PORT ${config.METRICS_PORT} on ${host} ${cause}: set METRICS_PORT to a free port, or METRICS_PORT=0 to turn the /metrics endpoint off.`;
+      log.fatal({ port: config.METRICS_PORT, host }, message);
+      console.error(message);
       await tracing.shutdown();
       process.exit(1);
     }
@@ -79,7 +85,7 @@ async function main(): Promise<void> {
   } else {
     log.info({ grpc: running.grpcAddress, target, seconds }, 'service is ready');
   }
-  if (metrics) log.info({ port: metrics.port }, 'metrics at /metrics');
+  if (metrics) log.info({ port: metrics.port, host: metricsHost(config, target) }, 'metrics at /metrics');
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -36,6 +36,8 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
       NATS_URL: nats.url,
       CLICKHOUSE_URL: clickhouse.url,
       SIGHTLINE_DATA_DIR: dataDir.path,
+      // one identity process: its codes in a file outbox are read by nobody here, on purpose
+      MAIL_OUTBOX_DIR: path.join(dataDir.path, 'mail'),
       SECRET_KEY: 'microservices-e2e-secret-key-0123456789abcdef',
     };
     for (const name of SERVICE_NAMES) metricsPorts.set(name, await freeLoopbackPort());

@@ -30,6 +30,11 @@ describe.skipIf(!pgGate.available)('--target=migrate', () => {
     const first = await runLauncherToExit({ args: ['--target=migrate'], env, timeoutMs: 120_000 });
     expect(first.code, first.output).toBe(0);
     expect(first.output).toContain('migrations applied');
+    // one `service` per line (the target's), the migrated service as `module`
+    const lines = first.output.split('\n').filter((line) => line.startsWith('{'));
+    for (const line of lines) expect(line.match(/"service":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+    const applied = lines.map((line) => JSON.parse(line) as { msg: string; service?: string; module?: string }).filter((l) => l.msg === 'database migrations applied');
+    expect(applied.map((l) => [l.service, l.module]).sort()).toEqual([['migrate', 'identity'], ['migrate', 'ingest'], ['migrate', 'settings'], ['migrate', 'sites']]);
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();

@@ -6,18 +6,21 @@ import type { Logger } from '@sightline/telemetry';
 import { SERVICE_MODULES } from './service-modules.js';
 import { assertExternalStores, closeStores, openStores, type Stores } from './stores.js';
 
-/** Applies one service's PostgreSQL and ClickHouse migrations (each runner skips what is applied). */
+/**
+ * Applies one service's PostgreSQL and ClickHouse migrations (each runner skips what is applied).
+ * Lines name the service as `module`: the logger's own `service` (the process's target) is already on them.
+ */
 export async function migrateModule(module: LaunchableModule, stores: Stores, config: Config, log: Logger): Promise<void> {
   // a declared migrations folder that is missing is a packaging error: the runner refuses it
   if (module.needs.db && module.dbSchema && module.dbMigrationsDir && stores.db) {
     const { applied } = await runMigrations(stores.db, { schema: module.dbSchema, dir: module.dbMigrationsDir });
-    if (applied.length > 0) log.info({ applied, service: module.name }, 'database migrations applied');
+    if (applied.length > 0) log.info({ applied, module: module.name }, 'database migrations applied');
   }
   if (module.needs.events && module.eventMigrationsDir && stores.events) {
     const dir = module.eventMigrationsDir;
     const migrate = async (events: EventStore) => {
       const { applied } = await runEventMigrations(events, { dir, cluster: config.CLICKHOUSE_CLUSTER });
-      if (applied.length > 0) log.info({ applied, service: module.name }, 'events store migrations applied');
+      if (applied.length > 0) log.info({ applied, module: module.name }, 'events store migrations applied');
     };
     // an embedded store not yet loaded migrates when first used, before any statement of any service
     if (stores.events instanceof LazyEventStore) await stores.events.beforeFirstUse(migrate);

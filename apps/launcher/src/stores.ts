@@ -28,6 +28,10 @@ export function assertExternalStores(config: Config, needs: StoreNeeds, target: 
   if (missing.length > 0) {
     throw new Error(`--target=${target} runs one service on shared stores: set ${missing.join(', ')} (embedded stores only work with --target=all)`);
   }
+  // a file outbox on one replica's disk is mail nobody receives (sign-in codes lost): only on purpose
+  if (needs.mail && !config.SMTP_URL?.trim() && !config.MAIL_OUTBOX_DIR) {
+    throw new Error(`--target=${target} sends sign-in codes by mail: set SMTP_URL (or MAIL_OUTBOX_DIR to write them as .eml files on this process's own disk, on purpose)`);
+  }
 }
 
 /** Opens exactly the stores asked for: external when a URL is configured, embedded in the data dir otherwise. */
@@ -46,7 +50,7 @@ export async function openStores(config: Config, needs: StoreNeeds): Promise<Sto
       stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus'), maxStreamBytes: config.LOCAL_BUS_MAX_STREAM_BYTES });
       await stores.bus.ensureStreams(SIGHTLINE_STREAMS);
     }
-    if (needs.mail) stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, from: config.MAIL_FROM });
+    if (needs.mail) stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM });
   } catch (error) {
     await closeStores(stores);
     throw error;

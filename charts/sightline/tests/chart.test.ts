@@ -83,7 +83,7 @@ describe('Helm chart', () => {
       const c = podSpec(w).containers[0];
       if (c.name === 'gateway') {
         expect(c.livenessProbe.httpGet.path).toBe('/healthz');
-        expect(c.readinessProbe.httpGet.path).toBe('/healthz');
+        expect(c.readinessProbe.httpGet.path).toBe('/readyz/gateway'); // its own readiness: its bus answers
       } else {
         expect(c.readinessProbe.grpc.port).toBe(50051);
         expect(c.livenessProbe.tcpSocket.port).toBe('grpc');

@@ -39,6 +39,8 @@ import { publishOptions } from './nats-trace-headers.js';
 import { NatsDelivery, giveUpMessage, settleQuietly } from './nats-delivery.js';
 import { PublishPerTurn } from './publish-per-turn.js';
 import { publishWithTelemetry } from './publish-telemetry.js';
+import { readConsumerFigures, type ConsumedDurable } from './nats-consumer-figures.js';
+import { reportBusConsumers } from '@sightline/telemetry';
 
 
 export interface NatsBusOptions {
@@ -89,6 +91,9 @@ export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bu
   private readonly maxAckPending: number;
   private readonly active = new Set<Subscription>();
   private readonly publishes = new PublishPerTurn();
+  /** the durables this process consumes, by stream/durable: their backlog goes to /metrics */
+  private readonly consumed = new Map<string, ConsumedDurable>();
+  private stopReporting: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -153,6 +158,7 @@ export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bu
       await jsm.consumers.update(opts.stream, opts.durable, updatable).catch(() => Promise.reject(err));
     }
 
+    this.reportConsumed({ stream: opts.stream, durable: opts.durable, filterSubject: opts.filterSubject });
     const consumer = await this.js.consumers.get(opts.stream, opts.durable);
     // One pull asks for at most this many; the server never exceeds max_ack_pending.
     const messages = await consumer.consume({ max_messages: Math.min(256, maxAckPending) });
@@ -247,11 +253,23 @@ export class NatsBus<P extends SubjectCatalogue = SubjectPayloads> implements Bu
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopReporting?.();
     // publishes asked for before close go out before the drain, as they would have undeferred
     this.publishes.startWaiting();
     // Stop consumers first so finished handlers' acks go out before the drain.
     await Promise.all([...this.active].map((s) => s.stop()));
     if (!this.connection.isClosed()) await this.connection.drain();
+  }
+
+  /** Pending, ack-pending and the oldest unacked message's age of each consumed durable, asked of JetStream when /metrics is scraped. */
+  private reportConsumed(durable: ConsumedDurable): void {
+    this.consumed.set(`${durable.stream}/${durable.durable}`, durable);
+    this.stopReporting ??= reportBusConsumers(async () => {
+      if (this.closed) return [];
+      const jsm = await this.manager();
+      const read = await Promise.allSettled([...this.consumed.values()].map((d) => readConsumerFigures(jsm, d)));
+      return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    });
   }
 
   private manager(): Promise<JetStreamManager> {

@@ -43,7 +43,8 @@ export const ENV_SCHEMA = z.object({
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional().describe('ClickHouse cluster name. Set: migrations create `ON CLUSTER` Replicated tables (`<table>_local`) and Distributed tables sharded by site. Unset: plain tables on one server.'),
   NATS_URL: z.string().optional().describe('NATS URL (JetStream enabled). Unset: the in-process bus, journaled in the data dir.'),
   LOCAL_BUS_MAX_STREAM_BYTES: positiveInt.default(536_870_912).describe('In-process bus only (no `NATS_URL`): most bytes of unconsumed messages one stream holds, 512 MiB by default (about 1.7 million collected events, held in memory too: ~1 GB of heap). Past it `POST /api/event` answers 503 `unavailable` until ingest catches up, instead of the process growing until it runs out of memory. On NATS the backlog is on the server’s disk, within its JetStream storage limits (`max_file_store`, account limits); a refused publish answers the same 503.'),
-  SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `<data dir>/mail/`.'),
+  SMTP_URL: z.string().optional().describe('SMTP URL: `smtp://[user:pass@]host[:587]` (STARTTLS when offered) or `smtps://…[:465]`; options `?ignoreTLS=true`, `?requireTLS=true`, `?rejectUnauthorized=false`. Unset: mail is written as `.eml` files to `MAIL_OUTBOX_DIR` (single-process mode: `<data dir>/mail/`).'),
+  MAIL_OUTBOX_DIR: z.string().min(1).max(4096).optional().describe('Directory of the `.eml` outbox used when `SMTP_URL` is unset. Default: `<data dir>/mail/` in single-process mode. `--target=identity` without `SMTP_URL` refuses to start unless this is set on purpose: each replica writes to its own disk, where sign-in codes reach nobody.'),
   MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),
   // -- identity, keys and plans
   SECRET_KEY: z.string().min(32, 'at least 32 characters').optional().describe('Server secret (≥ 32 chars) keying the hashes of one-time codes. Required when identity runs alone; `npm start` generates one in `<data dir>/secret-key`.'),
@@ -94,8 +95,9 @@ export const ENV_SCHEMA = z.object({
   HEALTH_PROBE_INTERVAL_MS: positiveInt.default(5_000).describe('How often a service re-checks its stores for its gRPC health status.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level (JSON logs on stdout).'),
   METRICS_PORT: port.default(9464).describe('Port of the Prometheus `/metrics` endpoint of this process (every target; one endpoint for all services in single-process mode). `0` turns it off.'),
-  OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none').describe('Trace exporter: `none` (off), `console`, or `otlp` (HTTP).'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('OTLP/HTTP endpoint for traces, e.g. `http://otel-collector:4318`.'),
+  METRICS_HOST: z.string().min(1).max(255).optional().describe('Interface of the `/metrics` endpoint. Default: `127.0.0.1` in single-process mode (`npm start`: only this machine may scrape), `HOST` for a service run alone (`--target=…`, where Prometheus scrapes each pod).'),
+  OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).optional().describe('Trace exporter: `none` (off), `console`, or `otlp` (HTTP/JSON). Unset: `otlp` when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else `none`.'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional().describe('OTLP/HTTP endpoint for traces, e.g. `http://otel-collector:4318` (`/v1/traces` is added). Setting it alone turns trace export on; `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampling (default: every trace).'),
   OTEL_SERVICE_NAME: z.string().optional().describe('Service name on traces. Default: `sightline-<target>`.'),
 });
 

@@ -13,7 +13,8 @@ describe('loadConfig', () => {
     expect(config.WRITES_ENABLED).toBe(true);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.NATS_URL).toBeUndefined();
-    expect(config.OTEL_TRACES_EXPORTER).toBe('none');
+    expect(config.OTEL_TRACES_EXPORTER).toBeUndefined();
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
   });
 
   it('derives the public URL from PORT and strips a trailing slash from PUBLIC_URL', () => {

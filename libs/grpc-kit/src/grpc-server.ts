@@ -1,7 +1,7 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { commonV1 } from '@sightline/proto';
-import type { Logger } from '@sightline/telemetry';
+import { inUnsampledRoot, type Logger } from '@sightline/telemetry';
 import { unary } from './unary-handler.js';
 import { runProbes, type StoreProbe, type StoreProbeResult } from './store-probe.js';
 
@@ -72,8 +72,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   server.addService(commonV1.ServiceInfoServiceService, info as unknown as UntypedServiceImplementation);
   for (const service of options.services) server.addService(service.definition, service.implementation);
 
-  await probe();
-  const timer = setInterval(() => void probe().catch(() => {}), options.probeIntervalMs);
+  // the periodic store probes are housekeeping, not a trace each (a GetInfo's probe joins its request's)
+  await inUnsampledRoot(probe);
+  const timer = setInterval(() => void inUnsampledRoot(probe).catch(() => {}), options.probeIntervalMs);
   timer.unref();
 
   const port = await new Promise<number>((resolve, reject) => {

@@ -29,6 +29,16 @@ describe('openMailer', () => {
     expect(await readdir(path.join(temp.path, 'mail'))).toHaveLength(1);
   });
 
+  it('writes to the outbox directory it is given (MAIL_OUTBOX_DIR), not <dataDir>/mail', async () => {
+    const temp = await makeTempDir('sightline-mailer-');
+    cleanups.push(temp.remove);
+    const outbox = path.join(temp.path, 'shared-outbox');
+    const mailer = track(openMailer({ dataDir: temp.path, outboxDir: outbox, from: 'Sightline <no-reply@localhost>' }));
+    await mailer.send({ to: 'ada@example.org', subject: 'Code', text: '123456' });
+    expect(await readdir(outbox)).toHaveLength(1);
+    expect(await readdir(temp.path)).toEqual(['shared-outbox']);
+  });
+
   it('with an SMTP URL delivers over SMTP', async () => {
     const server = await startSmtpSink();
     cleanups.push(server.close);

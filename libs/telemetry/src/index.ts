@@ -1,7 +1,8 @@
 export { createLogger, REDACTED_PATHS } from './logger.js';
 export type { Logger, LoggerConfig } from './logger.js';
-export { startTracing, tracingActive } from './tracing.js';
-export type { Tracing, TracingConfig } from './tracing.js';
+export { startTracing, traceExporterOf, tracingActive } from './tracing.js';
+export type { TraceExporterName, Tracing, TracingConfig } from './tracing.js';
+export { inUnsampledRoot } from './unsampled-root.js';
 export { injectTraceContext, extractTraceContext } from './grpc-trace-context.js';
 export {
   metricsRegistry,
@@ -22,6 +23,8 @@ export {
   statusClass,
 } from './metrics.js';
 export type { BusStreamFigures } from './metrics.js';
+export { reportBusConsumers, busConsumerPending, busConsumerAckPending, busConsumerLag } from './bus-consumer-metrics.js';
+export type { BusConsumerFigures } from './bus-consumer-metrics.js';
 export { startMetricsServer } from './metrics-server.js';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { traceHeadersOf, contextFromTraceHeaders, inConsumerSpan } from './message-trace-context.js';

@@ -1,6 +1,6 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { startTracing, tracingActive } from './tracing.js';
+import { startTracing, traceExporterOf, tracingActive } from './tracing.js';
 
 describe('tracingActive', () => {
   it('is true only while an SDK started by startTracing runs, and a second shutdown changes nothing', async () => {
@@ -15,5 +15,14 @@ describe('tracingActive', () => {
     expect(tracingActive()).toBe(false);
     await on.shutdown();
     expect(tracingActive()).toBe(false);
+  });
+});
+
+describe('traceExporterOf (the OpenTelemetry convention: an endpoint alone turns OTLP export on)', () => {
+  it('is otlp with only an endpoint, none with nothing, and an explicit exporter wins', () => {
+    expect(traceExporterOf({ otlpEndpoint: 'http://collector:4318' })).toBe('otlp');
+    expect(traceExporterOf({})).toBe('none');
+    expect(traceExporterOf({ exporter: 'none', otlpEndpoint: 'http://collector:4318' })).toBe('none');
+    expect(traceExporterOf({ exporter: 'console' })).toBe('console');
   });
 });

@@ -1,13 +1,23 @@
 // Types only: the SDK and exporters (~30 MB once loaded) are imported when tracing is on.
-import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Sampler, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export type TraceExporterName = 'none' | 'console' | 'otlp';
 
 export interface TracingConfig {
-  exporter: 'none' | 'console' | 'otlp';
+  /** unset: `otlp` when an OTLP endpoint is given, else `none` (OTEL_TRACES_EXPORTER's default is otlp; without an endpoint there is nowhere to send) */
+  exporter?: TraceExporterName;
   serviceName: string;
   /** OTLP/HTTP base URL, e.g. http://collector:4318 (the `/v1/traces` path is added) */
   otlpEndpoint?: string;
   /** a ready exporter (tests use an in-memory one); overrides `exporter` */
   spanExporter?: SpanExporter;
+  /** a sampler (tests); unset, the SDK reads OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (default parentbased_always_on) */
+  sampler?: Sampler;
+}
+
+/** The exporter a configuration asks for: an explicit OTEL_TRACES_EXPORTER, else otlp when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+export function traceExporterOf(config: Pick<TracingConfig, 'exporter' | 'otlpEndpoint'>): TraceExporterName {
+  return config.exporter ?? (config.otlpEndpoint ? 'otlp' : 'none');
 }
 
 export interface Tracing {
@@ -54,13 +64,14 @@ export function tracingSink(): TracingSink | undefined {
  * nothing when off, in time or memory.
  */
 export async function startTracing(config: TracingConfig): Promise<Tracing> {
-  if (config.exporter === 'none' && !config.spanExporter) return { shutdown: async () => {} };
+  const exporter = traceExporterOf(config);
+  if (exporter === 'none' && !config.spanExporter) return { shutdown: async () => {} };
   const { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   let spanProcessor: SpanProcessor;
   if (config.spanExporter) {
     spanProcessor = new SimpleSpanProcessor(config.spanExporter);
-  } else if (config.exporter === 'console') {
+  } else if (exporter === 'console') {
     spanProcessor = new SimpleSpanProcessor(new ConsoleSpanExporter());
   } else {
     const base = (config.otlpEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '');
@@ -73,7 +84,7 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector, processDetector, hostDetector] }))
     .merge(resourceFromAttributes({ 'service.name': config.serviceName }));
-  const sdk = new NodeSDK({ resource, autoDetectResources: false, spanProcessors: [spanProcessor], instrumentations: [] });
+  const sdk = new NodeSDK({ resource, autoDetectResources: false, spanProcessors: [spanProcessor], instrumentations: [], ...(config.sampler ? { sampler: config.sampler } : {}) });
   sdk.start();
   const ownSink: TracingSink = { processor: spanProcessor, resource };
   sink = ownSink;

@@ -19,3 +19,5 @@ export { isolatedNats, natsServerInstalled, startPrivateNatsServer } from './pri
 export type { PrivateNatsServer } from './private-nats-server.js';
 export { tableShape } from './table-shape.js';
 export type { TableShape } from './table-shape.js';
+export { startOtlpReceiver } from './otlp-receiver.js';
+export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';

@@ -1,7 +1,7 @@
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1 } from '@sightline/proto';
-import type { Logger } from '@sightline/telemetry';
+import { inUnsampledRoot, type Logger } from '@sightline/telemetry';
 import type { Principal } from '../auth/key-cache.js';
 
 export interface BudgetLimits {
@@ -73,7 +73,8 @@ export class UsageMeter {
 
   /** Reports new counts and learns the totals of every bucket seen this window. */
   sync(): Promise<void> {
-    this.syncing ??= this.report().finally(() => {
+    // housekeeping, not a request: its calls join no trace and start none (every second)
+    this.syncing ??= inUnsampledRoot(() => this.report()).finally(() => {
       this.syncing = undefined;
     });
     return this.syncing;

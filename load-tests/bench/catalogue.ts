@@ -1,0 +1,47 @@
+// What `npm run bench` can run: each bench's name (what `npm run bench -- <word>` matches),
+// what it measures and the environment variables that change it. load-tests/README.md
+// describes the same list; run-all.test.ts holds the two together.
+import { benchStartup } from './startup.js';
+import { benchFootprint } from './footprint.js';
+import { benchAuth } from './auth.js';
+import { benchSites } from './sites.js';
+import { benchCollect } from './collect.js';
+import { benchJsonBody } from './json-body.js';
+import { benchEnrich } from './enrich.js';
+import { benchGeo } from './geo.js';
+import { benchIngest } from './ingest-pipeline.js';
+import { benchImports } from './imports.js';
+import { benchQuery } from './query.js';
+import { benchTelemetry } from './telemetry.js';
+
+export interface Bench {
+  name: string;
+  measures: string;
+  /** environment variables it reads (beyond TEST_DATABASE_URL / TEST_NATS_URL for the shared servers) */
+  knobs: string[];
+  run: () => Promise<Record<string, string | number>>;
+}
+
+export const BENCHES: readonly Bench[] = [
+  { name: 'launcher and edge', measures: 'npm start cold start and warm restart, idle RSS beside bare Node, /healthz and /readyz throughput', knobs: [], run: benchStartup },
+  { name: 'idle footprint', measures: 'idle RSS of npm start (first start, warm restart) and of each --target alone on PostgreSQL, NATS and ClickHouse', knobs: [], run: benchFootprint },
+  { name: 'authentication', measures: 'registration round trip; authenticated requests with the key cache warm and off', knobs: [], run: benchAuth },
+  { name: 'sites', measures: 'POST /sites, GET /sites, PATCH /sites/{id} throughput and latency', knobs: [], run: benchSites },
+  { name: 'collection', measures: 'POST /api/event events/s beside a bare fastify server, per composition (npm start, without ingest, --target=gateway → NATS)', knobs: ['BENCH_COLLECT_ROUNDS', 'BENCH_COLLECT_ONLY', 'BENCH_CPU_PROF_DIR'], run: benchCollect },
+  { name: 'JSON bodies', measures: "the gateway's JSON body check (nesting depth, prototype keys) per tracker event beside plain JSON.parse", knobs: [], run: benchJsonBody },
+  { name: 'enrichment steps', measures: 'user-agent parsing, bot detection, referrer spam, page parsing, source and channel per second', knobs: [], run: benchEnrich },
+  { name: 'geo lookup', measures: 'DB-IP open time and memory, lookups per second', knobs: [], run: benchGeo },
+  { name: 'ingestion', measures: 'publish → bus → ingest → chDB on the local bus and JetStream: flood, paced and backlog events/s, CPU per event, latency, bytes per event, ratio to raw inserts', knobs: ['BENCH_INGEST_EVENTS', 'BENCH_INGEST_PACED_EVENTS', 'BENCH_INGEST_RATE', 'BENCH_INGEST_BUSES', 'BENCH_INGEST_WORKERS', 'BENCH_BATCH_ROWS', 'BENCH_INGEST_PROFILE'], run: benchIngest },
+  { name: 'imports', measures: 'an NDJSON import straight into the import runner: rows/s parsed and written, peak memory', knobs: ['BENCH_IMPORT_ROWS'], run: () => benchImports() },
+  { name: 'query', measures: 'every POST /query shape over 10M generated events: HTTP time beside the same statements run directly', knobs: ['QUERY_BENCH_EVENTS', 'QUERY_BENCH_RUNS', 'QUERY_BENCH_SEED', 'QUERY_BENCH_DATA_DIR', 'QUERY_BENCH_ONLY'], run: benchQuery },
+  { name: 'telemetry', measures: 'cost of metrics and tracing on a bus publish and an HTTP request, /metrics render time and size', knobs: [], run: benchTelemetry },
+];
+
+export const BENCH_USAGE = [
+  'usage: npm run bench [-- <word>…]   runs every bench, or those whose name contains one of the words',
+  '',
+  'benches:',
+  ...BENCHES.map((b) => `  ${b.name.padEnd(18)} ${b.measures}${b.knobs.length > 0 ? `\n  ${''.padEnd(18)} knobs: ${b.knobs.join(', ')}` : ''}`),
+  '',
+  'Figures only, never a verdict; see load-tests/README.md for what each prints.',
+].join('\n');
