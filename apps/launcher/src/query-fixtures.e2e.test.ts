@@ -5,7 +5,7 @@ import { createLogger } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
-import { BERLIN_ROWS, CORE_ROWS, EDGE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
+import { BERLIN_ROWS, CORE_ROWS, COUNTING_ROWS, EDGE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
 
 // The query fixture suite (issue 12): hand-built histories go in THROUGH THE IMPORT
 // PATH (POST /imports → stage → sort → sessionize → write, the product's own code),
@@ -32,6 +32,7 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
   let owner: Registered;
   let core: number;
   let berlin: number;
+  let counting: number;
   const stamp = Date.now().toString(36);
 
   async function createSite(name: string, timezone: string): Promise<{ site_id: number; script_url: string }> {
@@ -92,6 +93,8 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     }
     await importRows(core, toNdjson(CORE_ROWS), CORE_ROWS.length);
     await importRows(berlin, toNdjson(BERLIN_ROWS), BERLIN_ROWS.length);
+    counting = (await createSite('counting', 'America/Santiago')).site_id;
+    await importRows(counting, toNdjson(COUNTING_ROWS), COUNTING_ROWS.length);
   }, 120_000);
 
   afterAll(async () => {
@@ -540,5 +543,50 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     const realtime = await ask({ metrics: ['pageviews'], dimensions: ['time:minute'], date_range: 'realtime' }, site.site_id);
     expect(realtime.results.reduce((sum, r) => sum + (r.metrics.pageviews ?? 0), 0)).toBe(2);
     expect(realtime.has_import).toBe(false);
+  });
+  describe('counting rules on imported visits (SEMANTICS, issue 29; derivations beside COUNTING_ROWS)', () => {
+    const EXITS: [string, string] = ['2024-06-04', '2024-06-04'];
+    const HOSTS: [string, string] = ['2024-06-05', '2024-06-05'];
+    const hostIs = (value: string) => [{ field: 'hostname', operator: 'is', values: [value] }];
+
+    it('an exit_rate breakdown orders and pages by exit rate, then page', async () => {
+      expect(await rowsOf({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS }, counting)).toEqual([
+        ['/b', { exit_rate: 100 }], ['/d', { exit_rate: 100 }], ['/a', { exit_rate: 66.7 }],
+      ]);
+      const page2 = await ask({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, limit: 1, offset: 1 }, counting);
+      expect([page2.results.map((r) => r.dimensions), page2.meta]).toEqual([[{ 'visit:exit_page': '/d' }], { total: 3, limit: 1, offset: 1, has_more: true }]);
+    });
+
+    it('filtering to an exit page keeps its exit rate', async () => {
+      const filtered = { metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, filters: [{ field: 'exit_page', operator: 'is', values: ['/a'] }] };
+      expect(await rowsOf(filtered, counting)).toEqual([['/a', { visits: 2, exit_rate: 66.7 }]]);
+    });
+
+    it('a hostname filter keeps visits by where they entered (acquisition, entry page) or left (exit page)', async () => {
+      const by = (dimension: string, value: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: HOSTS, filters: hostIs(value) }, counting);
+      expect(await by('visit:source', 'a.example.org')).toEqual([['Google', { visitors: 1 }]]);
+      expect(await by('visit:source', 'b.example.org')).toEqual([['Bing', { visitors: 1 }], ['Google', { visitors: 1 }]]);
+      expect(await by('visit:entry_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', 'b.example.org')).toEqual([['/y', { visitors: 2 }]]);
+    });
+
+    it('event:hostname counts a visit under each hostname it touched', async () => {
+      expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate'], dimensions: ['event:hostname'], date_range: HOSTS }, counting)).toEqual([
+        ['b.example.org', { visitors: 3, visits: 3, pageviews: 3, visit_duration: 60, bounce_rate: 33 }],
+        ['a.example.org', { visitors: 2, visits: 2, pageviews: 2, visit_duration: 90, bounce_rate: 0 }],
+      ]);
+    });
+
+    it('imported versions are kept as written', async () => {
+      const day: [string, string] = ['2024-06-06', '2024-06-06'];
+      expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:browser_version'], date_range: day }, counting)).toEqual([['56', { visitors: 1 }]]);
+      expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:os_version'], date_range: day }, counting)).toEqual([['14', { visitors: 1 }]]);
+    });
+
+    it('a day starts at its first local instant: Santiago\'s repeated 23:00 hour is the 6th\'s', async () => {
+      expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-06', '2024-04-06'] }, counting)).toEqual({ visitors: 2 });
+      expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-07', '2024-04-07'] }, counting)).toEqual({ visitors: 1 });
+    });
   });
 });
