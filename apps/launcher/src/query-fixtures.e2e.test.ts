@@ -584,6 +584,42 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:os_version'], date_range: day }, counting)).toEqual([['14', { visitors: 1 }]]);
     });
 
+    it('live visits across two hostnames: each counted under both, filters by entry and exit hostname; non-web pages dropped', async () => {
+      const site = await createSite('hosts', 'UTC');
+      const key = /\/js\/([A-Za-z0-9]+)\.js$/.exec(site.script_url)![1]!;
+      const base = `hosts-${stamp}.sightline-e2e.net`;
+      const collect = async (ip: string, url: string) => {
+        const response = await fetch(`${sightline.url}/api/event`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'x-forwarded-for': ip, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+          body: JSON.stringify({ k: key, n: 'pageview', u: url, d: base }),
+        });
+        expect(response.status).toBe(202);
+      };
+      // not web pages: accepted by collection, dropped by ingest (invalid_url); sent first from
+      // visitor 1's address, so its shard has handled them once its pageviews are counted
+      await collect('198.51.100.31', `ftp://a.${base}/file`);
+      await collect('198.51.100.31', 'chrome-extension://abcdefghijklmnop/popup.html');
+      // visitor 1 enters on a. /x and leaves from b. /y; visitor 2 enters on b. /z and leaves from a. /x
+      await collect('198.51.100.31', `https://a.${base}/x`);
+      await collect('198.51.100.31', `https://b.${base}/y`);
+      await collect('198.51.100.32', `https://b.${base}/z`);
+      await collect('198.51.100.32', `https://a.${base}/x`);
+      const today = new Date().toISOString().slice(0, 10);
+      const window: [string, string] = [today, today];
+      await expect.poll(async () => (await aggregate({ metrics: ['pageviews'], date_range: window }, site.site_id)).pageviews, { timeout: 15_000 }).toBe(4);
+      const [a, b] = [`a.${base}`, `b.${base}`];
+      expect(await rowsOf({ metrics: ['visitors', 'pageviews'], dimensions: ['event:hostname'], date_range: window }, site.site_id)).toEqual([
+        [a, { visitors: 2, pageviews: 2 }], [b, { visitors: 2, pageviews: 2 }],
+      ]);
+      const by = (dimension: string, host: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: window, filters: hostIs(host) }, site.site_id);
+      expect(await by('visit:entry_page', a)).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', a)).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', b)).toEqual([['/y', { visitors: 1 }]]);
+      // the two dropped events counted nowhere (they would have started visitor 1's visit on a.)
+      expect(await aggregate({ metrics: ['visitors', 'visits', 'pageviews'], date_range: window }, site.site_id)).toEqual({ visitors: 2, visits: 2, pageviews: 4 });
+    });
+
     it('a day starts at its first local instant: Santiago\'s repeated 23:00 hour is the 6th\'s', async () => {
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-06', '2024-04-06'] }, counting)).toEqual({ visitors: 2 });
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-07', '2024-04-07'] }, counting)).toEqual({ visitors: 1 });
