@@ -45,6 +45,9 @@ const SHAPES: Array<[string, Record<string, unknown>]> = [
   ['aggregate 30d + compare previous_period', { metrics: ['visitors', 'visits', 'bounce_rate'], date_range: '30d', compare: 'previous_period' }],
   ['breakdown event:goal 30d', { metrics: ['visitors', 'events', 'conversion_rate'], date_range: '30d', dimensions: ['event:goal'] }],
   ['realtime by minute', { metrics: ['visitors', 'pageviews'], date_range: 'realtime', dimensions: ['time:minute'] }],
+  // the counting rules of issue 29: ranked by the exit rate itself; hostnames grouped per event
+  ['counting: exit pages by exit_rate 30d', { metrics: ['exit_rate', 'visits'], date_range: '30d', dimensions: ['visit:exit_page'] }],
+  ['counting: event:hostname 30d', { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:hostname'] }],
 ];
 
 /** Records the statements a query ran, so they can be timed again without the pipeline. */

@@ -94,6 +94,10 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       collected({ k: 'onlyde000001', ip: '203.0.113.6' }), // country_not_allowed
       collected({ n: 'engagement', e: 1000, ip: '203.0.113.99' }), // engagement_without_session
       collected({ ts: '2025-03-08T12:00:00.000Z' }), // stale: the 8th's salt is gone on the 10th
+      collected({ u: 'ftp://example.com/a' }), // invalid_url: only http: and https: pages count
+      collected({ u: 'chrome-extension://abcdefghijklmnop/popup.html' }), // invalid_url
+      collected({ u: 'ws://example.com/socket' }), // invalid_url
+      collected({ u: 'file:///home/me/index.html' }), // invalid_url (no host)
       { k: 'livekey0001', n: 'pageview' }, // invalid
     ];
     for (const m of messages) await publishCollected(bus, m);
@@ -113,6 +117,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       { site_id: 11, reason: 'hostname_blocked', crawler_category: '', n: 1 },
       { site_id: 11, reason: 'hostname_not_allowed', crawler_category: '', n: 1 },
       { site_id: 0, reason: 'invalid', crawler_category: '', n: 1 },
+      { site_id: 11, reason: 'invalid_url', crawler_category: '', n: 4 },
       { site_id: 11, reason: 'ip_blocked', crawler_category: '', n: 2 },
       { site_id: 11, reason: 'referrer_spam', crawler_category: '', n: 1 },
       { site_id: 11, reason: 'stale', crawler_category: '', n: 1 },

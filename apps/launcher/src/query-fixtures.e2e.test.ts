@@ -5,7 +5,7 @@ import { createLogger } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
-import { BERLIN_ROWS, CORE_ROWS, EDGE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
+import { BERLIN_ROWS, CORE_ROWS, COUNTING_ROWS, EDGE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
 
 // The query fixture suite (issue 12): hand-built histories go in THROUGH THE IMPORT
 // PATH (POST /imports → stage → sort → sessionize → write, the product's own code),
@@ -32,6 +32,7 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
   let owner: Registered;
   let core: number;
   let berlin: number;
+  let counting: number;
   const stamp = Date.now().toString(36);
 
   async function createSite(name: string, timezone: string): Promise<{ site_id: number; script_url: string }> {
@@ -92,6 +93,8 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     }
     await importRows(core, toNdjson(CORE_ROWS), CORE_ROWS.length);
     await importRows(berlin, toNdjson(BERLIN_ROWS), BERLIN_ROWS.length);
+    counting = (await createSite('counting', 'America/Santiago')).site_id;
+    await importRows(counting, toNdjson(COUNTING_ROWS), COUNTING_ROWS.length);
   }, 120_000);
 
   afterAll(async () => {
@@ -201,10 +204,11 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       const by = async (dimension: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: W });
       const flat = (rows: unknown[][]) => rows.map(([value, m]) => [value, (m as Metrics).visitors]);
       expect(flat(await by('visit:browser'))).toEqual([['Chrome', 1], ['Firefox', 1], ['Safari', 1]]);
-      expect(flat(await by('visit:browser_version'))).toEqual([['120.0', 1], ['128.0', 1], ['17.1', 1]]);
+      // imported versions as written (SEMANTICS): C's 120.0.6099, B's 17.1.2
+      expect(flat(await by('visit:browser_version'))).toEqual([['120.0.6099', 1], ['128.0', 1], ['17.1.2', 1]]);
       // ties in visitors order by value in byte order: upper case first
       expect(flat(await by('visit:os'))).toEqual([['GNU/Linux', 1], ['Windows', 1], ['iOS', 1]]);
-      expect(flat(await by('visit:os_version'))).toEqual([['(not set)', 1], ['10', 1], ['17.1', 1]]);
+      expect(flat(await by('visit:os_version'))).toEqual([['(not set)', 1], ['10', 1], ['17.1.2', 1]]);
       expect(flat(await by('visit:device'))).toEqual([['Desktop', 2], ['Mobile', 1]]);
       // c has sessions with and without utm: counted under both values
       expect(flat(await by('visit:utm_source'))).toEqual([['(not set)', 3], ['news,letter', 1]]);
@@ -246,8 +250,8 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(await visits([f('exit_page', 'contains', 'docs')])).toEqual({ visitors: 2, visits: 2 }); // S2, S3
       expect(await visits([f('exit_page', 'does_not_contain', 'docs')])).toEqual({ visitors: 2, visits: 2 }); // S1, S4
       expect(await visits([f('device', 'is', 'Mobile')])).toEqual({ visitors: 1, visits: 1 });
-      expect(await visits([f('os_version', 'is', '17.1')])).toEqual({ visitors: 1, visits: 1 });
-      expect(await visits([f('browser_version', 'contains', '12')])).toEqual({ visitors: 2, visits: 3 }); // 120.0, 128.0
+      expect(await visits([f('os_version', 'is', '17.1.2')])).toEqual({ visitors: 1, visits: 1 });
+      expect(await visits([f('browser_version', 'contains', '12')])).toEqual({ visitors: 2, visits: 3 }); // 120.0.6099, 128.0
     });
 
     it('values with commas, quotes, %, _ and backslashes match literally', async () => {
@@ -539,5 +543,86 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     const realtime = await ask({ metrics: ['pageviews'], dimensions: ['time:minute'], date_range: 'realtime' }, site.site_id);
     expect(realtime.results.reduce((sum, r) => sum + (r.metrics.pageviews ?? 0), 0)).toBe(2);
     expect(realtime.has_import).toBe(false);
+  });
+  describe('counting rules on imported visits (SEMANTICS, issue 29; derivations beside COUNTING_ROWS)', () => {
+    const EXITS: [string, string] = ['2024-06-04', '2024-06-04'];
+    const HOSTS: [string, string] = ['2024-06-05', '2024-06-05'];
+    const hostIs = (value: string) => [{ field: 'hostname', operator: 'is', values: [value] }];
+
+    it('an exit_rate breakdown orders and pages by exit rate, then page', async () => {
+      expect(await rowsOf({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS }, counting)).toEqual([
+        ['/b', { exit_rate: 100 }], ['/d', { exit_rate: 100 }], ['/a', { exit_rate: 66.7 }],
+      ]);
+      const page2 = await ask({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, limit: 1, offset: 1 }, counting);
+      expect([page2.results.map((r) => r.dimensions), page2.meta]).toEqual([[{ 'visit:exit_page': '/d' }], { total: 3, limit: 1, offset: 1, has_more: true }]);
+    });
+
+    it('filtering to an exit page keeps its exit rate', async () => {
+      const filtered = { metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, filters: [{ field: 'exit_page', operator: 'is', values: ['/a'] }] };
+      expect(await rowsOf(filtered, counting)).toEqual([['/a', { visits: 2, exit_rate: 66.7 }]]);
+    });
+
+    it('a hostname filter keeps visits by where they entered (acquisition, entry page) or left (exit page)', async () => {
+      const by = (dimension: string, value: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: HOSTS, filters: hostIs(value) }, counting);
+      expect(await by('visit:source', 'a.example.org')).toEqual([['Google', { visitors: 1 }]]);
+      expect(await by('visit:source', 'b.example.org')).toEqual([['Bing', { visitors: 1 }], ['Google', { visitors: 1 }]]);
+      expect(await by('visit:entry_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', 'b.example.org')).toEqual([['/y', { visitors: 2 }]]);
+    });
+
+    it('event:hostname counts a visit under each hostname it touched', async () => {
+      expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate'], dimensions: ['event:hostname'], date_range: HOSTS }, counting)).toEqual([
+        ['b.example.org', { visitors: 3, visits: 3, pageviews: 3, visit_duration: 60, bounce_rate: 33 }],
+        ['a.example.org', { visitors: 2, visits: 2, pageviews: 2, visit_duration: 90, bounce_rate: 0 }],
+      ]);
+    });
+
+    it('imported versions are kept as written', async () => {
+      const day: [string, string] = ['2024-06-06', '2024-06-06'];
+      expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:browser_version'], date_range: day }, counting)).toEqual([['56', { visitors: 1 }]]);
+      expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:os_version'], date_range: day }, counting)).toEqual([['14', { visitors: 1 }]]);
+    });
+
+    it('live visits across two hostnames: each counted under both, filters by entry and exit hostname; non-web pages dropped', async () => {
+      const site = await createSite('hosts', 'UTC');
+      const key = /\/js\/([A-Za-z0-9]+)\.js$/.exec(site.script_url)![1]!;
+      const base = `hosts-${stamp}.sightline-e2e.net`;
+      const collect = async (ip: string, url: string) => {
+        const response = await fetch(`${sightline.url}/api/event`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'x-forwarded-for': ip, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+          body: JSON.stringify({ k: key, n: 'pageview', u: url, d: base }),
+        });
+        expect(response.status).toBe(202);
+      };
+      // not web pages: accepted by collection, dropped by ingest (invalid_url); sent first from
+      // visitor 1's address, so its shard has handled them once its pageviews are counted
+      await collect('198.51.100.31', `ftp://a.${base}/file`);
+      await collect('198.51.100.31', 'chrome-extension://abcdefghijklmnop/popup.html');
+      // visitor 1 enters on a. /x and leaves from b. /y; visitor 2 enters on b. /z and leaves from a. /x
+      await collect('198.51.100.31', `https://a.${base}/x`);
+      await collect('198.51.100.31', `https://b.${base}/y`);
+      await collect('198.51.100.32', `https://b.${base}/z`);
+      await collect('198.51.100.32', `https://a.${base}/x`);
+      const today = new Date().toISOString().slice(0, 10);
+      const window: [string, string] = [today, today];
+      await expect.poll(async () => (await aggregate({ metrics: ['pageviews'], date_range: window }, site.site_id)).pageviews, { timeout: 15_000 }).toBe(4);
+      const [a, b] = [`a.${base}`, `b.${base}`];
+      expect(await rowsOf({ metrics: ['visitors', 'pageviews'], dimensions: ['event:hostname'], date_range: window }, site.site_id)).toEqual([
+        [a, { visitors: 2, pageviews: 2 }], [b, { visitors: 2, pageviews: 2 }],
+      ]);
+      const by = (dimension: string, host: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: window, filters: hostIs(host) }, site.site_id);
+      expect(await by('visit:entry_page', a)).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', a)).toEqual([['/x', { visitors: 1 }]]);
+      expect(await by('visit:exit_page', b)).toEqual([['/y', { visitors: 1 }]]);
+      // the two dropped events counted nowhere (they would have started visitor 1's visit on a.)
+      expect(await aggregate({ metrics: ['visitors', 'visits', 'pageviews'], date_range: window }, site.site_id)).toEqual({ visitors: 2, visits: 2, pageviews: 4 });
+    });
+
+    it('a day starts at its first local instant: Santiago\'s repeated 23:00 hour is the 6th\'s', async () => {
+      expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-06', '2024-04-06'] }, counting)).toEqual({ visitors: 2 });
+      expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-07', '2024-04-07'] }, counting)).toEqual({ visitors: 1 });
+    });
   });
 });

@@ -94,6 +94,8 @@ export interface SessionRow extends SessionAttributes {
   hostname: string;
   entry_page: string;
   exit_page: string;
+  /** the hostname of the exit page (the last pageview's); `hostname` is the first event's */
+  exit_hostname: string;
   pageviews: number;
   events: number;
   is_bounce: 0 | 1;

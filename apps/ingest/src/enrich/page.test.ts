@@ -30,6 +30,13 @@ describe('parsePage', () => {
     expect(parsePage('', plain)).toBeNull();
     expect(parsePage('file:///home/me/index.html', plain)).toBeNull();
   });
+  it('answers null for a page that is not http: or https: (SEMANTICS: only web pages count)', () => {
+    for (const url of ['ftp://example.com/a', 'ws://example.com/', 'wss://example.com/', 'chrome-extension://abcdefghijklmnop/popup.html', 'moz-extension://x/y', 'data:text/html,hi', 'javascript://example.com/%0Aalert(1)', 'gopher://example.com/']) {
+      expect(parsePage(url, plain), url).toBeNull();
+    }
+    expect(parsePage('HTTPS://Example.com/a', plain)).toEqual({ hostname: 'example.com', pathname: '/a' });
+    expect(parsePage('http://example.com/a', plain)).toEqual({ hostname: 'example.com', pathname: '/a' });
+  });
   it('bounds the pathname at 2048 characters without splitting a surrogate pair', () => {
     const long = parsePage(`https://example.com/${'a'.repeat(5000)}`, plain)!;
     expect(long.pathname.length).toBe(MAX_PATHNAME);

@@ -2,6 +2,8 @@
  * The page of an event from the tracker's `u` (origin + path, plus the kept query
  * and, in hash-routing mode, `location.hash`; see libs/tracker/src/core/page.ts).
  *
+ * - only http: and https: pages count: any other scheme (file:, ftp:, ws:,
+ *   chrome-extension:, …) is no web page, and the event is dropped as `invalid_url`.
  * - hostname: lowercase ASCII, without a leading `www.` (as Plausible shows it), so
  *   www.example.com and example.com are one site; ≤ 253 characters.
  * - pathname: percent-decoded for display (`decodeURI`: reserved characters such as
@@ -26,6 +28,7 @@ export function parsePage(url: string, opts: { hashRouting: boolean }): PageInfo
   } catch {
     return null;
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
   const hostname = stripWww(normalizeHost(parsed.hostname));
   if (!hostname) return null;
   let pathname = decodePath(parsed.pathname || '/');

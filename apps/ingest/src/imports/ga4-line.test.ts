@@ -20,7 +20,7 @@ describe('GA4 BigQuery export lines', () => {
     expect(out.row).toMatchObject({
       timestamp: '2024-03-01 10:00:00.123', name: 'pageview', visitor_key: '1197596843.1709280000', hostname: 'example.org', pathname: '/',
       source: 'newsletter', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring', channel: 'Email',
-      country: 'DE', region: 'DE-BY', city: 2867714, browser: 'Chrome', browser_version: '120.0', os: 'Windows', os_version: '10', device: 'Desktop',
+      country: 'DE', region: 'DE-BY', city: 2867714, browser: 'Chrome', browser_version: '120.0.6099.129', os: 'Windows', os_version: '10', device: 'Desktop',
       prop_keys: [], scroll_depth: 255,
     });
   });
@@ -37,7 +37,7 @@ describe('GA4 BigQuery export lines', () => {
   it('a referrer gives source and channel when the hit carries no utm; traffic_source (first touch) is not used then', () => {
     const google = parse(6);
     expect(google.ok && [google.row.source, google.row.referrer, google.row.channel, google.row.utm_source, google.row.utm_medium]).toEqual(['Google', 'www.google.com', 'Organic Search', '', '']);
-    expect(google.ok && [google.row.country, google.row.region, google.row.city, google.row.browser, google.row.os, google.row.os_version, google.row.device]).toEqual(['US', 'US-CA', 5368361, 'Safari', 'iOS', '17.1', 'Mobile']);
+    expect(google.ok && [google.row.country, google.row.region, google.row.city, google.row.browser, google.row.os, google.row.os_version, google.row.device]).toEqual(['US', 'US-CA', 5368361, 'Safari', 'iOS', '17.1.2', 'Mobile']);
     const facebook = parse(7);
     expect(facebook.ok && [facebook.row.source, facebook.row.channel, facebook.row.region, facebook.row.city, facebook.row.browser, facebook.row.device]).toEqual(['facebook', 'Organic Social', 'FR-IDF', 2988507, 'Samsung Browser', 'Tablet']);
   });

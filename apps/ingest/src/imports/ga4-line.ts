@@ -74,7 +74,7 @@ export function mapGa4Row(row: Json): Ga4Mapped {
   const params = paramsOf(row);
   const location = str(params.get('page_location'));
   const page = location ? parsePage(location, { hashRouting: false }) : null;
-  if (!page) return { ok: false, reason: 'event_params.page_location is missing or not a URL' };
+  if (!page) return { ok: false, reason: 'event_params.page_location is missing or not an http(s) URL' };
 
   let name = eventName;
   let engagementMs: number | null = null;

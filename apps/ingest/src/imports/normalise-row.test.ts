@@ -45,12 +45,15 @@ describe('normaliseRow', () => {
     expect(ImportRow.safeParse({ timestamp: 'March 1st', name: 'pageview', visitor_id: '1', pathname: '/' }).success).toBe(false);
   });
 
-  it('maps names to the live vocabulary and versions to major.minor', () => {
+  it('maps names to the live vocabulary and keeps versions as written (only a repeated OS name goes)', () => {
     expect(['Mobile Safari', 'Edge', 'Samsung Internet', 'Android Webview', 'Vivaldi'].map(browserName)).toEqual(['Safari', 'Microsoft Edge', 'Samsung Browser', 'Mobile App', 'Vivaldi']);
     expect(['Mac OS', 'Macintosh', 'Linux', 'Chrome OS', 'iOS'].map(osName)).toEqual(['Mac', 'Mac', 'GNU/Linux', 'Chrome OS', 'iOS']);
     expect(['mobile', 'TABLET', 'smart tv', 'desktop', 'Watch'].map(deviceName)).toEqual(['Mobile', 'Tablet', 'Desktop', 'Desktop', 'Watch']);
-    expect([osVersion('iOS', 'iOS', 'iOS 17.1.2'), osVersion('Windows', 'Windows', 'Windows 10'), osVersion('Android', 'Android', 'Android 14')]).toEqual(['17.1', '10', '']);
+    expect([osVersion('iOS', 'iOS', 'iOS 17.1.2'), osVersion('Windows', 'Windows', 'Windows 10'), osVersion('Android', 'Android', 'Android 14'), osVersion('iOS', 'iOS', ' 17.4.1 ')]).toEqual(['17.1.2', '10', '14', '17.4.1']);
     const out = normaliseRow(row({ browser_version: '128.0.6613.84', props: { plan: 'pro', seats: 3, trial: false } }), ids, NOW);
-    expect(out.ok && [out.row.browser_version, out.row.prop_keys, out.row.prop_values]).toEqual(['128.0', ['plan', 'seats', 'trial'], ['pro', '3', 'false']]);
+    expect(out.ok && [out.row.browser_version, out.row.prop_keys, out.row.prop_values]).toEqual(['128.0.6613.84', ['plan', 'seats', 'trial'], ['pro', '3', 'false']]);
+    // a bare major version was dropped silently until 2026-11 (major.minor only)
+    const major = normaliseRow(row({ browser: 'Chrome', browser_version: '56', os: 'Android', os_version: '14' }), ids, NOW);
+    expect(major.ok && [major.row.browser_version, major.row.os_version]).toEqual(['56', '14']);
   });
 });

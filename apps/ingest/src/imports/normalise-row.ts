@@ -1,13 +1,14 @@
 /**
  * An import row (either format, already mapped to the `sightline` shape) → a staged
  * row, through the same vocabulary as live traffic: browser/OS/device names as the
- * UA step names them, versions major.minor, source from utm_source or the referrer,
+ * UA step names them, versions as the file writes them (SEMANTICS: `56` stays `56`,
+ * `17.4.1` stays `17.4.1`), source from utm_source or the referrer,
  * channel from the GA4 grouping when the row names none.
  */
 import { IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, importTimestampMs, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
 import { classifyChannel } from '../enrich/channel.js';
 import { resolveSource } from '../enrich/source.js';
-import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES, majorMinor } from '../enrich/user-agent.js';
+import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES } from '../enrich/user-agent.js';
 import { clickhouseTime, type StagedRow } from './staged-row.js';
 
 /** Names other tools use that the UA step's tables do not hold. */
@@ -35,11 +36,11 @@ export function deviceName(raw: string): string {
   return DEVICES[name.toLowerCase()] ?? name;
 }
 
-/** "iOS 17.1.2" → "17.1"; Windows keeps its release name ("Windows 10" → "10"). */
+/** The version as written, without a repeated OS name: "iOS 17.1.2" → "17.1.2", "Windows 10" → "10". */
 export function osVersion(os: string, rawOs: string, version: string): string {
   let v = version.trim();
   for (const prefix of [rawOs.trim(), os]) if (prefix && v.toLowerCase().startsWith(`${prefix.toLowerCase()} `)) v = v.slice(prefix.length + 1).trim();
-  return os === 'Windows' ? v : majorMinor(v);
+  return v;
 }
 
 function referrerHostOf(referrer: string): string {
@@ -97,7 +98,7 @@ export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: nu
       region: row.region,
       city: row.city,
       browser: browserName(row.browser),
-      browser_version: majorMinor(row.browser_version),
+      browser_version: row.browser_version.trim(),
       os,
       os_version: osVersion(os, row.os, row.os_version),
       device: deviceName(row.device),

@@ -5,6 +5,7 @@ export const DROP_REASONS = [
   'referrer_spam',
   'unknown_site',
   'tracking_inactive',
+  /** the page URL does not parse, names no host, or is not http:/https: (file:, ftp:, ws:, chrome-extension:, …) */
   'invalid_url',
   'hostname_not_allowed',
   'hostname_blocked',

@@ -6,7 +6,7 @@ import type { SessionAttributes } from './session-event.js';
 import { SESSION_GAP_MINUTES, type LiveSession } from './sessionizer.js';
 import { repairVisit, type VisitFromEvents } from './visit-repair.js';
 
-const STATE_COLUMNS = ['visitor_id', 'start', 'timestamp', 'hostname', 'entry_page', 'exit_page', 'pageviews', 'events', 'engagement_ms', 'import_id'];
+const STATE_COLUMNS = ['visitor_id', 'start', 'timestamp', 'hostname', 'entry_page', 'exit_page', 'exit_hostname', 'pageviews', 'events', 'engagement_ms', 'import_id'];
 // Exact text for UInt64 ids and DateTime64 (JSON numbers lose precision past 2^53).
 const AS_TEXT = new Set(['visitor_id', 'start', 'timestamp']);
 const MINUTE_MS = 60_000;
@@ -108,6 +108,7 @@ async function storedStates(store: EventStore, liveVisits: string, params: Recor
       hostname: String(r.hostname),
       entry_page: String(r.entry_page),
       exit_page: String(r.exit_page),
+      exit_hostname: String(r.exit_hostname),
       pageviews: Number(r.pageviews),
       events: Number(r.events),
       engagement_ms: Number(r.engagement_ms),
@@ -127,7 +128,8 @@ async function visitsFromEvents(store: EventStore, liveVisits: string, params: R
        countIf(${counted}) AS n_events, countIf(name = {pageview:String}) AS n_pageviews,
        sumIf(engagement_ms, name = {engagement:String}) AS n_engagement_ms,
        toString(minIf(timestamp, ${counted})) AS first_at, toString(maxIf(timestamp, ${counted})) AS last_at,
-       argMinIf(pathname, timestamp, name = {pageview:String}) AS entry, argMaxIf(pathname, timestamp, name = {pageview:String}) AS exit
+       argMinIf(pathname, timestamp, name = {pageview:String}) AS entry, argMaxIf(pathname, timestamp, name = {pageview:String}) AS exit,
+       argMaxIf(hostname, timestamp, name = {pageview:String}) AS exit_host
      FROM ${EVENTS_TABLE}
      WHERE toDate(timestamp) >= toDate({lookBack:DateTime64(3, 'UTC')}) AND timestamp >= {lookBack:DateTime64(3, 'UTC')} AND import_id = 0
        AND (site_id, session_id) IN (${liveVisits})
@@ -148,6 +150,7 @@ async function visitsFromEvents(store: EventStore, liveVisits: string, params: R
     hostname: '',
     entry_page: String(r.entry),
     exit_page: String(r.exit),
+    exit_hostname: String(r.exit_host),
     attributes: attributesOf(Object.fromEntries(SESSION_ATTRIBUTE_COLUMNS.map((c) => [c, c === 'city' ? 0 : '']))),
   }));
 }

@@ -70,6 +70,17 @@ describe('sessionizer: visit attributes', () => {
     expect(finalRows(out.sessionRows)[0]).toMatchObject({ entry_page: '/first', exit_page: '/last', pageviews: 2, events: 4, duration: 95, is_bounce: 0 });
   });
 
+  it('the visit keeps its first hostname; the exit hostname is the last pageview’s (a custom event moves neither)', () => {
+    const out = sessionizeVisitor([
+      ev('pageview', T0, '/a', { hostname: 'example.com' }),
+      ev('pageview', T0 + MIN, '/cart', { hostname: 'shop.example.com' }),
+      ev('signup', T0 + 2 * MIN, '/x', { hostname: 'docs.example.com' }),
+      // late: older than the last pageview, so it is not the exit
+      ev('pageview', T0 + 30_000, '/late', { hostname: 'docs.example.com' }),
+    ]);
+    expect(finalRows(out.sessionRows)[0]).toMatchObject({ hostname: 'example.com', exit_page: '/cart', exit_hostname: 'shop.example.com' });
+  });
+
   it('a single pageview bounces; a second non-engagement event un-bounces; engagement does not', () => {
     const bounced = sessionizeVisitor([ev('pageview', T0), ev('engagement', T0 + 20_000, '/', { engagement_ms: 15_000, scroll_depth: 80 })]);
     expect(finalRows(bounced.sessionRows)[0]).toMatchObject({ is_bounce: 1, duration: 0, events: 1, engagement_ms: 15_000 });

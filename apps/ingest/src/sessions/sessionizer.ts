@@ -21,6 +21,8 @@ export interface LiveSession {
   hostname: string;
   entry_page: string;
   exit_page: string;
+  /** the exit page's hostname */
+  exit_hostname: string;
   pageviews: number;
   events: number;
   engagement_ms: number;
@@ -108,6 +110,7 @@ export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
     hostname: s.hostname,
     entry_page: s.entry_page,
     exit_page: s.exit_page,
+    exit_hostname: s.exit_hostname,
     pageviews: s.pageviews,
     events: s.events,
     is_bounce: bounce ? 1 : 0,
@@ -150,6 +153,7 @@ function startSession(e: SessionEvent): LiveSession {
     hostname: e.hostname,
     entry_page: pageview ? e.pathname : '',
     exit_page: pageview ? e.pathname : '',
+    exit_hostname: pageview ? e.hostname : '',
     pageviews: pageview ? 1 : 0,
     events: 1,
     engagement_ms: 0,
@@ -171,7 +175,10 @@ function extend(s: LiveSession, e: SessionEvent): LiveSession {
   if (e.name === PAGEVIEW) {
     next.pageviews = s.pageviews + 1;
     if (next.entry_page === '') next.entry_page = e.pathname;
-    if (latest || next.exit_page === '') next.exit_page = e.pathname;
+    if (latest || next.exit_page === '') {
+      next.exit_page = e.pathname;
+      next.exit_hostname = e.hostname;
+    }
   }
   return next;
 }

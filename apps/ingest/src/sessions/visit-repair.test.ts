@@ -11,11 +11,11 @@ const min = (n: number) => T0 + n * 60_000;
 
 const stored: LiveSession = {
   site_id: 1, session_id: '77', visitor_id: '5', marker: '', start: min(0), last: min(2), version: 2, hostname: 'example.com',
-  entry_page: '/a', exit_page: '/b', pageviews: 2, events: 2, engagement_ms: 1000, attributes: ATTRIBUTES, import_id: 0,
+  entry_page: '/a', exit_page: '/b', exit_hostname: 'example.com', pageviews: 2, events: 2, engagement_ms: 1000, attributes: ATTRIBUTES, import_id: 0,
 };
 const fromEvents = (over: Partial<VisitFromEvents> = {}): VisitFromEvents => ({
   site_id: 1, session_id: '77', visitor_id: '5', events: 2, pageviews: 2, engagement_ms: 1000, first: min(0), last: min(2),
-  hostname: 'example.com', entry_page: '/a', exit_page: '/b', attributes: ATTRIBUTES, ...over,
+  hostname: 'example.com', entry_page: '/a', exit_page: '/b', exit_hostname: 'example.com', attributes: ATTRIBUTES, ...over,
 });
 
 describe('repairVisit', () => {
@@ -28,8 +28,8 @@ describe('repairVisit', () => {
   });
 
   it('adds the lost tail: counts, last event and exit page from the events; a new version that cancels the stored one', () => {
-    const repaired = repairVisit(stored, fromEvents({ events: 4, pageviews: 3, engagement_ms: 6000, last: min(5), exit_page: '/d' }));
-    expect(repaired).toMatchObject({ version: 3, events: 4, pageviews: 3, engagement_ms: 6000, start: min(0), last: min(5), entry_page: '/a', exit_page: '/d' });
+    const repaired = repairVisit(stored, fromEvents({ events: 4, pageviews: 3, engagement_ms: 6000, last: min(5), exit_page: '/d', exit_hostname: 'shop.example.com' }));
+    expect(repaired).toMatchObject({ version: 3, events: 4, pageviews: 3, engagement_ms: 6000, start: min(0), last: min(5), entry_page: '/a', exit_page: '/d', exit_hostname: 'shop.example.com' });
     expect(repaired?.unwritten).toEqual({ cancels: stored });
   });
 

@@ -21,6 +21,7 @@ export interface VisitFromEvents {
   hostname: string;
   entry_page: string;
   exit_page: string;
+  exit_hostname: string;
   attributes: SessionAttributes;
 }
 
@@ -48,6 +49,7 @@ export function repairVisit(stored: LiveSession | undefined, fromEvents: VisitFr
       hostname: fromEvents.hostname,
       entry_page: fromEvents.entry_page,
       exit_page: fromEvents.exit_page,
+      exit_hostname: fromEvents.exit_hostname,
       pageviews: fromEvents.pageviews,
       events: fromEvents.events,
       engagement_ms: fromEvents.engagement_ms,
@@ -69,6 +71,7 @@ export function repairVisit(stored: LiveSession | undefined, fromEvents: VisitFr
     last: Math.max(stored.last, fromEvents.last),
     entry_page: stored.entry_page !== '' ? stored.entry_page : fromEvents.entry_page,
     exit_page: newer && fromEvents.exit_page !== '' ? fromEvents.exit_page : stored.exit_page,
+    exit_hostname: newer && fromEvents.exit_page !== '' ? fromEvents.exit_hostname : stored.exit_hostname,
     unwritten: { cancels: stored },
   };
 }

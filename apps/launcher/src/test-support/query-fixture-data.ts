@@ -84,3 +84,33 @@ export const EDGE_ROWS: Row[] = [
   { visitor_id: 'n', timestamp: '2024-05-02T08:04:00Z', name: 'Download', pathname: '/a_b', props: { file: 'x,y.pdf' } },
   { visitor_id: 'o', timestamp: '2024-05-02T09:00:00Z', name: 'pageview', pathname: '/docs' },
 ];
+
+/**
+ * Site "counting" (America/Santiago): the counting rules of issue 29 on imported
+ * rows. Local times in comments (UTC−4 in June).
+ *   Exit pages, 2024-06-04 (host example.org):
+ *     p (/a, /b) exits /b; q (/b) exits /b; r (/c, /a) exits /a; s (/a) exits /a; t (/d) exits /d.
+ *     pageviews /a 3, /b 2, /c 1, /d 1 → exit rate /b 100, /d 100, /a 66.7.
+ *   Hostnames, 2024-06-05: u (Google) a.example.org /x → b.example.org /y, 60 s;
+ *     v (Google) b.example.org /y, a bounce; w (Bing) b.example.org /z → a.example.org /x, 120 s.
+ *   Versions, 2024-06-06: x Chrome 56 on Android 14 (a bare major is kept).
+ *   Day start: Santiago fell back 24:00 → 23:00 on 2024-04-06 (03:00Z on 04-07):
+ *     y 02:30Z and z 03:30Z are both 04-06 23:30; zz 04:30Z is 04-07 00:30.
+ */
+const at = (visitor_id: string, timestamp: string, pathname: string, extra: Row = {}): Row => ({ visitor_id, timestamp, name: 'pageview', pathname, hostname: 'example.org', ...extra });
+const onA = { hostname: 'a.example.org' };
+const onB = { hostname: 'b.example.org' };
+export const COUNTING_ROWS: Row[] = [
+  at('p', '2024-06-04T14:00:00Z', '/a'), at('p', '2024-06-04T14:01:00Z', '/b'),
+  at('q', '2024-06-04T15:00:00Z', '/b'),
+  at('r', '2024-06-04T16:00:00Z', '/c'), at('r', '2024-06-04T16:01:00Z', '/a'),
+  at('s', '2024-06-04T17:00:00Z', '/a'),
+  at('t', '2024-06-04T18:00:00Z', '/d'),
+  at('u', '2024-06-05T14:00:00Z', '/x', { ...onA, source: 'Google' }), at('u', '2024-06-05T14:01:00Z', '/y', { ...onB, source: 'Google' }),
+  at('v', '2024-06-05T15:00:00Z', '/y', { ...onB, source: 'Google' }),
+  at('w', '2024-06-05T16:00:00Z', '/z', { ...onB, source: 'Bing' }), at('w', '2024-06-05T16:02:00Z', '/x', { ...onA, source: 'Bing' }),
+  at('x', '2024-06-06T14:00:00Z', '/', { browser: 'Chrome', browser_version: '56', os: 'Android', os_version: '14' }),
+  at('y', '2024-04-07T02:30:00Z', '/'),
+  at('z', '2024-04-07T03:30:00Z', '/'),
+  at('zz', '2024-04-07T04:30:00Z', '/'),
+];

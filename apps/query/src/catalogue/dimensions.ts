@@ -27,6 +27,18 @@ export interface DimensionSpec {
    * exit page); every other session attribute is fixed by the session's first event.
    */
   sessionSqlVaries?: true;
+  /**
+   * The sessions column a `hostname` filter compares (SEMANTICS: hostname is where
+   * traffic arrived): the visit's entry hostname for source, referrer, channel, utm_*
+   * and entry_page, its exit page's hostname for exit_page. Elsewhere a hostname
+   * filter keeps the sessions with an event on a matching hostname.
+   */
+  hostnameFilterColumn?: 'hostname' | 'exit_hostname';
+  /**
+   * Group each event by `eventSql` and give each (value, session) its session's
+   * metrics, so a visit counts under every value its events carry (event:hostname).
+   */
+  groupsEvents?: true;
 }
 
 export const TIME_DIMENSIONS = ['time', 'time:minute', 'time:hour', 'time:day', 'time:week', 'time:month'] as const;
@@ -38,17 +50,19 @@ const SESSION_ATTRIBUTE_METRICS = { visitors: 'sessions', visit_duration: 'sessi
 const attribute = (field: AttributeField, labels?: GeoLabelKind): DimensionSpec => ({
   metrics: SESSION_ATTRIBUTE_METRICS, sessionSql: ATTRIBUTE_SQL[field], compare: true, ...(labels ? { labels } : {}),
 });
+/** An acquisition attribute: a hostname filter keeps the visits that entered on it. */
+const acquisition = (field: AttributeField): DimensionSpec => ({ ...attribute(field), hostnameFilterColumn: 'hostname' });
 const PAGE_METRICS = { visitors: 'events', pageviews: 'events', bounce_rate: 'sessions', time_on_page: 'events', scroll_depth: 'events' } as const;
 
 export const DIMENSIONS: Record<string, DimensionSpec> = {
-  'visit:source': attribute('source'),
-  'visit:referrer': attribute('referrer'),
-  'visit:channel': attribute('channel'),
-  'visit:utm_source': attribute('utm_source'),
-  'visit:utm_medium': attribute('utm_medium'),
-  'visit:utm_campaign': attribute('utm_campaign'),
-  'visit:utm_content': attribute('utm_content'),
-  'visit:utm_term': attribute('utm_term'),
+  'visit:source': acquisition('source'),
+  'visit:referrer': acquisition('referrer'),
+  'visit:channel': acquisition('channel'),
+  'visit:utm_source': acquisition('utm_source'),
+  'visit:utm_medium': acquisition('utm_medium'),
+  'visit:utm_campaign': acquisition('utm_campaign'),
+  'visit:utm_content': acquisition('utm_content'),
+  'visit:utm_term': acquisition('utm_term'),
   'visit:country': attribute('country', 'country'),
   'visit:region': attribute('region', 'region'),
   'visit:city': attribute('city', 'city'),
@@ -57,14 +71,14 @@ export const DIMENSIONS: Record<string, DimensionSpec> = {
   'visit:os': attribute('os'),
   'visit:os_version': attribute('os_version'),
   'visit:device': attribute('device'),
-  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', sessionSqlVaries: true, compare: true },
-  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', sessionSqlVaries: true, eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
+  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', sessionSqlVaries: true, hostnameFilterColumn: 'hostname', compare: true },
+  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', sessionSqlVaries: true, hostnameFilterColumn: 'exit_hostname', eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
   // bounce_rate of a page = over sessions grouped by entry page (SEMANTICS)
   'event:page': { metrics: PAGE_METRICS, eventSql: 'pathname', sessionSql: 'entry_page', sessionSqlVaries: true, compare: true },
   'event:folder': { metrics: PAGE_METRICS, eventSql: folderOf('pathname'), sessionSql: folderOf('entry_page'), sessionSqlVaries: true, compare: true },
   'event:hostname': {
     metrics: { visitors: 'sessions', visits: 'sessions', pageviews: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions', views_per_visit: 'sessions' },
-    sessionSql: 'hostname', compare: true,
+    sessionSql: 'hostname', eventSql: 'hostname', groupsEvents: true, compare: true,
   },
   'event:status_code': { metrics: { pageviews: 'events' }, eventSql: 'toString(status_code)', eventWhere: "name = 'pageview' AND status_code != 0", compare: false },
   'event:name': { metrics: { visitors: 'events', events: 'events' }, eventSql: 'name', eventWhere: "name NOT IN ('pageview', 'engagement')", compare: true },

@@ -33,7 +33,12 @@ export interface CompiledFilters {
   params: Params;
 }
 
-export function compileFilters(filters: readonly ValidFilter[], table: Table, prefix = 'f'): CompiledFilters {
+/**
+ * `hostnameColumn`: on sessions, the column a `hostname` filter compares (a
+ * breakdown's entry or exit hostname, dimensions.ts); without it the filter keeps
+ * the sessions with an event on a matching hostname.
+ */
+export function compileFilters(filters: readonly ValidFilter[], table: Table, prefix = 'f', hostnameColumn?: string): CompiledFilters {
   const conditions: string[] = [];
   const params: Params = {};
   filters.forEach((filter, index) => {
@@ -53,6 +58,8 @@ export function compileFilters(filters: readonly ValidFilter[], table: Table, pr
       } else {
         conditions.push(matchSql(spec.eventSql!, filter.operator, param));
       }
+    } else if (filter.field === 'hostname' && hostnameColumn) {
+      conditions.push(matchSql(hostnameColumn, filter.operator, param));
     } else if (spec.level === 'event') {
       // an event-level filter on sessions keeps whole sessions containing a matching event
       conditions.push(`session_id IN (SELECT session_id FROM events WHERE ${EVENTS_IN_WINDOW} AND ${matchSql(spec.eventSql!, filter.operator, param)})`);

@@ -6,7 +6,7 @@ import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
 import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
 import type { SiteContext } from './site-context.js';
-import type { ValidQuery } from './validate.js';
+import type { ValidFilter, ValidQuery } from './validate.js';
 
 /**
  * Step 5: one part → ONE parameterized ClickHouse statement. Values are bound
@@ -88,11 +88,15 @@ function baseParams(input: CompileInput): Params {
 function sessionsStatement(input: CompileInput): Statement {
   const { query, part } = input;
   const params = baseParams(input);
-  const filters = compileFilters(query.filters, 'sessions');
+  const filters = compileFilters(query.filters, 'sessions', 'f', query.breakdown?.hostnameFilterColumn);
   Object.assign(params, filters.params);
+  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
+  if (part.groupsEvents) {
+    const inner = sessionsByEventValue(input, params, [SESSIONS_IN_WINDOW, ...filters.conditions].join(' AND '));
+    return { sql: `SELECT g, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner})${outerClauses(input, params, true, false)}`, params };
+  }
   const group = groupExpression(input, 'greatest(start, {start:DateTime64(3)})');
   const where = [SESSIONS_IN_WINDOW, ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
-  const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   // entry/exit page change between versions: with them, distinct visitors need the per-session step
   const varies = part.groupVaries === true || query.filters.some((f) => f.spec.level === 'session-only');
   if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
@@ -114,10 +118,39 @@ function sessionsStatement(input: CompileInput): Statement {
   return { sql, params };
 }
 
-function eventsStatement(input: CompileInput): Statement {
+/** The filters a part applies: all but the fields it ignores. */
+function partFilters(input: CompileInput): ValidFilter[] {
+  const ignored = input.part.ignoresFilters ?? [];
+  return input.query.filters.filter((f) => !ignored.includes(f.field));
+}
+
+/**
+ * The per-(value, session) rows of a dimension that groups events (event:hostname):
+ * each session's collapsed row once per value among its non-engagement events in the
+ * window, with that value's pageviews, so a visit that crosses two hostnames counts
+ * under both. A hostname filter also keeps only the matching events' values.
+ */
+function sessionsByEventValue(input: CompileInput, params: Params, sessionsWhere: string): string {
+  const { query, part, values } = input;
+  const hostFilters = compileFilters(query.filters.filter((f) => f.field === 'hostname'), 'events', 'h');
+  Object.assign(params, hostFilters.params);
+  const eventsWhere = [EVENTS_IN_WINDOW, "name != 'engagement'", ...hostFilters.conditions];
+  if (values) {
+    params.values = values;
+    eventsWhere.push(`${part.groupSql!} IN {values:Array(String)}`);
+  }
+  const sessions = [
+    'SELECT session_id', 'any(visitor_id) AS visitor_id', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
+    `${bounceScopeSql(query.filters)} AS bounce_scope`,
+  ].join(', ');
+  const byValue = `SELECT ${part.groupSql!} AS g, session_id, countIf(name = 'pageview') AS pageviews FROM events WHERE ${eventsWhere.join(' AND ')} GROUP BY g, session_id`;
+  return `SELECT g, session_id, visitor_id, pageviews, is_bounce, duration, engagement_ms, bounce_scope FROM (${sessions} FROM sessions WHERE ${sessionsWhere} GROUP BY session_id, bounce_scope HAVING sum(sign) > 0) AS s INNER JOIN (${byValue}) AS e USING session_id`;
+}
+
+function eventsStatement(input: CompileInput, filterPrefix = 'f'): Statement {
   const { query, part } = input;
   const params = baseParams(input);
-  const filters = compileFilters(query.filters, 'events');
+  const filters = compileFilters(partFilters(input), 'events', filterPrefix);
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'timestamp');
   const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
@@ -173,10 +206,34 @@ function goalStatement(input: CompileInput): Statement {
   return { sql, params };
 }
 
+/**
+ * A breakdown ranked by exit_rate: exits per exit page (the sessions part) joined with
+ * the page's pageviews, so the ratio orders and pages the rows. The pageviews read
+ * with their own filter parameters (`x…`): they skip the `exit_page` filters.
+ */
+function exitRankedStatement(input: CompileInput): Statement {
+  const { part, values } = input;
+  const unranked: Part = { ...part };
+  delete unranked.rankBy;
+  delete unranked.exitPageviews;
+  const exits = sessionsStatement({ ...input, part: unranked });
+  const pageviews = eventsStatement({ ...input, part: part.exitPageviews! }, 'x');
+  const params: Params = { ...exits.params, ...pageviews.params };
+  const ranked = !values;
+  const exitRate = 'if(m_pageviews = 0, NULL, 100 * m_visits / m_pageviews)';
+  let sql = `SELECT g, ${part.metrics.map((m) => `m_${m}`).join(', ')}, m_pageviews, ${exitRate} AS m_exit_rate${ranked ? ', count() OVER () AS total' : ''} FROM (${exits.sql}) AS s LEFT JOIN (${pageviews.sql}) AS p USING g`;
+  if (ranked) {
+    params.limit = input.query.limit;
+    params.offset = input.query.offset;
+    sql += ' ORDER BY m_exit_rate DESC NULLS LAST, g ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}';
+  }
+  return { sql, params };
+}
+
 export function compilePart(input: CompileInput): Statement {
   switch (input.part.kind) {
     case 'sessions':
-      return sessionsStatement(input);
+      return input.part.exitPageviews ? exitRankedStatement(input) : sessionsStatement(input);
     case 'events':
       return eventsStatement(input);
     case 'goal':

@@ -98,6 +98,26 @@ describe('dates', () => {
     expect(startOfLocalDay('2026-03-30', 'Europe/Berlin')).toBe(Date.parse('2026-03-29T22:00:00Z'));
     expect(startOfLocalDay('2026-10-26', 'Europe/Berlin')).toBe(Date.parse('2026-10-25T23:00:00Z'));
   });
+
+  it('starts a day at its first local instant where the clock changes at midnight', () => {
+    // Havana falls back 01:00 → 00:00: the first of two midnights (CDT, UTC−4)
+    expect(startOfLocalDay('2026-11-01', 'America/Havana')).toBe(Date.parse('2026-11-01T04:00:00Z'));
+    // Havana springs forward 00:00 → 01:00: 01:00 CDT is the day's first instant
+    expect(startOfLocalDay('2026-03-08', 'America/Havana')).toBe(Date.parse('2026-03-08T05:00:00Z'));
+    // Santiago falls back 24:00 → 23:00: the repeated hour is the day before's; 04-05 starts at 00:00 UTC−4
+    expect(startOfLocalDay('2026-04-05', 'America/Santiago')).toBe(Date.parse('2026-04-05T04:00:00Z'));
+    // Santiago springs forward 24:00 → 01:00
+    expect(startOfLocalDay('2026-09-06', 'America/Santiago')).toBe(Date.parse('2026-09-06T04:00:00Z'));
+    // Beirut springs forward 00:00 → 01:00 (UTC+3), falls back 00:00 → 23:00
+    expect(startOfLocalDay('2026-03-29', 'Asia/Beirut')).toBe(Date.parse('2026-03-28T22:00:00Z'));
+    expect(startOfLocalDay('2026-10-25', 'Asia/Beirut')).toBe(Date.parse('2026-10-24T22:00:00Z'));
+    // Ittoqqortoormiit falls back 00:00 → 23:00 (UTC−1 → UTC−2)
+    expect(startOfLocalDay('2026-10-25', 'America/Scoresbysund')).toBe(Date.parse('2026-10-25T02:00:00Z'));
+    // the extremes of the offsets, and a day a zone skipped entirely (Apia, 2011-12-30) begins where the next one does
+    expect(startOfLocalDay('2026-06-01', 'Pacific/Kiritimati')).toBe(Date.parse('2026-05-31T10:00:00Z'));
+    expect(startOfLocalDay('2026-06-01', 'Etc/GMT+12')).toBe(Date.parse('2026-06-01T12:00:00Z'));
+    expect(startOfLocalDay('2011-12-30', 'Pacific/Apia')).toBe(startOfLocalDay('2011-12-31', 'Pacific/Apia'));
+  });
 });
 
 describe('buckets', () => {

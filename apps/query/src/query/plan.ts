@@ -7,6 +7,8 @@ import type { ValidQuery } from './validate.js';
  * dimension value for a breakdown). For a breakdown, the part holding the ranking
  * metric (visitors, else the first requested) is `primary`: it sorts, pages and
  * counts the distinct values; the other parts are restricted to the primary's values.
+ * Ranked by exit_rate, the primary reads the exits and joins the pages' pageviews,
+ * so the ratio itself orders and pages the rows (SEMANTICS: breakdown order).
  *
  * Where each metric comes from:
  * - aggregate / time series: visitors, pageviews from events in the window;
@@ -28,8 +30,14 @@ export interface Part {
   rankBy?: MetricName;
   /** sessions part: the group value can change between a session's versions */
   groupVaries?: boolean;
+  /** sessions part grouped by each event's value (`groupSql` on events): a visit counts under each */
+  groupsEvents?: boolean;
   /** goal-total: the window's visitors from the overlapping sessions (session-visitors.ts) */
   fromSessions?: boolean;
+  /** filter fields this part does not apply (exit_rate's pageviews ignore `exit_page`) */
+  ignoresFilters?: readonly string[];
+  /** sessions part ranked by exit_rate: the exit page's pageviews, joined by value */
+  exitPageviews?: Part;
 }
 
 export interface Plan {
@@ -67,7 +75,7 @@ export function planQuery(query: ValidQuery): Plan {
     return { primary: parts[0]!, secondary: parts.slice(1) };
   }
   if (exitRate && !bySource.sessions.includes('visits')) bySource.sessions.push('visits'); // exits
-  const sessionPart: Part | undefined = bySource.sessions.length ? { kind: 'sessions', metrics: bySource.sessions.filter(SESSION_SIDE), groupSql: dimension.sessionSql!, ...(dimension.sessionSqlVaries ? { groupVaries: true } : {}) } : undefined;
+  const sessionPart: Part | undefined = bySource.sessions.length ? { kind: 'sessions', metrics: bySource.sessions.filter(SESSION_SIDE), groupSql: dimension.sessionSql!, ...(dimension.sessionSqlVaries ? { groupVaries: true } : {}), ...(dimension.groupsEvents ? { groupSql: dimension.eventSql!, groupsEvents: true } : {}) } : undefined;
   const eventPart: Part | undefined = bySource.events.length ? { kind: 'events', metrics: bySource.events.filter((m) => EVENT_METRIC_SQL[m] !== undefined), groupSql: dimension.eventSql!, ...(dimension.eventWhere ? { eventWhere: dimension.eventWhere } : {}) } : undefined;
   const rankSource = dimension.metrics[rankBy];
   if (rankSource === 'events' && eventPart) {
@@ -75,11 +83,13 @@ export function planQuery(query: ValidQuery): Plan {
     parts.push(eventPart);
     if (sessionPart) parts.push(sessionPart);
   } else {
-    sessionPart!.rankBy = rankSource === 'exit' ? 'visits' : rankBy;
+    sessionPart!.rankBy = rankBy;
     parts.push(sessionPart!);
     if (eventPart) parts.push(eventPart);
   }
-  // exit_rate's denominator: pageviews of the exit page
-  if (exitRate) parts.push({ kind: 'events', metrics: ['pageviews'], groupSql: dimension.eventSql!, eventWhere: dimension.eventWhere! });
+  // exit_rate's denominator: pageviews of the exit page, whatever exit page the filters name
+  const exitPageviews: Part = { kind: 'events', metrics: ['pageviews'], groupSql: dimension.eventSql!, eventWhere: dimension.eventWhere!, ignoresFilters: ['exit_page'] };
+  if (rankSource === 'exit') sessionPart!.exitPageviews = exitPageviews;
+  else if (exitRate) parts.push(exitPageviews);
   return { primary: parts[0]!, secondary: parts.slice(1) };
 }

@@ -29,19 +29,28 @@ export function wallClock(instantMs: number, timezone: string): { date: string; 
   return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
 }
 
-function offsetMs(instantMs: number, timezone: string): number {
-  const w = wallClock(instantMs, timezone);
-  const asUtc = Date.parse(`${w.date}T${w.hour}:${w.minute}:${w.second}Z`);
-  return asUtc - Math.floor(instantMs / 1000) * 1000;
-}
+/** Local offsets lie within UTC−12 … UTC+14, so a local date begins within this distance of its UTC midnight. */
+const MAX_OFFSET_MS = 16 * 3_600_000;
 
-/** The instant a local date begins (00:00, or the first existing minute on a DST gap day). */
+/**
+ * The instant a local date begins: its first instant in local time (SEMANTICS, Time).
+ * Where midnight repeats (Havana falls back 01:00 → 00:00), the first midnight; where
+ * it is skipped (Santiago, Beirut spring forward at 00:00), the first local time that
+ * exists; where the clock falls back across midnight (Santiago 24:00 → 23:00), the
+ * midnight after the repeated hour, since the hour before it still belongs to the day
+ * before. Found by bisection over whole seconds (tz transitions fall on them) for the
+ * first instant whose local date is not before `date`: local dates never go back.
+ */
 export function startOfLocalDay(date: string, timezone: string): number {
-  const guess = Date.parse(`${date}T00:00:00Z`);
-  let instant = guess - offsetMs(guess, timezone);
-  const corrected = guess - offsetMs(instant, timezone);
-  if (corrected !== instant && wallClock(corrected, timezone).date === date) instant = Math.min(instant, corrected);
-  return instant;
+  const midnightUtc = Date.parse(`${date}T00:00:00Z`);
+  let before = (midnightUtc - MAX_OFFSET_MS) / 1000; // local date before `date`
+  let from = (midnightUtc + MAX_OFFSET_MS) / 1000; // local date `date` or later
+  while (from - before > 1) {
+    const middle = Math.floor((before + from) / 2);
+    if (localDate(middle * 1000, timezone) >= date) from = middle;
+    else before = middle;
+  }
+  return from * 1000;
 }
 
 export function localDate(instantMs: number, timezone: string): string {

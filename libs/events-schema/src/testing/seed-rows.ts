@@ -93,6 +93,7 @@ export function buildSeedRows(visits: readonly SeedVisit[], defaults: { siteId: 
         site_id: siteId, session_id: sessionId, visitor_id: String(visit.visitor), sign: 1, version: ++version,
         start: seedTimestamp(first.at), timestamp: seedTimestamp(last.at), hostname: first.hostname ?? host,
         entry_page: pageviews[0]?.path ?? (pageviews[0] ? '/' : ''), exit_page: pageviews.length ? (pageviews[pageviews.length - 1]!.path ?? '/') : '',
+        exit_hostname: pageviews.length ? (pageviews[pageviews.length - 1]!.hostname ?? host) : '',
         pageviews: pageviews.length, events: counted.length, is_bounce: counted.length < 2 ? 1 : 0,
         duration: Math.round((Date.parse(seedTimestamp(last.at).replace(' ', 'T') + 'Z') - Date.parse(seedTimestamp(first.at).replace(' ', 'T') + 'Z')) / 1000),
         engagement_ms: seen.reduce((sum, e) => sum + (e.engagementMs ?? 0), 0),
