@@ -4,6 +4,7 @@ import type { PendingImports } from './pending-imports.js';
 import { reportProgress } from './import-progress.js';
 import type { ImportRun, ImportStore } from './import-store.js';
 import { receiveImport, type ImportHeader } from './receive-import.js';
+import { UploadStopped } from './upload-stopped.js';
 import { writeImport } from './write-import.js';
 
 /**
@@ -37,12 +38,13 @@ export class ImportRunner {
     try {
       run = await receiveImport(this.store, { ...header, replica: this.replica }, chunks, this.clock);
     } catch (error) {
-      // interrupted upload (client gone, body over the limit, store failure): nothing of it is kept
+      // an upload stopped before its end (client gone, body over the limit) or a store failure: nothing of it is kept
       await this.store.deleteImportRows(header.siteId, header.importId).catch(() => {});
       const failed: ImportRun = { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
       await this.store.recordRun(failed, this.clock()).catch(() => {});
       await this.pending?.note(failed).catch(() => {});
-      await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted before its end; nothing was imported.').catch(() => {});
+      const failure = error instanceof UploadStopped ? error.failure : 'upload interrupted: it could not be read or staged to its end; nothing was imported. Upload the file again.';
+      await reportProgress(this.bus, failed, 'failed', this.clock(), failure).catch(() => {});
       throw error;
     }
     await this.store.recordRun(run, this.clock());
@@ -67,7 +69,7 @@ export class ImportRunner {
       await store.deleteImportRows(failed.site_id, failed.import_id);
       await store.recordRun(failed, this.clock());
       await this.pending?.note(failed);
-      await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted by a restart; nothing was imported. Upload it again.');
+      await reportProgress(this.bus, failed, 'failed', this.clock(), 'upload interrupted by a restart; nothing was imported. Upload the file again.');
     }
     for (const run of await store.stagedRuns(this.replica)) {
       this.log.warn({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
