@@ -14,8 +14,13 @@ export interface UploadTarget {
 /**
  * Streams an upload body to ingest (IngestService.ImportEvents): the header, then the
  * body's chunks as they arrive, honouring gRPC flow control, so the gateway holds a
- * chunk at a time whatever the size. Past `maxBytes` the call is cancelled (ingest
- * drops what it staged and fails the job) and 413 `payload_too_large` is thrown.
+ * chunk at a time whatever the size; then an end message saying how the body ended.
+ * Ingest keeps the upload only on an end message for a whole body, so a body cut
+ * short (the client closed, half-closed or reset before its Content-Length or its
+ * chunked terminator) is never written: the call is cancelled and ingest fails the
+ * job "upload interrupted". Past `maxBytes` the end message names the limit (ingest
+ * drops what it staged and fails the job saying so), the rest of the body is read
+ * and dropped, and 413 `payload_too_large` is thrown.
  */
 export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readable, target: UploadTarget, options: { requestId: string; deadlineMs: number; maxBytes: number }): Promise<ingestV1.ImportEventsResponse> {
   const metadata = new Metadata();
@@ -25,6 +30,7 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
     let tooLarge = false;
     /** ingest answered with an error before the body ended */
     let answered = false;
+    let ended = false;
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -46,12 +52,21 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
     call.on('error', () => {});
     call.write({ header: { importId: target.importId, siteId: target.siteId, format: target.format }, data: Buffer.alloc(0) });
     let bytes = 0;
+    /** The body stopped before its end: ingest drops it (no end message ever reaches it). */
+    const interrupted = () => {
+      if (ended) return;
+      ended = true;
+      if (tooLarge) return refuse(); // ingest was already told why; nobody is left to read the 413
+      call.cancel();
+      settle(() => reject(new ApiError('invalid_request', 'The upload ended before its declared length; nothing was imported.')));
+    };
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (answered) return;
       if (tooLarge) {
         // discarded; a client still sending far past the limit is cut off
         if (bytes > DRAIN_FACTOR * options.maxBytes) {
+          ended = true;
           body.destroy();
           refuse();
         }
@@ -59,7 +74,8 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
       }
       if (bytes > options.maxBytes) {
         tooLarge = true;
-        call.cancel();
+        call.write({ data: Buffer.alloc(0), end: { totalBytes: 0, maxBytesExceeded: options.maxBytes } });
+        call.end();
         body.resume();
         return;
       }
@@ -69,16 +85,23 @@ export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readabl
       }
     });
     body.on('end', () => {
+      // Node ends a request whose connection closed early too: only a complete one is an upload
+      if (!isComplete(body)) return interrupted();
+      ended = true;
       if (tooLarge) refuse();
-      else if (!answered) call.end();
+      else if (!answered) {
+        call.write({ data: Buffer.alloc(0), end: { totalBytes: bytes, maxBytesExceeded: 0 } });
+        call.end();
+      }
     });
-    body.on('error', () => {
-      if (tooLarge) return refuse();
-      call.cancel();
-      settle(() => reject(new ApiError('invalid_request', 'The upload was interrupted.')));
-    });
+    body.on('error', interrupted);
+    // closed without 'end' or 'error' (the connection went away mid-body)
+    body.on('close', interrupted);
   });
 }
+
+/** An HTTP request's body arrived to its declared end (Content-Length reached, or the chunked terminator read). */
+const isComplete = (body: Readable): boolean => (body as Readable & { complete?: boolean }).complete !== false;
 
 /**
  * Past the limit the rest of the body is read and dropped (up to this many times the

@@ -54,6 +54,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
         description:
           `NDJSON body (${NDJSON}), one event per line, at most IMPORT_MAX_BYTES (default 100 MB; split larger histories into several imports). ` +
           'Answers 202 once every line is read and the valid ones are staged; sessionizing and writing follow in the background — poll GET …/imports/{import_id}. ' +
+          'A body that ends before its Content-Length or chunked terminator imports nothing: the import ends failed ("upload interrupted"). ' +
           'Bad lines are counted as rejected with their line number and reason; an upload with no valid line ends failed.',
         tags: ['imports'],
         security,

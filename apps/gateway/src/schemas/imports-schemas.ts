@@ -12,7 +12,7 @@ export const ImportObject = z
   .object({
     import_id: z.number().int(),
     format: z.enum(IMPORT_FORMATS),
-    status: z.enum(IMPORT_STATUSES).describe('queued → running → completed, or failed (every line bad, upload interrupted).'),
+    status: z.enum(IMPORT_STATUSES).describe('queued → running → completed, or failed (every line bad, upload interrupted, body over IMPORT_MAX_BYTES; `failure` says which).'),
     rows_accepted: z.number().int(),
     rows_rejected: z.number().int(),
     errors: z.array(LineError).describe(`The first ${IMPORT_MAX_ERRORS} rejected lines, in line order.`),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalBus, SIGHTLINE_STREAMS, STREAM_NAMES, SUBJECTS } from '@sightline/bus';
 import type { ImportProgress } from '@sightline/events-schema';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
@@ -49,14 +49,17 @@ describe('import runner on chDB', () => {
     await dir?.remove();
   });
 
-  it('an upload cut off midway keeps nothing and reports failed', async () => {
+  it('an upload cut off midway keeps nothing, never reaches staging, and reports failed', async () => {
     const runner = new ImportRunner(store, bus, log, () => Date.now());
-    // 12 000 lines cut after 11 000: one staging batch (10 000 rows) is already in ClickHouse
+    // 12 000 lines cut after 11 000: spooled to a file, none of it staged before its end
     const lines = Array.from({ length: 12_000 }, (_, i) => line(`v${i}`, i % 600));
     const cut = Buffer.byteLength(lines.slice(0, 11_000).join('\n'));
+    const staging = vi.spyOn(store, 'stage');
     await expect(runner.receive({ importId: 101, siteId: 1, format: 'sightline' }, chunks(lines.join('\n'), cut))).rejects.toThrow('client went away');
+    expect(staging).not.toHaveBeenCalled();
+    staging.mockRestore();
     expect(await count('import_staging', 101)).toBe(0);
-    expect((await store.run(101))?.state).toBe('failed');
+    expect(await store.run(101)).toBeUndefined();
     await waitFor(() => reports.some((r) => r.import_id === 101));
     expect(reports.find((r) => r.import_id === 101)).toMatchObject({ status: 'failed', accepted: 0, failure: expect.stringContaining('interrupted') });
   });

@@ -4,6 +4,8 @@ import type { PendingImports } from './pending-imports.js';
 import { reportProgress } from './import-progress.js';
 import type { ImportRun, ImportStore } from './import-store.js';
 import { receiveImport, type ImportHeader } from './receive-import.js';
+import { spoolUpload, type SpooledUpload } from './upload-spool.js';
+import { UploadStopped } from './upload-stopped.js';
 import { writeImport } from './write-import.js';
 
 /**
@@ -31,19 +33,33 @@ export class ImportRunner {
     private readonly pending?: PendingImports,
   ) {}
 
-  /** The upload of one import; resolves once it is staged (and queued for writing). */
+  /**
+   * The upload of one import; resolves once it is staged (and queued for writing).
+   * The body is spooled to a file first and staged only once it has ended whole: an
+   * upload stopped before its end touches neither staging nor the events engine.
+   */
   async receive(header: ImportHeader, chunks: AsyncIterable<Buffer>): Promise<ImportRun> {
+    let spooled: SpooledUpload;
+    try {
+      spooled = await spoolUpload(chunks);
+    } catch (error) {
+      // the client went away or the body passed the limit: nothing was staged, so nothing to remove
+      await this.#reportStopped(header, error);
+      throw error;
+    }
     let run: ImportRun;
     try {
-      run = await receiveImport(this.store, { ...header, replica: this.replica }, chunks, this.clock);
+      run = await receiveImport(this.store, { ...header, replica: this.replica }, spooled.read(), this.clock);
     } catch (error) {
-      // interrupted upload (client gone, body over the limit, store failure): nothing of it is kept
+      // a store failure while staging: nothing of it is kept
       await this.store.deleteImportRows(header.siteId, header.importId).catch(() => {});
-      const failed: ImportRun = { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
+      const failed = this.#failedRun(header);
       await this.store.recordRun(failed, this.clock()).catch(() => {});
       await this.pending?.note(failed).catch(() => {});
-      await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted before its end; nothing was imported.').catch(() => {});
+      await this.#reportStopped(header, error);
       throw error;
+    } finally {
+      await spooled.remove();
     }
     await this.store.recordRun(run, this.clock());
     await this.pending?.note(run);
@@ -67,7 +83,7 @@ export class ImportRunner {
       await store.deleteImportRows(failed.site_id, failed.import_id);
       await store.recordRun(failed, this.clock());
       await this.pending?.note(failed);
-      await reportProgress(this.bus, failed, 'failed', this.clock(), 'The upload was interrupted by a restart; nothing was imported. Upload it again.');
+      await reportProgress(this.bus, failed, 'failed', this.clock(), 'upload interrupted by a restart; nothing was imported. Upload the file again.');
     }
     for (const run of await store.stagedRuns(this.replica)) {
       this.log.warn({ import_id: run.import_id }, 'resuming an import interrupted by a restart');
@@ -109,6 +125,17 @@ export class ImportRunner {
     this.#stopped = true;
     this.#queue = [];
     await this.#working;
+  }
+
+  /** The job fails with why its upload stopped (UploadStopped says it), nothing imported. */
+  async #reportStopped(header: ImportHeader, error: unknown): Promise<void> {
+    const failed = this.#failedRun(header);
+    const failure = error instanceof UploadStopped ? error.failure : 'upload interrupted: it could not be read or staged to its end; nothing was imported. Upload the file again.';
+    await reportProgress(this.bus, failed, 'failed', this.clock(), failure).catch(() => {});
+  }
+
+  #failedRun(header: ImportHeader): ImportRun {
+    return { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
   }
 
   #enqueue(run: ImportRun): void {

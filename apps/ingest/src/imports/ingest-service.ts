@@ -5,21 +5,32 @@ import { unary } from '@sightline/grpc-kit';
 import type { ingestV1 } from '@sightline/proto';
 import type { Logger } from '@sightline/telemetry';
 import type { ImportRunner } from './import-runner.js';
+import { UploadStopped, uploadInterrupted, uploadTooLarge } from './upload-stopped.js';
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 /**
- * The chunks after the header, as Buffers. A cancelled call (client gone, or the
- * gateway stopping an upload over the limit) ends the iteration with an error, so
- * the upload is abandoned rather than waited on forever.
+ * The chunks after the header, as Buffers, ending only at the gateway's end message
+ * for a whole body (its byte count checked). Anything else — a cancelled call, a
+ * stream that ends without that message, a body refused over the limit — throws
+ * UploadStopped, so the upload is dropped, never promoted, and never waited on forever.
  */
 async function* chunksOf(call: ServerReadableStream<ingestV1.ImportEventsRequest, ingestV1.ImportEventsResponse>, first: ingestV1.ImportEventsRequest, rest: AsyncIterator<ingestV1.ImportEventsRequest>): AsyncGenerator<Buffer> {
-  if (first.data.length > 0) yield Buffer.from(first.data);
+  let received = 0;
+  let message = first;
   for (;;) {
-    const next = await rest.next();
-    if (next.done) return;
-    if (call.cancelled) throw new Error('upload cancelled');
-    if (next.value.data.length > 0) yield Buffer.from(next.value.data);
+    if (message.data.length > 0) {
+      received += message.data.length;
+      yield Buffer.from(message.data);
+    }
+    if (message.end) {
+      if (message.end.maxBytesExceeded > 0) throw uploadTooLarge(message.end.maxBytesExceeded);
+      if (message.end.totalBytes !== received) throw uploadInterrupted();
+      return;
+    }
+    const next = await rest.next().catch(() => ({ done: true as const, value: undefined }));
+    if (next.done || call.cancelled) throw uploadInterrupted();
+    message = next.value;
   }
 }
 
@@ -40,7 +51,8 @@ export function ingestServiceImplementation(runner: ImportRunner, log: Logger): 
       })().then(
         (response) => callback(null, response),
         (error: unknown) => {
-          if (!call.cancelled) log.warn({ err: error }, 'import upload failed');
+          // a client gone or a body over the limit is the job's failure, not ingest's
+          if (!call.cancelled && !(error instanceof UploadStopped)) log.warn({ err: error }, 'import upload failed');
           callback(toGrpcError(error));
         },
       );

@@ -36,6 +36,23 @@ export interface ImportEventsRequest {
   /** first message only */
   header?: ImportHeader | undefined;
   data: Buffer;
+  /** last message only */
+  end?: ImportUploadEnd | undefined;
+}
+
+/**
+ * How the upload's body ended. Ingest keeps an upload only when it ends with this
+ * message, complete and with the byte count it received: an HTTP body cut short
+ * must never be written, whatever the stream's transport does on a cancel.
+ */
+export interface ImportUploadEnd {
+  /** The body arrived whole: its length in bytes. */
+  totalBytes: number;
+  /**
+   * Not 0: the gateway refused the body for passing IMPORT_MAX_BYTES (this value);
+   * nothing is kept and the job's failure names the limit.
+   */
+  maxBytesExceeded: number;
 }
 
 export interface ImportLineError {
@@ -169,7 +186,7 @@ export const ImportHeader: MessageFns<ImportHeader> = {
 };
 
 function createBaseImportEventsRequest(): ImportEventsRequest {
-  return { header: undefined, data: Buffer.alloc(0) };
+  return { header: undefined, data: Buffer.alloc(0), end: undefined };
 }
 
 export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
@@ -179,6 +196,9 @@ export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
     }
     if (message.data.length !== 0) {
       writer.uint32(18).bytes(message.data);
+    }
+    if (message.end !== undefined) {
+      ImportUploadEnd.encode(message.end, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -212,6 +232,14 @@ export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
             message.data = Buffer.from(reader.bytes());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.end = ImportUploadEnd.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -228,6 +256,7 @@ export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
     return {
       header: isSet(object.header) ? ImportHeader.fromJSON(object.header) : undefined,
       data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      end: isSet(object.end) ? ImportUploadEnd.fromJSON(object.end) : undefined,
     };
   },
 
@@ -238,6 +267,9 @@ export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
     }
     if (message.data.length !== 0) {
       obj.data = base64FromBytes(message.data);
+    }
+    if (message.end !== undefined) {
+      obj.end = ImportUploadEnd.toJSON(message.end);
     }
     return obj;
   },
@@ -251,6 +283,102 @@ export const ImportEventsRequest: MessageFns<ImportEventsRequest> = {
       ? ImportHeader.fromPartial(object.header)
       : undefined;
     message.data = object.data ?? Buffer.alloc(0);
+    message.end = (object.end !== undefined && object.end !== null)
+      ? ImportUploadEnd.fromPartial(object.end)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseImportUploadEnd(): ImportUploadEnd {
+  return { totalBytes: 0, maxBytesExceeded: 0 };
+}
+
+export const ImportUploadEnd: MessageFns<ImportUploadEnd> = {
+  encode(message: ImportUploadEnd, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.totalBytes !== 0) {
+      writer.uint32(8).uint64(message.totalBytes);
+    }
+    if (message.maxBytesExceeded !== 0) {
+      writer.uint32(16).uint64(message.maxBytesExceeded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportUploadEnd {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportUploadEnd();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.totalBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxBytesExceeded = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportUploadEnd {
+    return {
+      totalBytes: isSet(object.totalBytes)
+        ? globalThis.Number(object.totalBytes)
+        : isSet(object.total_bytes)
+        ? globalThis.Number(object.total_bytes)
+        : 0,
+      maxBytesExceeded: isSet(object.maxBytesExceeded)
+        ? globalThis.Number(object.maxBytesExceeded)
+        : isSet(object.max_bytes_exceeded)
+        ? globalThis.Number(object.max_bytes_exceeded)
+        : 0,
+    };
+  },
+
+  toJSON(message: ImportUploadEnd): unknown {
+    const obj: any = {};
+    if (message.totalBytes !== 0) {
+      obj.totalBytes = Math.round(message.totalBytes);
+    }
+    if (message.maxBytesExceeded !== 0) {
+      obj.maxBytesExceeded = Math.round(message.maxBytesExceeded);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportUploadEnd>, I>>(base?: I): ImportUploadEnd {
+    return ImportUploadEnd.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportUploadEnd>, I>>(object: I): ImportUploadEnd {
+    const message = createBaseImportUploadEnd();
+    message.totalBytes = object.totalBytes ?? 0;
+    message.maxBytesExceeded = object.maxBytesExceeded ?? 0;
     return message;
   },
 };
@@ -614,9 +742,11 @@ export const IngestServiceService = {
   /**
    * Client streaming: the first message carries the header, every message after it
    * a chunk of the uploaded NDJSON body (any split; ingest cuts lines itself, so line
-   * numbers are counted in one place). Answers once every line is parsed and the
-   * valid ones are staged; sessionizing and writing then run in the background and
-   * report on `import.progress`. A cancelled stream leaves the import failed.
+   * numbers are counted in one place), the last one the upload's end. Answers once
+   * every line is parsed and the valid ones are staged; sessionizing and writing then
+   * run in the background and report on `import.progress`. A stream that stops
+   * without its end message (cancelled, or half-closed early) leaves the import
+   * failed with nothing of it kept.
    */
   importEvents: {
     path: "/sightline.ingest.v1.IngestService/ImportEvents" as const,
@@ -645,9 +775,11 @@ export interface IngestServiceServer extends UntypedServiceImplementation {
   /**
    * Client streaming: the first message carries the header, every message after it
    * a chunk of the uploaded NDJSON body (any split; ingest cuts lines itself, so line
-   * numbers are counted in one place). Answers once every line is parsed and the
-   * valid ones are staged; sessionizing and writing then run in the background and
-   * report on `import.progress`. A cancelled stream leaves the import failed.
+   * numbers are counted in one place), the last one the upload's end. Answers once
+   * every line is parsed and the valid ones are staged; sessionizing and writing then
+   * run in the background and report on `import.progress`. A stream that stops
+   * without its end message (cancelled, or half-closed early) leaves the import
+   * failed with nothing of it kept.
    */
   importEvents: handleClientStreamingCall<ImportEventsRequest, ImportEventsResponse>;
   /** Removes exactly this import's rows (events, sessions, staged rows). Idempotent. */
@@ -658,9 +790,11 @@ export interface IngestServiceClient extends Client {
   /**
    * Client streaming: the first message carries the header, every message after it
    * a chunk of the uploaded NDJSON body (any split; ingest cuts lines itself, so line
-   * numbers are counted in one place). Answers once every line is parsed and the
-   * valid ones are staged; sessionizing and writing then run in the background and
-   * report on `import.progress`. A cancelled stream leaves the import failed.
+   * numbers are counted in one place), the last one the upload's end. Answers once
+   * every line is parsed and the valid ones are staged; sessionizing and writing then
+   * run in the background and report on `import.progress`. A stream that stops
+   * without its end message (cancelled, or half-closed early) leaves the import
+   * failed with nothing of it kept.
    */
   importEvents(
     callback: (error: ServiceError | null, response: ImportEventsResponse) => void,
