@@ -2,6 +2,7 @@
 // 2-core machine vary; they go into issue notes and are compared by people.
 import { benchStartup } from './startup.js';
 import { benchFootprint } from './footprint.js';
+import { benchFootprintAfterWork } from './footprint-after-work.js';
 import { benchAuth } from './auth.js';
 import { benchSites } from './sites.js';
 import { benchCollect } from './collect.js';
@@ -15,6 +16,7 @@ import { benchTelemetry } from './telemetry.js';
 const benches: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['launcher and edge', benchStartup],
   ['idle footprint', benchFootprint],
+  ['footprint after work', benchFootprintAfterWork],
   ['authentication', benchAuth],
   ['sites', benchSites],
   ['collection', benchCollect],
