@@ -44,7 +44,7 @@ export async function openStores(config: Config, needs: StoreNeeds): Promise<Sto
     if (needs.db) stores.db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     if (needs.events) {
       // embedded chDB loads on the first statement: an idle install never pays its ~200 MB
-      stores.events = await openEventStore({ clickhouseUrl: config.CLICKHOUSE_URL, clickhouseCluster: config.CLICKHOUSE_CLUSTER, database: config.CLICKHOUSE_DATABASE, dataDir: config.dataDir, embeddedOnFirstUse: true });
+      stores.events = await openEventStore({ clickhouseUrl: config.CLICKHOUSE_URL, clickhouseCluster: config.CLICKHOUSE_CLUSTER, database: config.CLICKHOUSE_DATABASE, dataDir: config.dataDir, embeddedOnFirstUse: true, embeddedMaxMemoryBytes: config.CHDB_MAX_MEMORY_BYTES });
     }
     if (needs.bus) {
       stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus'), maxStreamBytes: config.LOCAL_BUS_MAX_STREAM_BYTES });

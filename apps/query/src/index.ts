@@ -3,6 +3,7 @@ import { unary } from '@sightline/grpc-kit';
 import { queryV1 } from '@sightline/proto';
 import { defineServiceModule } from '@sightline/runtime';
 import { geoLabels } from '@sightline/geo';
+import { BoundedReads } from './bounded-reads.js';
 import { handleListProps, handleQuery } from './query-service.js';
 import { siteActivity } from './site-activity.js';
 
@@ -14,7 +15,9 @@ import { siteActivity } from './site-activity.js';
 export const queryModule = defineServiceModule({
   name: 'query',
   needs: { events: true },
-  async start({ events, log }) {
+  async start({ events: store, log, config }) {
+    // every read carries the per-report memory limit; a breach answers 422 query_too_large
+    const events = new BoundedReads(store, config.QUERY_MAX_MEMORY_BYTES);
     const implementation: queryV1.QueryServiceServer = {
       siteActivity: unary('Query/SiteActivity', log, (request: queryV1.SiteActivityRequest) => siteActivity(events, request)),
       // readable names for visit:country/region/city rows come from the same geo data ingest codes with

@@ -9,6 +9,8 @@ export const LIMITS = {
   nameLength: 120,
   eventNameLength: 120,
   pagePathLength: 2048,
+  /** wildcards (`*`; a run of `*` counts once) in a page goal's path: bounds the pattern each query compiles */
+  pagePathWildcards: 16,
   emailLength: 254,
   sitesPerAccount: 1000,
   membersPerSite: 100,

@@ -68,6 +68,8 @@ export const ERROR_CATALOGUE = {
   site_domain_blocked: { status: 409, message: "These hostname lists would block the site's own domain while it is sending events.", retry: 'no' },
   // 413: Sightline extension; the spec asks only for "a clear 4xx"
   payload_too_large: { status: 413, message: 'The request body is too large.', retry: 'no', extension: true },
+  // 422: Sightline extension; a report that needs more memory than one statement may use (QUERY_MAX_MEMORY_BYTES)
+  query_too_large: { status: 422, message: 'This report needs more memory than one query may use; narrow the date range, add filters or ask for fewer rows.', retry: 'no', extension: true },
   // 429 and 5xx
   rate_limited: { status: 429, message: 'An hourly budget ran out.', retry: 'after-retry-after' },
   internal: { status: 500, message: 'Something failed on our side.', retry: 'with-backoff' },

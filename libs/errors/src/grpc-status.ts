@@ -19,6 +19,7 @@ const GRPC_BY_HTTP: Record<number, GrpcStatus> = {
   405: GrpcStatus.UNIMPLEMENTED,
   409: GrpcStatus.ALREADY_EXISTS,
   413: GrpcStatus.RESOURCE_EXHAUSTED,
+  422: GrpcStatus.RESOURCE_EXHAUSTED,
   429: GrpcStatus.RESOURCE_EXHAUSTED,
   500: GrpcStatus.INTERNAL,
   503: GrpcStatus.UNAVAILABLE,

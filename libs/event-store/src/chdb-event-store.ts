@@ -1,9 +1,10 @@
 // Type only: the 566 MB engine library is loaded by `open`, never by importing this lib.
 import type { Session } from 'chdb';
 import { mkdir } from 'node:fs/promises';
+import { embeddedEngineArgs } from './chdb-engine-bounds.js';
 import { acquireChdbDataDir } from './chdb-process-slot.js';
-import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, settingsAsConnectionArgs } from './clickhouse-settings.js';
-import type { EventStore, EventStoreParams } from './event-store.js';
+import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, querySettings, settingsAsConnectionArgs } from './clickhouse-settings.js';
+import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 import { EventStoreError, toEventStoreError } from './event-store-error.js';
 import { assertColumnName, assertDatabaseName, assertTableName } from './identifier.js';
 import { encodeRows, parseJsonEachRow, type EncodedRows } from './json-each-row.js';
@@ -16,7 +17,12 @@ export interface ChdbEventStoreOptions {
   path: string;
   /** Database for unqualified table names; created if missing. Default `sightline`. */
   database?: string;
+  /** Most memory the engine as a whole may hold (`max_server_memory_usage`); process-wide, set by the first store opened. */
+  maxMemoryBytes?: number;
 }
+
+/** After this long without a statement the engine hands its freed memory back to the system. */
+const IDLE_PURGE_MS = 10_000;
 
 /**
  * EventStore on chDB: the ClickHouse engine inside this process.
@@ -42,6 +48,7 @@ export class ChdbEventStore implements EventStore {
   #session: Session;
   #release: () => Promise<void>;
   #closed = false;
+  #idlePurge: NodeJS.Timeout | undefined;
 
   private constructor(session: Session, path: string, database: string, release: () => Promise<void>) {
     this.#session = session;
@@ -58,7 +65,7 @@ export class ChdbEventStore implements EventStore {
     try {
       const { Session } = await import('chdb');
       session = new Session(options.path, {
-        connectionArgs: settingsAsConnectionArgs(SHARED_CLICKHOUSE_SETTINGS),
+        connectionArgs: [...settingsAsConnectionArgs(SHARED_CLICKHOUSE_SETTINGS), ...embeddedEngineArgs(options.maxMemoryBytes)],
       });
       // The name passed the identifier whitelist; DDL cannot bind identifiers everywhere.
       await session.queryAsync(`CREATE DATABASE IF NOT EXISTS \`${database}\``);
@@ -77,16 +84,24 @@ export class ChdbEventStore implements EventStore {
     }
   }
 
-  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]> {
+  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams, options?: QueryOptions): Promise<R[]> {
     return traced('query', this.#target(sql), async () => {
-      const text = await this.#run(sql, params, 'JSONEachRow');
-      return parseJsonEachRow<R>(text);
+      try {
+        const text = await this.#run(withSettingsClause(sql, querySettings(options)), params, 'JSONEachRow');
+        return parseJsonEachRow<R>(text);
+      } finally {
+        this.#armIdlePurge();
+      }
     });
   }
 
   async command(sql: string, params?: EventStoreParams): Promise<void> {
     await traced('command', this.#target(sql), async () => {
-      await this.#run(sql, params, 'TabSeparated');
+      try {
+        await this.#run(sql, params, 'TabSeparated');
+      } finally {
+        this.#armIdlePurge();
+      }
     });
   }
 
@@ -111,6 +126,8 @@ export class ChdbEventStore implements EventStore {
         await this.#session.insert({ table, values: rows.payload, format: rows.format, ...(rows.columns ? { columns: rows.columns } : {}), settings: INSERT_SETTINGS });
       } catch (error) {
         throw toEventStoreError(error);
+      } finally {
+        this.#armIdlePurge();
       }
     });
   }
@@ -122,6 +139,7 @@ export class ChdbEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#idlePurge);
     this.#session.close();
     await this.#release();
   }
@@ -143,6 +161,19 @@ export class ChdbEventStore implements EventStore {
     }
   }
 
+  /**
+   * The engine's allocator keeps pages freed by a big statement (an import, a
+   * report) for reuse; in one process with everything else they would stay resident
+   * for good. Once no statement (pings aside) has run for IDLE_PURGE_MS they go back to the system.
+   */
+  #armIdlePurge(): void {
+    clearTimeout(this.#idlePurge);
+    this.#idlePurge = setTimeout(() => {
+      if (!this.#closed) this.#session.queryAsync('SYSTEM JEMALLOC PURGE').catch(() => {});
+    }, IDLE_PURGE_MS);
+    this.#idlePurge.unref();
+  }
+
   #assertOpen(): void {
     if (this.#closed) throw new Error(`ChdbEventStore at ${this.path} is closed`);
   }
@@ -150,6 +181,16 @@ export class ChdbEventStore implements EventStore {
   #target(statement: string, attributes?: Record<string, string | number>) {
     return { adapter: this.kind, database: this.database, statement, attributes };
   }
+}
+
+/**
+ * chDB's query API takes no per-call settings, so they go into the statement as its
+ * SETTINGS clause (after a newline: a trailing `--` comment cannot swallow it). Names are
+ * ours and values whole numbers (querySettings), never request data.
+ */
+function withSettingsClause(sql: string, settings: Record<string, string> | undefined): string {
+  if (!settings) return sql;
+  return `${sql.trimEnd().replace(/;$/, '')}\nSETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ')}`;
 }
 
 /** chDB's native engine is absent (the image built with EMBEDDED_CLICKHOUSE=false, or an unsupported platform). */

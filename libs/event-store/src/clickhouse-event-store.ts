@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { INSERT_SETTINGS, SHARED_CLICKHOUSE_SETTINGS } from './clickhouse-settings.js';
-import type { EventStore, EventStoreParams } from './event-store.js';
+import { INSERT_SETTINGS, SHARED_CLICKHOUSE_SETTINGS, querySettings } from './clickhouse-settings.js';
+import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 import { toEventStoreError } from './event-store-error.js';
 import { assertColumnName, assertDatabaseName, assertTableName } from './identifier.js';
 import { stringifyRow, type EncodedRows } from './json-each-row.js';
@@ -55,11 +55,12 @@ export class ClickHouseEventStore implements EventStore {
     return new ClickHouseEventStore(makeClient(url, options, database), database, options.cluster);
   }
 
-  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]> {
+  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams, options?: QueryOptions): Promise<R[]> {
     return traced('query', this.#target(sql), async () => {
       this.#assertOpen();
+      const settings = querySettings(options);
       try {
-        const result = await this.#client.query({ query: sql, format: 'JSONEachRow', query_params: normalizeParams(params) });
+        const result = await this.#client.query({ query: sql, format: 'JSONEachRow', query_params: normalizeParams(params), ...(settings ? { clickhouse_settings: settings } : {}) });
         return await result.json<R>();
       } catch (error) {
         throw toEventStoreError(error);

@@ -1,3 +1,5 @@
+import type { QueryOptions } from './event-store.js';
+
 /**
  * Settings both adapters pin so the same SQL behaves the same on chDB and on a
  * ClickHouse server, whatever that server's defaults are:
@@ -19,6 +21,17 @@ export const SHARED_CLICKHOUSE_SETTINGS = {
 export const INSERT_SETTINGS = {
   input_format_skip_unknown_fields: 0,
 } as const;
+
+/**
+ * A read's QueryOptions as ClickHouse settings, or undefined when it sets none. The
+ * value must be a whole number of bytes: it may end up in a statement's SETTINGS clause.
+ */
+export function querySettings(options: QueryOptions | undefined): { max_memory_usage: string } | undefined {
+  const bytes = options?.maxMemoryBytes;
+  if (bytes === undefined || bytes === 0) return undefined;
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`maxMemoryBytes must be a whole number of bytes, got ${bytes}`);
+  return { max_memory_usage: String(bytes) };
+}
 
 /** The same settings as `clickhouse local` command-line arguments, for a chDB connection. */
 export function settingsAsConnectionArgs(settings: Record<string, string | number>): string[] {

@@ -293,6 +293,20 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       expect(row?.kolkata_day).toBe(`${dateIn('Asia/Kolkata', early)} 00:00:00`);
     });
 
+    it('query maxMemoryBytes: past it MEMORY_LIMIT_EXCEEDED (241), the same read within it or unlimited answers', async () => {
+      // ~20 MB of hash table: well past 1 MiB
+      const heavy = 'SELECT uniqExact(number) AS n FROM numbers(1000000)';
+      const refused = await rejectionOf<EventStoreError>(store.query(heavy, {}, { maxMemoryBytes: 1024 * 1024 }));
+      expect(refused).toBeInstanceOf(EventStoreError);
+      expect(refused).toMatchObject({ code: 241, type: 'MEMORY_LIMIT_EXCEEDED' });
+      expect(await store.query(heavy, {}, { maxMemoryBytes: 512 * 1024 * 1024 })).toEqual([{ n: 1_000_000 }]);
+      expect(await store.query(heavy, {}, { maxMemoryBytes: 0 })).toEqual([{ n: 1_000_000 }]);
+      // bound parameters, a trailing semicolon or comment keep working with the limit
+      expect(await store.query('SELECT {i:UInt32} AS v; ', { i: 7 }, { maxMemoryBytes: 64 * 1024 * 1024 })).toEqual([{ v: 7 }]);
+      expect(await store.query('SELECT 1 AS v -- one', {}, { maxMemoryBytes: 64 * 1024 * 1024 })).toEqual([{ v: 1 }]);
+      await expect(store.query('SELECT 1', {}, { maxMemoryBytes: 1.5 })).rejects.toThrow(RangeError);
+    });
+
     it('serves concurrent queries', async () => {
       const results = await Promise.all(
         Array.from({ length: 16 }, (_, i) => store.query<{ v: number }>('SELECT {i:UInt32} * 2 AS v', { i })),

@@ -11,6 +11,16 @@ import type { EncodedRows } from './json-each-row.js';
  */
 export type EventStoreParams = Record<string, unknown>;
 
+/** Per-statement limits of a read (ClickHouse settings, the same on both adapters). */
+export interface QueryOptions {
+  /**
+   * Most bytes the statement may use (`max_memory_usage`); past it the statement fails
+   * with ClickHouse's MEMORY_LIMIT_EXCEEDED (code 241) instead of growing the engine.
+   * 0 or unset: the store's own default.
+   */
+  maxMemoryBytes?: number;
+}
+
 export interface EventStore {
   readonly kind: 'clickhouse' | 'chdb';
   /** The database the tables live in (unqualified table names resolve to it). */
@@ -21,7 +31,7 @@ export interface EventStore {
    * local tables `ON CLUSTER` (see row-deletes.ts). Unset on one server and chDB.
    */
   readonly cluster?: string;
-  query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]>;
+  query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams, options?: QueryOptions): Promise<R[]>;
   /** DDL and mutations; nothing is returned. */
   command(sql: string, params?: EventStoreParams): Promise<void>;
   /** Inserts rows as JSONEachRow into `table`; unknown keys are an error. */

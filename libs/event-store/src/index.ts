@@ -1,4 +1,4 @@
-export type { EventStore, EventStoreParams } from './event-store.js';
+export type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 export { EventStoreError } from './event-store-error.js';
 export { encodeRows, type EncodedRows } from './json-each-row.js';
 export { ChdbEventStore, type ChdbEventStoreOptions } from './chdb-event-store.js';

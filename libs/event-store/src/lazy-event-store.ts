@@ -1,4 +1,4 @@
-import type { EventStore, EventStoreParams } from './event-store.js';
+import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 import type { EncodedRows } from './json-each-row.js';
 
 export interface LazyEventStoreOptions {
@@ -65,8 +65,8 @@ export class LazyEventStore implements EventStore {
     }
   }
 
-  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams): Promise<R[]> {
-    return (await this.#store()).query<R>(sql, params);
+  async query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams, options?: QueryOptions): Promise<R[]> {
+    return (await this.#store()).query<R>(sql, params, options);
   }
 
   async command(sql: string, params?: EventStoreParams): Promise<void> {

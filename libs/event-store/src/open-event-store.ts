@@ -19,6 +19,8 @@ export interface OpenEventStoreOptions {
    * (a `LazyEventStore`). An idle process then never pays its ~200 MB.
    */
   embeddedOnFirstUse?: boolean;
+  /** Embedded chDB only: the engine's total memory cap (`CHDB_MAX_MEMORY_BYTES`). */
+  embeddedMaxMemoryBytes?: number;
 }
 
 /** Picks the adapter from configuration: a server URL → ClickHouse, otherwise chDB under `dataDir`. */
@@ -29,14 +31,15 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'events');
     const database = options.database ?? 'sightline';
-    if (!options.embeddedOnFirstUse) return ChdbEventStore.open({ path: dir, database });
+    const open = () => ChdbEventStore.open({ path: dir, database, maxMemoryBytes: options.embeddedMaxMemoryBytes });
+    if (!options.embeddedOnFirstUse) return open();
     // a data dir that cannot be written fails start-up now, as an eager open would
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
     return new LazyEventStore({
       kind: 'chdb',
       database,
-      open: () => ChdbEventStore.open({ path: dir, database }),
+      open,
       pingUnopened: () => access(dir, constants.W_OK),
     });
   }

@@ -20,11 +20,20 @@ export interface LauncherProcess {
  * child process and waits for its "running at" line. PORT defaults to 0 (a free port); METRICS_PORT to 0 (off), so parallel launchers never fight over 9464.
  */
 export async function startLauncherProcess(
-  options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number; /** flags for node itself, e.g. --cpu-prof */ nodeArgs?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    args?: string[];
+    timeoutMs?: number;
+    /** flags for node itself, e.g. --cpu-prof */
+    nodeArgs?: string[];
+    /** another checkout of Sightline (with its node_modules) to run instead of this one: a bench's baseline */
+    root?: string;
+  } = {},
 ): Promise<LauncherProcess> {
   const started = Date.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(root, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
+    cwd: root,
     env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

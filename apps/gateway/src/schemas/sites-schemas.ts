@@ -77,7 +77,7 @@ export const GoalObject = z
 
 export const CreateGoalBody = z.object({
   event_name: z.string().max(120).optional().describe('A custom event goal…'),
-  page_path: z.string().max(2048).optional().describe('…or a page goal; `*` matches any characters.'),
+  page_path: z.string().max(2048).optional().describe('…or a page goal; `*` matches any characters (a run of `*` is one wildcard). At most 16 wildcards, else 400 `invalid_request`.'),
   display_name: z.string().max(120).optional().describe('Default: the event name, or `Visit <path>`.'),
 });
 

@@ -2,6 +2,7 @@ import type { Interval } from '../catalogue/dimensions.js';
 import { EVENT_METRIC_SQL, FLAT_EVENT_METRIC_SQL, FLAT_SESSION_METRIC_SQL, SESSION_METRIC_SQL, type MetricName } from '../catalogue/metrics.js';
 import { bucketKeySql } from './buckets.js';
 import { bounceScopeSql, compileFilters, type Params } from './compile-filters.js';
+import { goalMatchesSql } from './goal-match-sql.js';
 import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
 import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
@@ -178,20 +179,11 @@ function eventsStatement(input: CompileInput, filterPrefix = 'f'): Statement {
   return { sql, params };
 }
 
-/** Page goals: `*` matches any run of characters; everything else is literal. */
-export function goalPattern(pagePath: string): string {
-  return `^${pagePath.split('*').map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`;
-}
-
 function goalStatement(input: CompileInput): Statement {
   const { query, part, site } = input;
   const params = baseParams(input);
   const filters = compileFilters(query.filters, 'events');
-  Object.assign(params, filters.params, {
-    goal_names: site.goals.map((g) => g.displayName),
-    goal_kinds: site.goals.map((g) => (g.pagePath !== undefined ? 'page' : 'event')),
-    goal_values: site.goals.map((g) => (g.pagePath !== undefined ? goalPattern(g.pagePath) : g.eventName ?? '')),
-  });
+  Object.assign(params, filters.params, { goal_names: site.goals.map((g) => g.displayName) });
   // only rows that can match a goal are read: the custom events named by event goals (the
   // sort key's `name` skips the other kinds' granules), and pageviews when page goals exist
   const eventNames = site.goals.filter((g) => g.pagePath === undefined).map((g) => g.eventName ?? '');
@@ -199,7 +191,7 @@ function goalStatement(input: CompileInput): Statement {
   params.goal_event_names = eventNames;
   const candidates = hasPageGoal ? "(name IN {goal_event_names:Array(String)} OR name = 'pageview')" : 'name IN {goal_event_names:Array(String)}';
   const where = [EVENTS_IN_WINDOW, "name != 'engagement'", candidates, ...filters.conditions].join(' AND ');
-  const matches = "arrayFilter(i -> if({goal_kinds:Array(String)}[i] = 'page', name = 'pageview' AND match(pathname, {goal_values:Array(String)}[i]), name = {goal_values:Array(String)}[i]), arrayEnumerate({goal_kinds:Array(String)}))";
+  const matches = goalMatchesSql(site.goals, params);
   const columns = part.metrics.map((m) => (m === 'visitors' ? 'uniqExact(visitor_id) AS m_visitors' : 'count() AS m_events')).join(', ');
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   const sql = `SELECT g, ${columns}${total} FROM (SELECT {goal_names:Array(String)}[arrayJoin(${matches})] AS g, visitor_id FROM events WHERE ${where})${outerClauses(input, params, true, true)}`;

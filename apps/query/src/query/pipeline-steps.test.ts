@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@sightline/errors';
 import { checkInterval, listBuckets } from './buckets.js';
 import { changeOf } from './compare.js';
-import { goalPattern } from './compile-sql.js';
+import { goalPattern } from './goal-match-sql.js';
 import { parseQueryRequest } from './parse-request.js';
 import { planQuery } from './plan.js';
 import { resolveCompareWindow, resolveWindow } from './resolve-dates.js';
@@ -163,5 +163,7 @@ describe('goal patterns', () => {
   it('turns * into a wildcard and keeps everything else literal', () => {
     expect(goalPattern('/blog/*')).toBe('^/blog/.*$');
     expect(goalPattern('/a.b?(c)')).toBe('^/a\\.b\\?\\(c\\)$');
+    // a run of wildcards is one wildcard
+    expect(goalPattern('/blog/**/c***')).toBe('^/blog/.*/c.*$');
   });
 });

@@ -44,6 +44,17 @@ export function goalsSuite(suite: SitesSuite): void {
       expect((await goal({ pagePath: `/${'p'.repeat(2047)}`, displayName: 'Long path' })).pagePath).toHaveLength(2048);
     });
 
+    test('page_path holds at most 16 wildcards, a run of * counting once (issue 29: a hostile pattern is refused at creation)', async () => {
+      const o = owner();
+      const site = await create(o);
+      const goal = (pagePath: string, displayName: string) => h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, pagePath, displayName });
+      await expectApiError(goal(`/${'*a'.repeat(1000)}b`, 'Hostile'), 'invalid_request', /at most 16 wildcards/);
+      await expectApiError(goal(`/${'*a'.repeat(17)}`, 'Seventeen'), 'invalid_request', /at most 16 wildcards/);
+      expect((await goal(`/${'*a'.repeat(16)}`, 'Sixteen')).pagePath).toBe(`/${'*a'.repeat(16)}`);
+      expect((await goal(`/${'**a'.repeat(16)}`, 'Sixteen runs')).pagePath).toBe(`/${'**a'.repeat(16)}`);
+      expect((await h.rpc.listGoals({ actor: o, siteId: site.siteId })).goals.map((g) => g.displayName)).toEqual(['Sixteen', 'Sixteen runs']);
+    });
+
     test('goal_exists on a display name the site has (ignoring case); another site may reuse it', async () => {
       const o = owner();
       const site = await create(o);

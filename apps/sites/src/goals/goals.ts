@@ -54,6 +54,9 @@ function goalInputOf(request: sitesV1.CreateGoalRequest): GoalInput {
     pagePath = requiredText('page_path', request.pagePath, LIMITS.pagePathLength);
     if (!pagePath.startsWith('/')) throw new ApiError('invalid_request', 'page_path must start with / (e.g. /signup, /blog/*).');
     if (/\s/.test(pagePath)) throw new ApiError('invalid_request', 'page_path must not contain whitespace.');
+    if ((pagePath.match(/\*+/g)?.length ?? 0) > LIMITS.pagePathWildcards) {
+      throw new ApiError('invalid_request', `page_path may hold at most ${LIMITS.pagePathWildcards} wildcards (a run of * counts as one).`);
+    }
   }
   let displayName: string;
   if (request.displayName !== undefined) {
