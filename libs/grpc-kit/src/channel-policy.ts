@@ -22,6 +22,13 @@ export interface ChannelPolicy {
   reresolveMinMs?: number;
 }
 
+/**
+ * Longest wait between two connection attempts to a replica that is down (gRPC's default
+ * grows to 120 s): a restarted service is called again within 5 s of being ready, well
+ * inside the gateway's stale window (GATEWAY_STALE_MS) that bridges the restart.
+ */
+export const MAX_RECONNECT_BACKOFF_MS = 5_000;
+
 /** Attempts of a read, the first one included (grpc-js allows at most 5). */
 export const READ_MAX_ATTEMPTS = 4;
 

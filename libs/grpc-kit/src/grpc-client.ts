@@ -3,7 +3,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { fromGrpcError } from '@sightline/errors';
 import { injectTraceContext } from '@sightline/telemetry';
 import { REQUEST_ID_METADATA_KEY } from './call-context.js';
-import { serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
+import { MAX_RECONNECT_BACKOFF_MS, serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
 
 const tracer = trace.getTracer('@sightline/grpc-kit');
 
@@ -18,7 +18,7 @@ export function createClient<C extends Client>(Ctor: ClientConstructor<C>, addre
   return new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.enable_retries': 1,
-    ...(policy ? { 'grpc.service_config': serviceConfigOf(policy) } : {}),
+    ...(policy ? { 'grpc.service_config': serviceConfigOf(policy), 'grpc.max_reconnect_backoff_ms': MAX_RECONNECT_BACKOFF_MS } : {}),
     ...(policy?.reresolveMinMs !== undefined ? { 'grpc.dns_min_time_between_resolutions_ms': policy.reresolveMinMs } : {}),
   });
 }
