@@ -66,18 +66,21 @@ async function twoReplicas() {
 const tally = (names: string[]) => names.reduce<Record<string, number>>((all, n) => ({ ...all, [n]: (all[n] ?? 0) + 1 }), {});
 
 describe('channel policy: replicas behind one address', () => {
-  it('takes turns over every replica (pick_first, gRPC’s default, sends all to one)', async () => {
+  it('takes turns over every replica (pick_first, gRPC’s default and `pin`, sends all to one)', async () => {
     const { address } = await twoReplicas();
     const spread = client(address, { retryableMethods: [INFO] });
     const pinned = client(address);
+    const pinnedOnPurpose = client(address, { retryableMethods: [INFO], balance: 'pin' });
     try {
       const spreadAnswers = tally(await sequential(40, spread.whoAnswers));
       expect(spreadAnswers['replica-a']).toBeGreaterThanOrEqual(15);
       expect(spreadAnswers['replica-b']).toBeGreaterThanOrEqual(15);
       expect(Object.keys(tally(await sequential(20, pinned.whoAnswers)))).toHaveLength(1);
+      expect(Object.keys(tally(await sequential(20, pinnedOnPurpose.whoAnswers)))).toHaveLength(1);
     } finally {
       spread.info.close();
       pinned.info.close();
+      pinnedOnPurpose.info.close();
     }
   });
 

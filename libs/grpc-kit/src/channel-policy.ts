@@ -15,6 +15,11 @@ export interface ChannelPolicy {
   /** method paths (`/package.Service/Method`) safe to run twice: reads without side effects */
   retryableMethods: readonly string[];
   /**
+   * `pin`: one replica per channel (pick_first), for a service whose replicas each hold
+   * state of their own that later calls must reach; default `spread` (round_robin)
+   */
+  balance?: 'spread' | 'pin';
+  /**
    * least time between two DNS resolutions of the target. A client re-resolves when a
    * connection ends (a server's max connection age, a replica gone), so a new replica is
    * found within the connection age plus this. gRPC's default is 30 s.
@@ -40,7 +45,7 @@ export function serviceConfigOf(policy: ChannelPolicy): string {
     return { service, method };
   });
   return JSON.stringify({
-    loadBalancingConfig: [{ round_robin: {} }],
+    loadBalancingConfig: [policy.balance === 'pin' ? { pick_first: {} } : { round_robin: {} }],
     methodConfig:
       name.length === 0
         ? []

@@ -35,9 +35,17 @@ export interface ChannelTuning {
   reresolveMinMs?: number;
 }
 
-/** The channel policy of `service`: round robin over its replicas, its reads retried. */
+/**
+ * The channel policy of `service`: round robin over its replicas, its reads retried.
+ * Ingest stays on one replica per caller, as before: an import is queued in the memory of
+ * the replica that received it, and a DeleteImport sent to another would not unqueue it.
+ */
 export function channelPolicyOf(service: CalledService, tuning: ChannelTuning = {}): ChannelPolicy {
-  return { retryableMethods: retryableMethodsOf(service), ...(tuning.reresolveMinMs ? { reresolveMinMs: tuning.reresolveMinMs } : {}) };
+  return {
+    retryableMethods: retryableMethodsOf(service),
+    ...(service === 'ingest' ? { balance: 'pin' as const } : {}),
+    ...(tuning.reresolveMinMs ? { reresolveMinMs: tuning.reresolveMinMs } : {}),
+  };
 }
 
 /**
