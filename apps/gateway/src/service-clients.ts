@@ -1,9 +1,12 @@
 import { health, commonV1 } from '@sightline/proto';
 import { callUnary, createClient } from '@sightline/grpc-kit';
 import type { ServiceName } from '@sightline/runtime';
-import { serviceClient, type CalledService, type ServiceClients as TypedClients } from '@sightline/service-clients';
+import { channelPolicyOf, serviceClient, type CalledService, type ChannelTuning, type ServiceClients as TypedClients } from '@sightline/service-clients';
 
-/** The gateway's gRPC channels, one per service; a service's clients share its channel. */
+/**
+ * The gateway's gRPC channels, one per service; a service's clients share its channel,
+ * which takes turns over the service's replicas (libs/service-clients' channel policy).
+ */
 export interface ServiceClient {
   name: ServiceName;
   address: string;
@@ -13,9 +16,9 @@ export interface ServiceClient {
 
 export type ServiceAddresses = Record<ServiceName, string>;
 
-export function connectServices(addresses: ServiceAddresses): ServiceClient[] {
+export function connectServices(addresses: ServiceAddresses, tuning?: ChannelTuning): ServiceClient[] {
   return (Object.entries(addresses) as [ServiceName, string][]).map(([name, address]) => {
-    const healthClient = createClient(health.HealthClient, address);
+    const healthClient = createClient(health.HealthClient, address, channelPolicyOf(name, tuning));
     // the second client reuses the first's channel instead of opening another connection
     const info = new commonV1.ServiceInfoServiceClient(address, null as never, { channelOverride: healthClient.getChannel() });
     return { name, address, health: healthClient, info };

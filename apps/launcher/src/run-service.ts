@@ -6,6 +6,7 @@ import type { Logger } from '@sightline/telemetry';
 import { probesFor, type Stores } from './stores.js';
 import { VERSION } from './version.js';
 import { migrateModule } from './migrate.js';
+import { channelTuningOf } from './service-addresses.js';
 import { UNTIMED_PHASES, type ShutdownPhases } from './shutdown-phases.js';
 
 export interface RunningService {
@@ -27,7 +28,7 @@ export async function runService(
   const calls = module.calls ?? [];
   const unknown = calls.filter((service) => !options.addresses[service]);
   if (unknown.length > 0) throw new Error(`${module.name} calls ${unknown.join(', ')}, whose address is unknown`);
-  const connected = connectServiceClients(Object.fromEntries(calls.map((service) => [service, options.addresses[service]!])) as Record<CalledService, string>);
+  const connected = connectServiceClients(Object.fromEntries(calls.map((service) => [service, options.addresses[service]!])) as Record<CalledService, string>, channelTuningOf(options.config));
   const deps: LaunchDeps = { config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer, clients: connected.clients };
   let instance;
   try {
@@ -45,6 +46,7 @@ export async function runService(
     services: instance.services,
     probes: probesFor(stores, module.needs),
     probeIntervalMs: options.config.HEALTH_PROBE_INTERVAL_MS,
+    maxConnectionAgeMs: options.config.GRPC_MAX_CONNECTION_AGE_MS,
     log,
   });
   return {

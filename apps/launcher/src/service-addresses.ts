@@ -1,5 +1,6 @@
 import type { Config } from '@sightline/config';
 import type { ServiceName } from '@sightline/runtime';
+import type { ChannelTuning } from '@sightline/service-clients';
 
 /** The variable holding each service's address when it runs in another process. */
 export const ADDRESS_VARIABLES: Record<ServiceName, keyof Config> = {
@@ -16,4 +17,9 @@ export function configuredAddresses<N extends ServiceName>(config: Config, names
   const missing = names.filter((name) => !config[ADDRESS_VARIABLES[name]]);
   if (missing.length > 0) throw new Error(`${why}: set ${missing.map((n) => ADDRESS_VARIABLES[n]).join(', ')}`);
   return Object.fromEntries(names.map((name) => [name, config[ADDRESS_VARIABLES[name]] as string])) as Record<N, string>;
+}
+
+/** Clients re-resolve a `dns:///` address as often as servers close connections for their age. */
+export function channelTuningOf(config: Config): ChannelTuning {
+  return config.GRPC_MAX_CONNECTION_AGE_MS > 0 ? { reresolveMinMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {};
 }

@@ -14,7 +14,7 @@ import { runService, type RunningService } from './run-service.js';
 import { VERSION } from './version.js';
 import { noPortReservation, reserveConcretePort } from './resolve-port.js';
 import { withSecretKey } from './secret-key.js';
-import { configuredAddresses } from './service-addresses.js';
+import { channelTuningOf, configuredAddresses } from './service-addresses.js';
 import { startOrder } from './start-order.js';
 
 export interface RunningSightline {
@@ -107,7 +107,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
     if (!withGateway) {
       return { target, services, bus: stores.bus, events: stores.events, grpcAddress: services[0]?.server.address, stop };
     }
-    clients = connectServices(addresses ?? (Object.fromEntries(services.map((s) => [s.name, s.server.address])) as ServiceAddresses));
+    clients = connectServices(addresses ?? (Object.fromEntries(services.map((s) => [s.name, s.server.address])) as ServiceAddresses), channelTuningOf(config));
     gateway = await buildGateway({
       log: log.bindings().service ? log : log.child({ service: 'gateway' }),
       publicUrl: config.publicUrl,

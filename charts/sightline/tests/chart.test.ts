@@ -241,10 +241,18 @@ describe('Helm chart', () => {
     expect(labels.grafana_dashboard).toBeUndefined();
   });
 
-  it('tells every service where the others are', () => {
-    const data = renderChart(DEFAULTS).find((o) => o.kind === 'ConfigMap' && !o.metadata.name.endsWith('-dashboard'))!.data as Record<string, string>;
-    expect(data.SITES_GRPC_ADDR).toBe('rel-sightline-sites:50051');
-    expect(data.SCRIPT_BUILDER_GRPC_ADDR).toBe('rel-sightline-script-builder:50051');
+  it('tells every service where the others are: every replica behind a headless Service', () => {
+    const objects = renderChart(DEFAULTS);
+    const data = objects.find((o) => o.kind === 'ConfigMap' && !o.metadata.name.endsWith('-dashboard'))!.data as Record<string, string>;
+    expect(data.SITES_GRPC_ADDR).toBe('dns:///rel-sightline-sites:50051');
+    expect(data.SCRIPT_BUILDER_GRPC_ADDR).toBe('dns:///rel-sightline-script-builder:50051');
     expect(data.GATEWAY_GRPC_ADDR).toBeUndefined();
+    // a ClusterIP would give each caller one connection to one pod; headless, DNS names them all
+    for (const target of TARGETS.filter((t) => t !== 'gateway')) {
+      const service = byComponent(objects, 'Service', target)!;
+      expect((service.spec as { clusterIP?: string }).clusterIP, target).toBe('None');
+      expect(data[`${target.toUpperCase().replace('-', '_')}_GRPC_ADDR`], target).toBe(`dns:///${service.metadata.name}:50051`);
+    }
+    expect((byComponent(objects, 'Service', 'gateway')!.spec as { clusterIP?: string }).clusterIP).toBeUndefined();
   });
 });

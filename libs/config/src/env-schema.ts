@@ -24,7 +24,8 @@ const csv = z
       .filter(Boolean),
   );
 
-const grpcAddress = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d+$/, 'expected host:port');
+/** `host:port`, or `dns:///name:port` (every replica behind the name; `dns://server:port/name:port` asks that DNS server) */
+const grpcAddress = z.string().regex(/^(dns:\/\/[A-Za-z0-9.\-_[\]:]*\/)?[A-Za-z0-9.\-_[\]:]+:\d+$/, 'expected host:port or dns:///host:port');
 
 export const ENV_SCHEMA = z.object({
   // -- HTTP edge
@@ -77,13 +78,14 @@ export const ENV_SCHEMA = z.object({
   // -- gRPC
   GRPC_HOST: z.string().default('0.0.0.0').describe('Interface a single service (`--target=<service>`) listens on for gRPC.'),
   GRPC_PORT: port.default(50051).describe('gRPC port of a single service (`--target=<service>`).'),
-  IDENTITY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the identity service (gateway in `--target=gateway`).'),
+  IDENTITY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the identity service (gateway in `--target=gateway`). `dns:///name:port` spreads calls over every address the name resolves to (a headless Service: one per ready pod).'),
   SITES_GRPC_ADDR: grpcAddress.optional().describe('host:port of the sites service.'),
   SETTINGS_GRPC_ADDR: grpcAddress.optional().describe('host:port of the settings service.'),
   SCRIPT_BUILDER_GRPC_ADDR: grpcAddress.optional().describe('host:port of the script-builder service.'),
   QUERY_GRPC_ADDR: grpcAddress.optional().describe('host:port of the query service.'),
   INGEST_GRPC_ADDR: grpcAddress.optional().describe('host:port of the ingest service.'),
   GRPC_DEADLINE_MS: positiveInt.default(10_000).describe('Deadline of a gateway → service call.'),
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000).describe('A service closes each client connection after about this long (running calls finish first), and a client re-resolves a `dns:///` address at most this often: a replica added behind the name gets calls within about twice this. 0: never.'),
   // -- ingestion
   INGEST_REPLICAS: positiveInt.max(1024).default(1).describe('Number of ingest replicas sharing the event shards (each owns shards s with s % INGEST_REPLICAS == its index). Must not exceed `EVENT_SHARDS`.'),
   INGEST_REPLICA_INDEX: z.coerce.number().int().min(0).optional().describe('This ingest replica\'s index (0-based). Unset: the ordinal at the end of `POD_NAME` (a StatefulSet pod), else 0.'),

@@ -20,8 +20,20 @@ export interface GrpcServerOptions {
   services: readonly ServiceRegistration[];
   probes: readonly StoreProbe[];
   probeIntervalMs: number;
+  /**
+   * a client connection is closed (GOAWAY) after about this long, so clients re-resolve
+   * the service's name and spread over replicas added since; 0 or absent: never
+   */
+  maxConnectionAgeMs?: number;
   log: Logger;
 }
+
+/**
+ * How long calls already running on a connection closed for its age may go on: the
+ * longest call a caller makes (an import upload's 30 min deadline), so the age never cuts
+ * a call. The connection closes as soon as its last call ends.
+ */
+const CONNECTION_AGE_GRACE_MS = 30 * 60_000;
 
 export interface RunningGrpcServer {
   name: string;
@@ -40,7 +52,10 @@ export interface RunningGrpcServer {
  */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { log } = options;
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs, 'grpc.max_connection_age_grace_ms': CONNECTION_AGE_GRACE_MS } : {}),
+  });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const startedAt = new Date().toISOString();

@@ -1,2 +1,2 @@
-export { CALLED_SERVICES, connectServiceClients, serviceClient } from './service-clients.js';
-export type { CalledService, ConnectedClients, ServiceClients } from './service-clients.js';
+export { CALLED_SERVICES, channelPolicyOf, connectServiceClients, serviceClient } from './service-clients.js';
+export type { CalledService, ChannelTuning, ConnectedClients, ServiceClients } from './service-clients.js';

@@ -15,6 +15,8 @@ export { captureLog } from './capture-log.js';
 export { serveOnLoopback, testCallOptions } from './loopback-service.js';
 export type { LoopbackService } from './loopback-service.js';
 export { freeLoopbackPort } from './free-port.js';
+export { startDnsServer } from './dns-server.js';
+export type { TestDnsServer } from './dns-server.js';
 export { isolatedNats, natsServerInstalled, startPrivateNatsServer } from './private-nats-server.js';
 export type { PrivateNatsServer } from './private-nats-server.js';
 export { tableShape } from './table-shape.js';

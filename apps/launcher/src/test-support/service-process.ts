@@ -32,7 +32,8 @@ export async function startServiceProcess(name: ServiceName, port: number, env: 
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
     cwd: ROOT,
     // no metrics port unless the test asks for one: parallel processes would fight over 9464
-    env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) },
+    // GRPC_HOST: 127.0.0.1 unless the caller puts a replica on another loopback address (127.0.0.2…)
+    env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: '0', GRPC_HOST: '127.0.0.1', ...env, GRPC_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
