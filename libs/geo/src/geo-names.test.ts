@@ -13,7 +13,10 @@ describe('names to codes', () => {
     expect(countryCodeByName('United States')).toBe('US');
   });
 
-  it('finds regions by English (DB-IP) and local (ISO) names', () => {
+  it('finds regions by English (DB-IP, CLDR) and local (ISO) names', () => {
+    expect(regionCodeByName('NL', 'Noord-Holland')).toBe('NL-NH');
+    expect(regionCodeByName('NL', 'North Holland')).toBe('NL-NH');
+    expect(regionCodeByName('AT', 'Wien')).toBe('AT-9');
     expect(regionCodeByName('DE', 'Bavaria')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Bayern')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Berlin')).toBe('DE-BE');
