@@ -19,7 +19,7 @@ import { indexCities, matchCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
 import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
-import { EXTRA_REGIONS, REGION_ALIASES } from './region-aliases.js';
+import { EXTRA_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
 
 interface Row {
   country: string;
@@ -67,7 +67,7 @@ const percent = (part: number, whole: number) => Math.round((1000 * part) / whol
 
 const started = Date.now();
 const isoData = readIso31662();
-const englishRegions = readCldrEnglishSubdivisions();
+const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
 const geoNames = readGeoNamesCities();
 const cityIndex = indexCities(geoNames);
 const rows = await readRows();
@@ -158,7 +158,7 @@ for (const [code, country] of Object.entries(isoData)) {
 }
 for (const [code, local] of Object.entries(localRegions)) {
   regions[code] = englishRegions.get(code) ?? local;
-  if (regions[code] !== local) regionLocalNames[code] = local;
+  if (regions[code] !== local && !RENAMED_REGIONS[code]) regionLocalNames[code] = local;
 }
 // A hand-written alias must name a code we can label; a typo fails the build.
 for (const [country, aliases] of Object.entries(REGION_ALIASES)) {

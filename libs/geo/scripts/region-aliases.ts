@@ -95,6 +95,21 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   CL: { 'Santiago Metropolitan': 'CL-RM' },
   AE: { Dubai: 'AE-DU' },
   CZ: { Prague: 'CZ-PR' },
+  // Morocco's 2015 regions, under the codes ISO gave them in 2019 (see RENAMED_REGIONS)
+  MA: {
+    'Tanger-Tetouan-Al Hoceima': 'MA-01',
+    Oriental: 'MA-02',
+    'Fes-Meknes': 'MA-03',
+    'Rabat-Sale-Kenitra': 'MA-04',
+    'Beni Mellal-Khenifra': 'MA-05',
+    'Casablanca-Settat': 'MA-06',
+    'Marrakesh-Safi': 'MA-07',
+    'Draa-Tafilalet': 'MA-08',
+    'Souss-Massa': 'MA-09',
+    'Guelmim-Oued Noun': 'MA-10',
+    'Laayoune-Sakia El Hamra': 'MA-11',
+    'Dakhla-Oued Ed-Dahab': 'MA-12',
+  },
   TW: { Taipei: 'TW-TPE' },
 };
 
@@ -113,4 +128,24 @@ export const EXTRA_REGIONS: Record<string, string> = {
   'FR-OCC': 'Occitanie',
   'FR-PDL': 'Pays de la Loire',
   'FR-PAC': "Provence-Alpes-Côte d'Azur",
+};
+
+/**
+ * Codes ISO has given to other regions since iso-3166-2 1.0.0, where CLDR 48 still has the
+ * old name: Morocco's 2015 regions took MA-01…MA-12 in 2019 (MA-06 was Meknès-Tafilalet and
+ * is now Casablanca-Settat). Their old names neither label nor find the code.
+ */
+export const RENAMED_REGIONS: Record<string, string> = {
+  'MA-01': 'Tanger-Tétouan-Al Hoceïma',
+  'MA-02': 'Oriental',
+  'MA-03': 'Fès-Meknès',
+  'MA-04': 'Rabat-Salé-Kénitra',
+  'MA-05': 'Béni Mellal-Khénifra',
+  'MA-06': 'Casablanca-Settat',
+  'MA-07': 'Marrakech-Safi',
+  'MA-08': 'Drâa-Tafilalet',
+  'MA-09': 'Souss-Massa',
+  'MA-10': 'Guelmim-Oued Noun',
+  'MA-11': 'Laâyoune-Sakia El Hamra',
+  'MA-12': 'Dakhla-Oued Ed-Dahab',
 };

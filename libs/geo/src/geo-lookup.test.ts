@@ -34,6 +34,12 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
   });
 
+  it('labels a Moroccan address with its 2015 region (DB-IP "Casablanca-Settat", ISO MA-06 since 2019)', () => {
+    const location = geo.lookup('196.117.16.0');
+    expect(location).toEqual({ country: 'MA', region: 'MA-06', city: 2553604 });
+    expect(geoLabels.regionName(location.region)).toBe('Casablanca-Settat'); // was "Meknès-Tafilalet"
+  });
+
   it('answers a remembered address the same, also after the memo filled and started over', () => {
     const first = geo.lookup('217.0.0.1');
     expect(geo.lookup('217.0.0.1')).toBe(first);

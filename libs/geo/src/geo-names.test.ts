@@ -17,6 +17,7 @@ describe('names to codes', () => {
     expect(regionCodeByName('NL', 'Noord-Holland')).toBe('NL-NH');
     expect(regionCodeByName('NL', 'North Holland')).toBe('NL-NH');
     expect(regionCodeByName('AT', 'Wien')).toBe('AT-9');
+    expect(regionCodeByName('MA', 'Casablanca-Settat')).toBe('MA-06');
     expect(regionCodeByName('DE', 'Bavaria')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Bayern')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Berlin')).toBe('DE-BE');
