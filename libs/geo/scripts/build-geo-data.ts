@@ -116,7 +116,7 @@ for (const [key, votes] of admin1Votes) {
 const regionOfCity = (city: GeoNamesCity) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
 
 // Second pass: a namesake in DB-IP's own region first (see match-cities.ts).
-const cityMethods = { region: 0, name: 0, coordinates: 0 };
+const cityMethods = { region: 0, name: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
   const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, region }, regionOfCity);
@@ -200,7 +200,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
-  cityMethods: `region ${cityMethods.region}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}`,
+  cityMethods: `region ${cityMethods.region}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
 

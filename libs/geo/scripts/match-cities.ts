@@ -10,13 +10,19 @@
 //   3. no name matches: a GeoNames place of any name within COORDINATES_ONLY_KM, a city
 //      before a section of one. DB-IP writes exonyms ("Nuremberg", "Cologne") where
 //      GeoNames keeps local names ("Nürnberg", "Köln"), at the same coordinates. A wider
-//      nearest-neighbour guess would put a suburb's visitors into the next town.
+//      nearest-neighbour guess would put a suburb's visitors into the next town;
+//   4. still nothing: the nearest city of at least CITY_POPULATION people in DB-IP's own
+//      region within CITY_KM. DB-IP names districts GeoNames' cities1000 does not list
+//      (Tokyo's wards "Chiyoda City", "Minato"; Johannesburg's "Sandton"; New Cairo):
+//      they lie in that city. The same region keeps Tokyo's Ota ward out of Kawasaki.
 import { bareCityKey, cityNameKey, nameKey } from '../src/name-key.js';
 import type { GeoNamesCity } from './build-inputs.js';
 import { distanceKm } from './distance.js';
 
 const NAME_MATCH_KM = 60;
 const COORDINATES_ONLY_KM = 2;
+const CITY_KM = 15;
+const CITY_POPULATION = 1_000_000;
 /** Grid cell size in degrees for the coordinates-only search (0.1° ≈ 11 km, far above 2 km). */
 const CELL = 0.1;
 /** GeoNames feature code of a section of a populated place (a neighbourhood). */
@@ -26,9 +32,11 @@ export interface CityIndex {
   /** `country \t key` → cities, for each of nameKey, cityNameKey and bareCityKey of the GeoNames name. */
   byName: Map<string, GeoNamesCity[]>;
   byCell: Map<string, GeoNamesCity[]>;
+  /** country → its cities of at least CITY_POPULATION people. */
+  largeCities: Map<string, GeoNamesCity[]>;
 }
 
-export type CityMatchMethod = 'region' | 'name' | 'coordinates';
+export type CityMatchMethod = 'region' | 'name' | 'coordinates' | 'district';
 
 /** The ISO 3166-2 region of a GeoNames city ('' when not known). */
 export type RegionOfCity = (city: GeoNamesCity) => string;
@@ -48,10 +56,11 @@ function nameKeys(name: string): string[] {
 }
 
 export function indexCities(cities: GeoNamesCity[]): CityIndex {
-  const index: CityIndex = { byName: new Map(), byCell: new Map() };
+  const index: CityIndex = { byName: new Map(), byCell: new Map(), largeCities: new Map() };
   for (const city of cities) {
     for (const key of nameKeys(city.name)) push(index.byName, `${city.country}\t${key}`, city);
     push(index.byCell, cellKey(city.country, city.latitude, city.longitude), city);
+    if (city.population >= CITY_POPULATION && city.featureCode !== SECTION) push(index.largeCities, city.country, city);
   }
   return index;
 }
@@ -109,5 +118,9 @@ export function matchCity(
     if (near) return { city: near, method: 'name' };
   }
   const near = nearest(neighbourhood(index, country, latitude, longitude), latitude, longitude, COORDINATES_ONLY_KM);
-  return near ? { city: near, method: 'coordinates' } : undefined;
+  if (near) return { city: near, method: 'coordinates' };
+  if (!region || !regionOf) return undefined;
+  const inRegion = (index.largeCities.get(country) ?? []).filter((city) => regionOf(city) === region);
+  const city = nearest(inRegion, latitude, longitude, CITY_KM);
+  return city ? { city, method: 'district' } : undefined;
 }

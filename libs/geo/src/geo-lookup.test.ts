@@ -34,6 +34,12 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
   });
 
+  it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
+    // DB-IP "Chiyoda City" (a ward of Tokyo, 7 km from GeoNames' Tokyo point): was no city at all
+    expect(geo.lookup('210.171.96.0')).toEqual({ country: 'JP', region: 'JP-13', city: 1850147 });
+    expect(geoLabels.cityName(1850147)).toBe('Tokyo');
+  });
+
   it('labels a Moroccan address with its 2015 region (DB-IP "Casablanca-Settat", ISO MA-06 since 2019)', () => {
     const location = geo.lookup('196.117.16.0');
     expect(location).toEqual({ country: 'MA', region: 'MA-06', city: 2553604 });
