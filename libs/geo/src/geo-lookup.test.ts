@@ -23,7 +23,17 @@ describe('openGeoLookup', () => {
 
   it('locates IPv6 (DB-IP "Nuremberg" is GeoNames "Nürnberg", matched by coordinates)', () => {
     expect(geo.lookup('2a01:4f8::1')).toEqual({ country: 'DE', region: 'DE-BY', city: 2861650 });
-    expect(geoLabels.cityName(2861650)).toBe('Nürnberg');
+  });
+
+  it('labels a city with DB-IP\'s English name where GeoNames lists it for that place', () => {
+    // GeoNames' names are "Nürnberg", "Genève" and "Köln"; their alternate names hold DB-IP's
+    expect(geoLabels.cityName(2861650)).toBe('Nuremberg');
+    expect(geo.lookup('84.226.98.145')).toEqual({ country: 'CH', region: 'CH-GE', city: 2660646 });
+    expect(geoLabels.cityName(2660646)).toBe('Geneva');
+    // DB-IP "Cologne (Innenstadt, Cologne)": the district aside
+    expect(geoLabels.cityName(geo.lookup('62.138.224.114').city)).toBe('Cologne');
+    // a name DB-IP writes without accents keeps GeoNames' spelling
+    expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
   });
 
   it('takes the city DB-IP names over a neighbourhood or town at its point', () => {

@@ -33,6 +33,9 @@ describe('names to codes', () => {
     expect(cityIdByName('US', 'Berlin')).toBe(5083330);
     expect(cityIdByName('US', 'Berlin', 'US-WI')).toBe(5245497);
     expect(cityIdByName('DE', 'Frankfurt am Main', 'DE-HE')).toBe(2925533);
+    // labelled "Nuremberg" (DB-IP's English), still found by GeoNames' "Nürnberg"
+    expect(cityIdByName('DE', 'Nuremberg')).toBe(2861650);
+    expect(cityIdByName('DE', 'Nürnberg')).toBe(2861650);
   });
 
   it('gives undefined for unknown or unusable names', () => {
