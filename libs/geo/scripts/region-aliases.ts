@@ -95,6 +95,10 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   CL: { 'Santiago Metropolitan': 'CL-RM' },
   AE: { Dubai: 'AE-DU' },
   CZ: { Prague: 'CZ-PR' },
+  // the votes of cities500's villages put it in Sisak-Moslavina (HR-03)
+  HR: { 'Dubrovacko-Neretvanska': 'HR-19' },
+  // wilayas of 2019, which ISO 3166-2 does not list: the wilaya each was carved from
+  DZ: { 'In Salah': 'DZ-11', 'Ouled Djellal': 'DZ-07', Timimoun: 'DZ-01' },
   // Morocco's 2015 regions, under the codes ISO gave them in 2019 (see RENAMED_REGIONS)
   MA: {
     'Tanger-Tetouan-Al Hoceima': 'MA-01',

@@ -120,12 +120,12 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
     expect(share((v) => v.region)).toBeGreaterThanOrEqual(0.95);
   });
 
-  // The goal is 95 % for the city too. Tokyo's wards (4.4 % of addresses) agree through
-  // GeoNames ADM2 ("Chiyoda-ku"), exonyms through GeoNames' alternate names ("Geneva");
-  // what still holds it back is a long tail of districts and villages GeoNames cities1000
-  // does not list (Indianapolis' "Indpls (Mile Square)", Wuhan's Shizishan, Sheikh Zayed
-  // City) and DB-IP's "Taiwan" state. The floors below keep what is reached.
-  it('names the city DB-IP names for at least 93.5 %, and all three for at least 90.5 %', () => {
+  // Cities reach the 95 % goal: Tokyo's wards agree through GeoNames ADM2 ("Chiyoda-ku"),
+  // exonyms through GeoNames' alternate names ("Geneva"), villages and new places through
+  // cities500. What remains are districts GeoNames does not list (Indianapolis' "Indpls
+  // (Mile Square)", Wuhan's Shizishan). All three stay below 95 % with the region (96.5 %:
+  // DB-IP's "Taiwan" state has no ISO 3166-2 code); that floor keeps what is reached.
+  it('names the city DB-IP names for at least 95 %, and all three for at least 92 %', () => {
     const disagreements = verdicts.filter((v) => !(v.country && v.region && v.city));
     console.log(
       `agreement with DB-IP over ${verdicts.length} addresses (seed ${SEED}): country ${share((v) => v.country)}, ` +
@@ -133,7 +133,7 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
         `a city for ${share((v) => !!v.ours.city)}; first disagreements:`,
       disagreements.slice(0, 20).map((v) => `${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`),
     );
-    expect(share((v) => v.city)).toBeGreaterThanOrEqual(0.935);
-    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.905);
+    expect(share((v) => v.city)).toBeGreaterThanOrEqual(0.95);
+    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.92);
   });
 });

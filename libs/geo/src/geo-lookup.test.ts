@@ -50,6 +50,11 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(993800)).toBe('Johannesburg');
   });
 
+  it('finds a place only GeoNames cities500 lists (Alvorada, RS: 211,000 people, not in cities1000)', () => {
+    expect(geo.lookup('177.105.255.21')).toEqual({ country: 'BR', region: 'BR-RS', city: 12199880 });
+    expect(geoLabels.cityName(12199880)).toBe('Alvorada');
+  });
+
   it('names the Tokyo ward DB-IP names by its GeoNames ADM2 (cities1000 lists no wards)', () => {
     // DB-IP "Chiyoda City": was Tokyo (1850147), now the ward Chiyoda-ku (GeoNames 1864529)
     expect(geo.lookup('210.171.96.0')).toEqual({ country: 'JP', region: 'JP-13', city: 1864529 });
