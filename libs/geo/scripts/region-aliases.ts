@@ -3,6 +3,22 @@
 // checked against ISO 3166-2 as published by ISO (and Wikipedia's ISO 3166-2:XX pages).
 // Extend from the "largest unmatched states" list that `npm run geo:build` prints.
 
+/** Luxembourg's 12 cantons, its ISO 3166-2 subdivisions since 2015 (DB-IP's states; CLDR's names). */
+const LUXEMBOURG_CANTONS: Record<string, string> = {
+  'LU-CA': 'Capellen',
+  'LU-CL': 'Clervaux',
+  'LU-DI': 'Diekirch',
+  'LU-EC': 'Echternach',
+  'LU-ES': 'Esch-sur-Alzette',
+  'LU-GR': 'Grevenmacher',
+  'LU-LU': 'Luxembourg',
+  'LU-ME': 'Mersch',
+  'LU-RD': 'Redange',
+  'LU-RM': 'Remich',
+  'LU-VD': 'Vianden',
+  'LU-WI': 'Wiltz',
+};
+
 export const REGION_ALIASES: Record<string, Record<string, string>> = {
   DE: {
     Bavaria: 'DE-BY',
@@ -99,6 +115,8 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   HR: { 'Dubrovacko-Neretvanska': 'HR-19' },
   // wilayas of 2019, which ISO 3166-2 does not list: the wilaya each was carved from
   DZ: { 'In Salah': 'DZ-11', 'Ouled Djellal': 'DZ-07', Timimoun: 'DZ-01' },
+  // the cantons, not the old districts two of them share a name with (LU-D, LU-G)
+  LU: Object.fromEntries(Object.entries(LUXEMBOURG_CANTONS).map(([code, name]) => [name, code])),
   // Morocco's 2015 regions, under the codes ISO gave them in 2019 (see RENAMED_REGIONS)
   MA: {
     'Tanger-Tetouan-Al Hoceima': 'MA-01',
@@ -117,8 +135,13 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   TW: { Taipei: 'TW-TPE' },
 };
 
-/** Names of codes that iso-3166-2 1.0.0 (2016 data) predates: France's 2016 regions. */
+
+/**
+ * Names of codes that iso-3166-2 1.0.0 (2016 data) predates: France's 2016 regions,
+ * Luxembourg's cantons (it lists the three districts they replaced).
+ */
 export const EXTRA_REGIONS: Record<string, string> = {
+  ...LUXEMBOURG_CANTONS,
   'FR-ARA': 'Auvergne-Rhône-Alpes',
   'FR-BFC': 'Bourgogne-Franche-Comté',
   'FR-BRE': 'Bretagne',

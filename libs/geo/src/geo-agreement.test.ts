@@ -123,9 +123,9 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
   // Cities reach the 95 % goal: Tokyo's wards agree through GeoNames ADM2 ("Chiyoda-ku"),
   // exonyms through GeoNames' alternate names ("Geneva"), villages and new places through
   // cities500. What remains are districts GeoNames does not list (Indianapolis' "Indpls
-  // (Mile Square)", Wuhan's Shizishan). All three stay below 95 % with the region (96.5 %:
+  // (Mile Square)", Wuhan's Shizishan). All three stay below 95 % with the region (96.7 %:
   // DB-IP's "Taiwan" state has no ISO 3166-2 code); that floor keeps what is reached.
-  it('names the city DB-IP names for at least 95 %, and all three for at least 92 %', () => {
+  it('names the city DB-IP names for at least 95 %, and all three for at least 92.5 %', () => {
     const disagreements = verdicts.filter((v) => !(v.country && v.region && v.city));
     console.log(
       `agreement with DB-IP over ${verdicts.length} addresses (seed ${SEED}): country ${share((v) => v.country)}, ` +
@@ -134,6 +134,6 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
       disagreements.slice(0, 20).map((v) => `${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`),
     );
     expect(share((v) => v.city)).toBeGreaterThanOrEqual(0.95);
-    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.92);
+    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.925);
   });
 });

@@ -71,6 +71,13 @@ describe('openGeoLookup', () => {
     expect(geoLabels.regionName(location.region)).toBe('Casablanca-Settat'); // was "Meknès-Tafilalet"
   });
 
+  it('labels a Luxembourg address with its canton (ISO 3166-2 since 2015), not a district', () => {
+    // DB-IP state "Luxembourg": iso-3166-2 1.0.0 lists only the three old districts
+    const location = geo.lookup('136.173.25.175');
+    expect(location).toEqual({ country: 'LU', region: 'LU-LU', city: 2960316 });
+    expect(geoLabels.regionName(location.region)).toBe('Luxembourg');
+  });
+
   it('answers a remembered address the same, also after the memo filled and started over', () => {
     const first = geo.lookup('217.0.0.1');
     expect(geo.lookup('217.0.0.1')).toBe(first);
