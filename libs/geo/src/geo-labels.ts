@@ -1,5 +1,5 @@
 // Readable names for the query's `labels` map (visit:country, visit:region, visit:city).
-// Shown names come from DB-IP Lite and GeoNames data: credit both wherever they appear.
+// Shown names come from DB-IP Lite, GeoNames and CLDR data: credit them wherever they appear.
 import { geoData } from './geo-data.js';
 
 export const geoLabels = {
@@ -7,7 +7,7 @@ export const geoLabels = {
   countryName(code: string): string | undefined {
     return geoData().file.countries[code];
   },
-  /** `"DE-BE"` → `"Berlin"` (the ISO 3166-2 name, in the region's own language). */
+  /** `"DE-BY"` → `"Bavaria"`: the English name (CLDR), ISO 3166-2's local one where CLDR has none. */
   regionName(code: string): string | undefined {
     return geoData().file.regions[code];
   },

@@ -23,7 +23,59 @@ describe('openGeoLookup', () => {
 
   it('locates IPv6 (DB-IP "Nuremberg" is GeoNames "Nürnberg", matched by coordinates)', () => {
     expect(geo.lookup('2a01:4f8::1')).toEqual({ country: 'DE', region: 'DE-BY', city: 2861650 });
-    expect(geoLabels.cityName(2861650)).toBe('Nürnberg');
+  });
+
+  it('labels a city with DB-IP\'s English name where GeoNames lists it for that place', () => {
+    // GeoNames' names are "Nürnberg", "Genève" and "Köln"; their alternate names hold DB-IP's
+    expect(geoLabels.cityName(2861650)).toBe('Nuremberg');
+    expect(geo.lookup('84.226.98.145')).toEqual({ country: 'CH', region: 'CH-GE', city: 2660646 });
+    expect(geoLabels.cityName(2660646)).toBe('Geneva');
+    // DB-IP "Cologne (Innenstadt, Cologne)": the district aside
+    expect(geoLabels.cityName(geo.lookup('62.138.224.114').city)).toBe('Cologne');
+    // a name DB-IP writes without accents keeps GeoNames' spelling
+    expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
+  });
+
+  it('takes the city DB-IP names over a neighbourhood or town at its point', () => {
+    // DB-IP "New York" at 40.783,-73.971: GeoNames calls it "New York City" (5128581); was Hell's Kitchen
+    expect(geo.lookup('100.33.132.0')).toEqual({ country: 'US', region: 'US-NY', city: 5128581 });
+    // DB-IP "Sao Jose do Rio Preto" sits at Birigui, 150 km off: the namesake in São Paulo state wins (3448639)
+    expect(geo.lookup('191.202.192.0')).toEqual({ country: 'BR', region: 'BR-SP', city: 3448639 });
+    expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
+  });
+
+  it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
+    // DB-IP "Sandton (Sandhurst)", a district of Johannesburg (993800) cities1000 does not list
+    expect(geo.lookup('197.168.178.184')).toEqual({ country: 'ZA', region: 'ZA-GT', city: 993800 });
+    expect(geoLabels.cityName(993800)).toBe('Johannesburg');
+  });
+
+  it('finds a place only GeoNames cities500 lists (Alvorada, RS: 211,000 people, not in cities1000)', () => {
+    expect(geo.lookup('177.105.255.21')).toEqual({ country: 'BR', region: 'BR-RS', city: 12199880 });
+    expect(geoLabels.cityName(12199880)).toBe('Alvorada');
+  });
+
+  it('names the Tokyo ward DB-IP names by its GeoNames ADM2 (cities1000 lists no wards)', () => {
+    // DB-IP "Chiyoda City": was Tokyo (1850147), now the ward Chiyoda-ku (GeoNames 1864529)
+    expect(geo.lookup('210.171.96.0')).toEqual({ country: 'JP', region: 'JP-13', city: 1864529 });
+    expect(geoLabels.cityName(1864529)).toBe('Chiyoda-ku');
+    // DB-IP "Minato", "Suginami-ku (Kamiogi)"
+    expect(geo.lookup('220.44.113.157')).toEqual({ country: 'JP', region: 'JP-13', city: 1857091 });
+    expect(geoLabels.cityName(1857091)).toBe('Minato-ku');
+    expect(geo.lookup('42.146.62.54')).toEqual({ country: 'JP', region: 'JP-13', city: 1851510 });
+  });
+
+  it('labels a Moroccan address with its 2015 region (DB-IP "Casablanca-Settat", ISO MA-06 since 2019)', () => {
+    const location = geo.lookup('196.117.16.0');
+    expect(location).toEqual({ country: 'MA', region: 'MA-06', city: 2553604 });
+    expect(geoLabels.regionName(location.region)).toBe('Casablanca-Settat'); // was "Meknès-Tafilalet"
+  });
+
+  it('labels a Luxembourg address with its canton (ISO 3166-2 since 2015), not a district', () => {
+    // DB-IP state "Luxembourg": iso-3166-2 1.0.0 lists only the three old districts
+    const location = geo.lookup('136.173.25.175');
+    expect(location).toEqual({ country: 'LU', region: 'LU-LU', city: 2960316 });
+    expect(geoLabels.regionName(location.region)).toBe('Luxembourg');
   });
 
   it('answers a remembered address the same, also after the memo filled and started over', () => {

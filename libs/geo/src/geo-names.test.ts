@@ -13,7 +13,11 @@ describe('names to codes', () => {
     expect(countryCodeByName('United States')).toBe('US');
   });
 
-  it('finds regions by English (DB-IP) and local (ISO) names', () => {
+  it('finds regions by English (DB-IP, CLDR) and local (ISO) names', () => {
+    expect(regionCodeByName('NL', 'Noord-Holland')).toBe('NL-NH');
+    expect(regionCodeByName('NL', 'North Holland')).toBe('NL-NH');
+    expect(regionCodeByName('AT', 'Wien')).toBe('AT-9');
+    expect(regionCodeByName('MA', 'Casablanca-Settat')).toBe('MA-06');
     expect(regionCodeByName('DE', 'Bavaria')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Bayern')).toBe('DE-BY');
     expect(regionCodeByName('DE', 'Berlin')).toBe('DE-BE');
@@ -29,6 +33,9 @@ describe('names to codes', () => {
     expect(cityIdByName('US', 'Berlin')).toBe(5083330);
     expect(cityIdByName('US', 'Berlin', 'US-WI')).toBe(5245497);
     expect(cityIdByName('DE', 'Frankfurt am Main', 'DE-HE')).toBe(2925533);
+    // labelled "Nuremberg" (DB-IP's English), still found by GeoNames' "Nürnberg"
+    expect(cityIdByName('DE', 'Nuremberg')).toBe(2861650);
+    expect(cityIdByName('DE', 'Nürnberg')).toBe(2861650);
   });
 
   it('gives undefined for unknown or unusable names', () => {
