@@ -12,7 +12,8 @@ import { NO_BUDGETS, registerViaOutbox } from './auth.js';
  * embedded stores (PGlite, chDB, in-process bus, file outbox).
  *
  * FOOTPRINT_NODE_ARGS: node's flags for the server (default `npm start`'s); the server
- * inherits the environment, so MALLOC_ARENA_MAX and the like can be tried on the command line.
+ * inherits the environment, so MALLOC_ARENA_MAX (default 2, as `npm start`) and the like
+ * can be tried on the command line.
  *
  * FOOTPRINT_BASELINE_ROOT: another checkout (with node_modules), e.g. `git archive main`,
  * runs the same workload first: its figures print beside this tree's, with the ratio.
@@ -163,7 +164,8 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
     ...(root ? { root } : {}),
     // as `npm start`; FOOTPRINT_NODE_ARGS tries others (e.g. a smaller young generation)
     nodeArgs: (process.env.FOOTPRINT_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean),
-    env: { SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
+    // glibc's malloc arenas as `npm start` caps them (a baseline checkout gets the same)
+    env: { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
     timeoutMs: 120_000,
   });
   const pid = server.child.pid!;
