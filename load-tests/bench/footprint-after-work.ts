@@ -11,6 +11,10 @@ import { NO_BUDGETS, registerViaOutbox } from './auth.js';
  * at +10, +30 and +60 s. The server is a child process with `npm start`'s flags and
  * embedded stores (PGlite, chDB, in-process bus, file outbox).
  *
+ * FOOTPRINT_NODE_ARGS: node's flags for the server (default `npm start`'s); the server
+ * inherits the environment, so MALLOC_ARENA_MAX (default 2, as `npm start`) and the like
+ * can be tried on the command line.
+ *
  * FOOTPRINT_BASELINE_ROOT: another checkout (with node_modules), e.g. `git archive main`,
  * runs the same workload first: its figures print beside this tree's, with the ratio.
  */
@@ -158,8 +162,10 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
   const metricsPort = await freeLoopbackPort();
   const server = await startLauncherProcess({
     ...(root ? { root } : {}),
-    nodeArgs: ['--max-semi-space-size=64'], // as `npm start`
-    env: { SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
+    // as `npm start`; FOOTPRINT_NODE_ARGS tries others (e.g. a smaller young generation)
+    nodeArgs: (process.env.FOOTPRINT_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean),
+    // glibc's malloc arenas as `npm start` caps them (a baseline checkout gets the same)
+    env: { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
     timeoutMs: 120_000,
   });
   const pid = server.child.pid!;
