@@ -1,30 +1,52 @@
 # syntax=docker/dockerfile:1
 # One image for every Sightline service: `--target=<service>` picks what runs
 # (gateway, identity, sites, settings, script-builder, query, ingest, migrate; default all).
-# Sources run through tsx, so the build stage only installs; no compile step.
+# Stages: manifests (the workspaces' package.json only) → deps (npm ci) → build (sources
+# compiled to JavaScript) → runtime. Dependencies are installed before any source is
+# copied, so a source edit rebuilds from the build stage on and reuses the install.
 
 ARG NODE_IMAGE=node:20.19-bookworm-slim
 
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY apps/ ./apps/
+COPY libs/ ./libs/
+# Only the workspaces' package.json go on: this stage reruns on each source edit, but
+# deps's copy of its output (and so the install) changes only when a manifest does.
+RUN mkdir /manifests \
+ && find apps libs -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+
 FROM ${NODE_IMAGE} AS deps
-# false: leave out the embedded ClickHouse engine (chDB's native library, ~543 MB of the
-# ~820 MB app layer) for deployments on a ClickHouse server (CLICKHOUSE_URL, as the Helm
-# chart runs). Such an image refuses to start without CLICKHOUSE_URL, saying so.
+# false: leave out the embedded ClickHouse engine (chDB's native library, ~543 MB)
+# for deployments on a ClickHouse server (CLICKHOUSE_URL, as the Helm chart runs).
+# Such an image refuses to start without CLICKHOUSE_URL, saying so. With it, only a
+# process on embedded stores (--target=all without CLICKHOUSE_URL) ever loads chDB:
+# the engine is imported on its first use, never by a service given CLICKHOUSE_URL.
 ARG EMBEDDED_CLICKHOUSE=true
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY apps/ ./apps/
-COPY libs/ ./libs/
+COPY --from=manifests /manifests/ ./
 # Production dependencies only; install scripts stay disabled (every native part
-# ships as a prebuilt optional dependency). Drop sources copied only for the workspace links.
+# ships as a prebuilt optional dependency).
 # Behind a TLS-inspecting proxy, pass its CA bundle for this step only:
 # `--secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt` (mounted, never in a layer).
 RUN --mount=type=secret,id=npm_ca \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
  && npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && npm cache clean --force \
- && find apps libs -name '*.test.ts' -delete \
- && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \
  && if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then rm -rf node_modules/@chdb; fi
+
+FROM deps AS build
+COPY tsconfig.base.json ./
+COPY apps/ ./apps/
+COPY libs/ ./libs/
+COPY tools/image/compile.mjs ./tools/image/
+# No test code in the image; then every .ts becomes a .js beside it (esbuild, one
+# file per file) and the packages' exports point at it: node runs it without tsx.
+RUN find apps libs -name '*.test.ts' -delete \
+ && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \
+ && node tools/image/compile.mjs \
+ && rm -rf tools tsconfig.base.json
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
@@ -36,7 +58,7 @@ WORKDIR /app
 RUN groupadd --system --gid 10001 sightline \
  && useradd --system --uid 10001 --gid sightline --home-dir /app --shell /usr/sbin/nologin sightline \
  && mkdir -p /data && chown sightline:sightline /data
-COPY --from=deps --chown=root:root /app /app
+COPY --from=build --chown=root:root /app /app
 COPY --chown=root:root proto/ ./proto/
 USER 10001:10001
 EXPOSE 8080 50051 9464
@@ -49,5 +71,5 @@ STOPSIGNAL SIGTERM
 # V8's 16 MB default they survive scavenges and are copied twice; fewer, cheaper
 # scavenges gave +9–15 % events/s stored (npm run bench -- ingestion). Idle memory is
 # unchanged: the young generation grows only under load.
-ENTRYPOINT ["node", "--max-semi-space-size=64", "--import", "tsx", "apps/launcher/src/main.ts"]
+ENTRYPOINT ["node", "--max-semi-space-size=64", "apps/launcher/src/main.js"]
 CMD ["--target=all"]

@@ -65,21 +65,27 @@ describe.skipIf(skipReason !== undefined)('container image (buildah)', () => {
 
   it('runs the launcher as a fixed non-root user, --target=all by default, stopped by SIGTERM', () => {
     expect(config.User).toBe('10001:10001');
-    expect(config.Entrypoint).toEqual(['node', '--max-semi-space-size=64', '--import', 'tsx', 'apps/launcher/src/main.ts']);
+    // compiled JavaScript on plain node: no TypeScript loader at run time
+    expect(config.Entrypoint).toEqual(['node', '--max-semi-space-size=64', 'apps/launcher/src/main.js']);
     expect(config.Cmd).toEqual(['--target=all']);
     expect(config.StopSignal).toBe('SIGTERM');
     expect(Object.keys(config.ExposedPorts).sort()).toEqual(['50051/tcp', '8080/tcp', '9464/tcp']);
     expect(config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'SIGHTLINE_DATA_DIR=/data', 'PORT=8080']));
   });
 
-  it('holds production code only: no test files, test kit or build CA', () => {
+  it('holds production code only, compiled: no TypeScript, test files, test kit or build CA', () => {
     const root = buildah('mount', container);
     try {
       const app = path.join(root, 'app');
       const files = readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((file) => !file.startsWith('node_modules/'));
-      expect(files.filter((file) => file.endsWith('.test.ts'))).toEqual([]);
+      expect(files.filter((file) => file.endsWith('.ts'))).toEqual([]);
       expect(files.some((file) => file.startsWith('libs/testkit/') || file.includes('/test-support/'))).toBe(false);
-      expect(files).toContain('apps/launcher/src/main.ts');
+      expect(files).toContain('apps/launcher/src/main.js');
+      expect(files).toContain('apps/ingest/src/threads/pipeline-worker.js');
+      // workspace packages resolve to the compiled files
+      const eventStore = JSON.parse(readFileSync(path.join(app, 'libs/event-store/package.json'), 'utf8')) as { exports: Record<string, string> };
+      expect(eventStore.exports['.']).toBe('./src/index.js');
+      expect(files.some((file) => file.startsWith('tools/') || file === 'tsconfig.base.json')).toBe(false);
       expect(existsSync(path.join(app, 'node_modules/fastify'))).toBe(true);
       expect(existsSync(path.join(app, 'node_modules/vitest'))).toBe(false);
       // the proxy CA reached `npm ci` as a build secret, not as a file of the image
@@ -91,9 +97,10 @@ describe.skipIf(skipReason !== undefined)('container image (buildah)', () => {
 
   it('starts every service unprivileged, answers health and readiness and the tracker, and drains on SIGTERM', async () => {
     const port = await freeLoopbackPort();
+    // INGEST_WORKERS=1: a worker thread starts on its compiled entry (start-up waits for it to be ready)
     const run: ChildProcess = spawn(
       'buildah',
-      [...BUILDAH, 'run', '--isolation', 'chroot', '--user', config.User, '--env', `PORT=${port}`, '--env', 'GRPC_PORT=0', '--env', 'METRICS_PORT=0', container, '--', ...config.Entrypoint, ...config.Cmd],
+      [...BUILDAH, 'run', '--isolation', 'chroot', '--user', config.User, '--env', `PORT=${port}`, '--env', 'GRPC_PORT=0', '--env', 'METRICS_PORT=0', '--env', 'INGEST_WORKERS=1', container, '--', ...config.Entrypoint, ...config.Cmd],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

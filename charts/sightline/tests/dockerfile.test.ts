@@ -14,7 +14,25 @@ describe('Dockerfile', () => {
   it('is multi-stage: dependencies are installed in a build stage, the runtime copies them', () => {
     const stages = instructions.filter((line) => line.startsWith('FROM '));
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(DOCKERFILE).toMatch(/COPY --from=deps/);
+    expect(DOCKERFILE).toMatch(/COPY --from=build /);
+  });
+
+  it('installs dependencies before it copies any source, so a source edit reuses the install', () => {
+    const deps = instructions.findIndex((line) => / AS deps$/.test(line));
+    const install = instructions.findIndex((line) => line.includes('npm ci'));
+    const depsCopies = instructions.slice(deps, install).filter((line) => line.startsWith('COPY '));
+    expect(depsCopies).toEqual(['COPY package.json package-lock.json ./', 'COPY --from=manifests /manifests/ ./']);
+    // the manifests stage passes on the workspaces' package.json and nothing else
+    expect(DOCKERFILE).toMatch(/find apps libs -mindepth 2 -maxdepth 2 -name package\.json -exec cp --parents \{\} \/manifests\/ \\;/);
+    // the sources come in after the install, in the build stage that starts from deps
+    for (const copy of ['COPY apps/ ./apps/', 'COPY libs/ ./libs/']) expect(instructions.lastIndexOf(copy)).toBeGreaterThan(install);
+  });
+
+  it('compiles the TypeScript to JavaScript at build time: no tsx at run time', () => {
+    const build = instructions.indexOf('FROM deps AS build');
+    const compile = instructions.findIndex((line) => line.includes('node tools/image/compile.mjs'));
+    expect(compile).toBeGreaterThan(build);
+    expect(DOCKERFILE).not.toMatch(/--import", "tsx"/);
   });
 
   it('installs production dependencies only, from the lockfile, without install scripts', () => {
@@ -44,7 +62,7 @@ describe('Dockerfile', () => {
   });
 
   it('starts the launcher, whose --target picks the service (default all), and stops on SIGTERM', () => {
-    expect(instructions).toContain('ENTRYPOINT ["node", "--max-semi-space-size=64", "--import", "tsx", "apps/launcher/src/main.ts"]');
+    expect(instructions).toContain('ENTRYPOINT ["node", "--max-semi-space-size=64", "apps/launcher/src/main.js"]');
     expect(instructions).toContain('CMD ["--target=all"]');
     expect(instructions).toContain('STOPSIGNAL SIGTERM');
   });

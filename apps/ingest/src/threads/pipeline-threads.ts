@@ -3,6 +3,7 @@ import { readGeoDatabases, type GeoDatabases } from '@sightline/geo';
 import type { Clock } from '@sightline/runtime';
 import { context } from '@opentelemetry/api';
 import { activeSpanContextRecord, contextUnder, exportForwardedSpans, tracingActive, type Logger, type SpanContextRecord } from '@sightline/telemetry';
+import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { SaltSource } from '../identity/daily-salts.js';
 import type { IngestCore } from '../ingest-core.js';
@@ -24,11 +25,12 @@ export interface PipelineThreadsOptions {
   log: Logger;
   config: { INGEST_BATCH_ROWS: number; INGEST_BATCH_MAX_DELAY_MS: number };
   geo: WorkerGeo;
-  /** the worker's module; default pipeline-worker.ts (tests: one that dies on cue) */
+  /** the worker's module; default pipeline-worker (tests: one that dies on cue) */
   workerEntry?: URL;
 }
 
-const WORKER_ENTRY = new URL('./pipeline-worker.ts', import.meta.url);
+// beside this module, in its language: .ts from the sources, .js in the image's compiled tree
+const WORKER_ENTRY = new URL(`./pipeline-worker${path.extname(import.meta.url)}`, import.meta.url);
 
 /**
  * The pipeline on worker threads: the main thread keeps the bus, the stores and the
