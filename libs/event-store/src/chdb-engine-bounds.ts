@@ -8,6 +8,8 @@
  *
  * Process-wide: the first store opened in a process sets them.
  */
+import { settingsAsConnectionArgs } from './clickhouse-settings.js';
+
 const MiB = 1024 * 1024;
 
 export const EMBEDDED_CACHE_BYTES = {
@@ -27,5 +29,5 @@ export const EMBEDDED_CACHE_BYTES = {
 export function embeddedEngineArgs(maxMemoryBytes: number | undefined): string[] {
   const settings: Record<string, number> = { ...EMBEDDED_CACHE_BYTES };
   if (maxMemoryBytes !== undefined && maxMemoryBytes > 0) settings.max_server_memory_usage = maxMemoryBytes;
-  return Object.entries(settings).map(([name, value]) => `--${name}=${value}`);
+  return settingsAsConnectionArgs(settings);
 }

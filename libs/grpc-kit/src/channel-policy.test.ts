@@ -7,17 +7,11 @@ import { startGrpcServer, type RunningGrpcServer } from './grpc-server.js';
 import { callUnary, createClient } from './grpc-client.js';
 import { unary } from './unary-handler.js';
 import type { ChannelPolicy } from './channel-policy.js';
+import { jsonWire as json, type Json } from './test-support/json-wire.js';
 
 // Two replicas of one service on 127.0.0.2 and 127.0.0.3 (same port, as two pods behind a
 // headless Service), one client channel given both addresses: the channel policy spreads
 // the calls, and a read cut by a killed replica is answered by the other.
-type Json = Record<string, unknown>;
-const json = {
-  requestSerialize: (value: Json) => Buffer.from(JSON.stringify(value)),
-  requestDeserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as Json,
-  responseSerialize: (value: Json) => Buffer.from(JSON.stringify(value)),
-  responseDeserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as Json,
-};
 const SlowService: ServiceDefinition = {
   read: { path: '/sightline.test.Slow/Read', requestStream: false, responseStream: false, ...json },
   write: { path: '/sightline.test.Slow/Write', requestStream: false, responseStream: false, ...json },

@@ -8,16 +8,10 @@ import { startGrpcServer, type RunningGrpcServer } from './grpc-server.js';
 import { callUnary, createClient } from './grpc-client.js';
 import { unary } from './unary-handler.js';
 import type { CallContext } from './call-context.js';
+import { jsonWire as json, type Json } from './test-support/json-wire.js';
 
 // A real gRPC service defined in the test, with JSON on the wire, so the error
 // crossing and the drain are exercised without a production RPC for them.
-type Json = Record<string, unknown>;
-const json = {
-  requestSerialize: (value: Json) => Buffer.from(JSON.stringify(value)),
-  requestDeserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as Json,
-  responseSerialize: (value: Json) => Buffer.from(JSON.stringify(value)),
-  responseDeserialize: (buffer: Buffer) => JSON.parse(buffer.toString()) as Json,
-};
 const ProbeService: ServiceDefinition = {
   run: { path: '/sightline.test.Probe/Run', requestStream: false, responseStream: false, ...json },
 };

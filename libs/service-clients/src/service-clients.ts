@@ -29,11 +29,8 @@ const CONSTRUCTORS: { [S in CalledService]: ClientConstructor<ServiceClients[S]>
   ingest: ingestV1.IngestServiceClient as never,
 };
 
-/** How channels to the services re-resolve their addresses (from GRPC_MAX_CONNECTION_AGE_MS). */
-export interface ChannelTuning {
-  /** least time between two DNS resolutions of a `dns:///` address; absent: gRPC's 30 s */
-  reresolveMinMs?: number;
-}
+/** How channels to the services re-resolve their addresses (from GRPC_MAX_CONNECTION_AGE_MS); absent: gRPC's 30 s. */
+export type ChannelTuning = Pick<ChannelPolicy, 'reresolveMinMs'>;
 
 /**
  * The channel policy of `service`: round robin over its replicas, its reads retried.
