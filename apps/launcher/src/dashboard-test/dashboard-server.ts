@@ -2,6 +2,7 @@ import { backendGate, backendsRequired } from '@sightline/testkit';
 import type { Clock } from '@sightline/runtime';
 import { startE2eServer, type E2eServer } from '../test-support/e2e-server.js';
 import { ApiClient, freshIp, register, type Registered } from '../test-support/api-client.js';
+import { dashboardBuildDir } from './dashboard-build.js';
 import { GOAL, PREVIOUS_ROWS, SITE_HOST, WINDOW_ROWS, recentRows, toNdjson } from './seed.js';
 
 /**
@@ -42,7 +43,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   if (!pg.available && !backendsRequired()) console.warn(`[note] ${options.name}: PostgreSQL not reachable, running on PGlite`);
   const server = await startE2eServer({
     ...(pg.available ? { postgres: { url: pg.url, databaseName: `sightline_${options.name.replace(/[^a-z0-9]/gi, '_')}` } } : {}),
-    env: { DEFAULT_TIMEZONE: 'UTC', ...options.env },
+    // the share routes' per-address limit is the gateway suite's concern; every page here comes from 127.0.0.1
+    env: { DEFAULT_TIMEZONE: 'UTC', DASHBOARD_DIR: await dashboardBuildDir(), SHARE_RATE_LIMIT_PER_MINUTE: '0', ...options.env },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   try {
