@@ -42,6 +42,9 @@ const INIT_SCRIPT = `(() => {
   });
 })();`;
 
+/** Chromium asks every page for /favicon.ico; the gateway answers 404 and the console says so. */
+export const FAVICON_404 = /status of 404 .*\/favicon\.ico\)$/;
+
 /** A page whose console errors, uncaught exceptions, CSP violations and dialogs are kept. */
 export interface WatchedPage {
   page: Page;
@@ -50,8 +53,11 @@ export interface WatchedPage {
   problems: string[];
   /** alert/confirm/prompt messages (each dismissed) */
   dialogs: string[];
-  /** fails the test with everything collected, less messages matching `allow` */
-  assertClean(allow?: RegExp[]): void;
+  /**
+   * Fails the test with everything collected, less messages matching `allow`. The page's
+   * 404 for /favicon.ico (a known gap, see the share-numbers suite) is let through unless `strict`.
+   */
+  assertClean(allow?: RegExp[], options?: { strict?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -62,7 +68,8 @@ export async function openWatchedPage(browser: Browser, options: BrowserContextO
   const problems: string[] = [];
   const dialogs: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+    // a failed load's message names no URL; its location does
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('dialog', (dialog) => {
@@ -74,8 +81,9 @@ export async function openWatchedPage(browser: Browser, options: BrowserContextO
     context,
     problems,
     dialogs,
-    assertClean(allow = []) {
-      const left = problems.filter((p) => !allow.some((a) => a.test(p)));
+    assertClean(allow = [], { strict = false } = {}) {
+      const allowed = strict ? allow : [...allow, FAVICON_404];
+      const left = problems.filter((p) => !allowed.some((a) => a.test(p)));
       if (left.length > 0 || dialogs.length > 0) throw new Error(`the page reported problems:\n${[...left, ...dialogs.map((d) => `dialog ${d}`)].join('\n')}`);
     },
     close: () => context.close(),

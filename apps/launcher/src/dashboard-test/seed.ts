@@ -46,7 +46,8 @@ export const HOSTILE = {
   controlReferrer: 'evil\r\nSet-Cookie: x=1\u0000<img src=x onerror="window.__pwned=1;alert(1)">',
   utmSource: '<img src=x onerror="window.__pwned=1;alert(1)">',
   utmMedium: 'email\r\nX-Injected: 1',
-  utmCampaign: '<script>window.__pwned=1;alert(1)</script>',
+  /** also a spreadsheet formula: the CSV export must neutralise it */
+  utmCampaign: '=HYPERLINK("javascript:alert(1)","<script>window.__pwned=1</script>")',
   utmContent: 'nul\u0000byte<svg onload=alert(1)>',
   utmTerm: 'javascript:alert(1)',
   eventName: '<script>alert(1)</script>\r\n\u0000evt',
@@ -192,4 +193,8 @@ export const PLAN_PROPS: ReadonlyArray<[value: string, visitors: number]> = [['p
  */
 export const PRICING_FILTERED = { visitors: 2, pageviews: 3 } as const;
 /** The filter a row click on Germany applies: a c → visitors 2, visits S1 S3 S3b = 3, pageviews 2+2+1 = 5. */
+/** The filter `event is Signup` keeps the visits where it fired: S1 S3 S5 → visitors a c e = 3, pageviews 2+2+2 = 6. */
+export const SIGNUP_FILTERED = { visitors: 3, visits: 3, pageviews: 6 } as const;
+/** The filters page is /pricing and browser is Chrome: c only → visitors 1; /pricing's pageviews in S3 and S3b = 2. */
+export const PRICING_CHROME_FILTERED = { visitors: 1, pageviews: 2 } as const;
 export const GERMANY_FILTERED = { visitors: 2, visits: 3, pageviews: 5 } as const;

@@ -1,0 +1,167 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './dashboard-test/axe.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './dashboard-test/chromium.js';
+import { startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
+import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './dashboard-test/panels.js';
+import { TOTALS } from './dashboard-test/seed.js';
+import { codeFromMail, freshIp } from './test-support/api-client.js';
+
+// WCAG 2.2 AA as far as a machine can tell: axe-core finds no serious or critical issue on
+// the share page, the signed-in dashboard and the sign-in page, light and dark; the
+// keyboard alone reaches every control with a visible focus; Esc clears filters and "?"
+// opens the help; a 390 px phone never scrolls sideways. Screenshots land in
+// test-artifacts/dashboard/.
+const hasChromium = chromiumAvailable('dashboard accessibility');
+
+type Scheme = 'light' | 'dark';
+
+describe.skipIf(!hasChromium)('dashboard accessibility', () => {
+  let dash: DashboardServer;
+  let browser: Browser;
+  /** the signed-in owner's browser state (cookie), reused for the signed-in pages */
+  let storageState: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>;
+
+  beforeAll(async () => {
+    dash = await startDashboardServer({ name: 'dash_a11y' });
+    browser = await launchChromium();
+    const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const before = dash.server.smtp.received.length;
+    await watched.page.goto(`${dash.base}/`);
+    await watched.page.getByLabel('Email').fill(dash.owner.email);
+    await watched.page.getByRole('button', { name: 'Send code' }).click();
+    await watched.page.getByLabel('Code').fill(await codeFromMail(dash.server.smtp, dash.owner.email, before));
+    await watched.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await watched.page.getByRole('heading', { name: 'Your sites' }).waitFor();
+    storageState = await watched.context.storageState();
+    await watched.close();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dash?.stop();
+  });
+
+  const open = (scheme: Scheme, signedIn: boolean, viewport = { width: 1280, height: 900 }) =>
+    openWatchedPage(browser, { colorScheme: scheme, viewport, ...(signedIn ? { storageState } : {}) });
+
+  async function expectNoSeriousAxeIssue(page: Page, what: string) {
+    const violations = await seriousAxeViolations(page);
+    expect(violations, `${what}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`axe: the share page, ${scheme}`, async () => {
+      const watched = await open(scheme, false);
+      await watched.page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}&compare=previous`);
+      await waitForPanels(watched.page);
+      await expectNoSeriousAxeIssue(watched.page, `share ${scheme}`);
+      await saveScreenshot(watched.page, `share-desktop-${scheme}`);
+      watched.assertClean();
+      await watched.close();
+    });
+
+    it(`axe: the signed-in dashboard and the sites list, ${scheme}`, async () => {
+      const watched = await open(scheme, true);
+      await watched.page.goto(`${dash.base}/`);
+      await watched.page.getByRole('heading', { name: 'Your sites' }).waitFor();
+      await expectNoSeriousAxeIssue(watched.page, `sites list ${scheme}`);
+      await watched.page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
+      await waitForPanels(watched.page);
+      await expectNoSeriousAxeIssue(watched.page, `site dashboard ${scheme}`);
+      await saveScreenshot(watched.page, `site-desktop-${scheme}`);
+      watched.assertClean();
+      await watched.close();
+    });
+
+    it(`axe: the sign-in page, both steps, ${scheme}`, async () => {
+      const watched = await open(scheme, false);
+      await watched.page.goto(`${dash.base}/`);
+      await watched.page.getByLabel('Email').waitFor();
+      await expectNoSeriousAxeIssue(watched.page, `sign-in ${scheme}`);
+      await saveScreenshot(watched.page, `sign-in-${scheme}`);
+      await watched.close();
+    });
+  }
+
+  it('the keyboard alone reaches every control, each with a visible focus', async () => {
+    const watched = await open('light', false);
+    const { page } = watched;
+    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await waitForPanels(page);
+    // what a person can operate: enabled, visible, not taken out of the tab order (roving tabs aside)
+    const controls = await page.evaluate(() => {
+      const doc = (globalThis as InPage).document;
+      return ([...doc.querySelectorAll('a[href], button, select, input, textarea, [tabindex]')] as InPage[])
+        .filter((el) => !el.disabled && el.getAttribute('tabindex') !== '-1' && el.getClientRects().length > 0 && (globalThis as InPage).getComputedStyle(el).visibility !== 'hidden')
+        .map((el, i) => (el.dataset.kbdProbe = String(i)) as string);
+    });
+    expect(controls.length).toBeGreaterThan(20);
+    const reached = new Set<string>();
+    const unfocusedLook: string[] = [];
+    await page.locator('body').focus();
+    for (let i = 0; i < controls.length + 10; i += 1) {
+      await page.keyboard.press('Tab');
+      const probe = await page.evaluate(() => {
+        const el = (globalThis as InPage).document.activeElement;
+        if (!el || el === (globalThis as InPage).document.body) return null;
+        const style = (globalThis as InPage).getComputedStyle(el);
+        const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
+        return { id: (el.dataset.kbdProbe ?? null) as string | null, visible: Boolean(visible), name: String(el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40) };
+      });
+      if (!probe || probe.id === null) continue;
+      if (!probe.visible) unfocusedLook.push(probe.name);
+      reached.add(probe.id);
+    }
+    expect(controls.filter((id) => !reached.has(id)), 'controls Tab never reached').toEqual([]);
+    expect(unfocusedLook, 'focused controls without a visible focus indicator').toEqual([]);
+    watched.assertClean();
+    await watched.close();
+  });
+
+  it('Enter on a row filters, Esc clears the filters, "?" opens the help and Esc closes it', async () => {
+    const watched = await open('light', false);
+    const { page } = watched;
+    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await waitForPanels(page);
+    await page.locator('[data-panel="pages"] tbody button').first().focus();
+    await page.keyboard.press('Enter');
+    await waitForPanels(page);
+    expect(new URL(page.url()).searchParams.getAll('f')).toEqual(['is,page,/']);
+    await page.keyboard.press('Escape');
+    await waitForPanels(page);
+    expect(new URL(page.url()).searchParams.getAll('f')).toEqual([]);
+    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    expect(await help.getByRole('row').count()).toBeGreaterThan(10);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => help.count()).toBe(0);
+    // a period letter: "w" → last 7 days
+    await page.keyboard.press('w');
+    await waitForPanels(page);
+    expect(new URL(page.url()).searchParams.get('period')).toBe('7d');
+    watched.assertClean();
+    await watched.close();
+  });
+
+  it('a 390 px phone: no sideways scroll, light and dark, share page and sign-in', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const watched = await open(scheme, false, { width: 390, height: 844 });
+      const { page } = watched;
+      await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+      await waitForPanels(page);
+      expect(await page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+      await saveScreenshot(page, `share-phone-${scheme}`);
+      await page.goto(`${dash.base}/`);
+      await page.getByLabel('Email').waitFor();
+      expect(await page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+      await saveScreenshot(page, `sign-in-phone-${scheme}`);
+      // signed out, the page's session probe answers 401, which Chromium logs
+      watched.assertClean([/status of 401/]);
+      await watched.close();
+    }
+  });
+});
