@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, codeFromMail, freshIp, register, type ApiAnswer } from './test-support/api-client.js';
 
@@ -131,6 +132,20 @@ describe('dashboard web session over HTTP', () => {
       }
     });
 
+    it('takes only a JSON body: a cross-site form (text/plain, urlencoded) cannot sign a browser in', async () => {
+      const address = email('form');
+      const browser = newBrowser();
+      const code = await mailCode(browser, address);
+      for (const [type, body] of [['text/plain', JSON.stringify({ email: address, code, accept_terms: true })], ['application/x-www-form-urlencoded', `email=${encodeURIComponent(address)}&code=${code}&accept_terms=true`]]) {
+        const response = await fetch(`${server.sightline.url}/web/session`, { method: 'POST', headers: { 'content-type': type!, 'x-forwarded-for': freshIp() }, body });
+        // text/plain arrives as a string, not an object; a form encoding has no parser: both 400 invalid_request
+        expect([response.status, ((await response.json()) as { code: string }).code], type).toEqual([400, 'invalid_request']);
+        expect(response.headers.get('set-cookie')).toBeNull();
+      }
+      // the code was not touched
+      expect((await startSession(browser, { email: address, code, accept_terms: true })).status).toBe(200);
+    });
+
     it('sets the cookie HttpOnly, SameSite=Lax, Path=/, for 30 days; Secure only when a trusted proxy says https', async () => {
       const address = email('cookie');
       // (two codes for one address within a minute: the limit's most)
@@ -237,6 +252,20 @@ describe('dashboard web session over HTTP', () => {
       expect(after.map((a) => [a.status, a.body.code])).toEqual([[404, 'unknown_site'], [404, 'unknown_site']]);
       expect((await asPage<{ sites: unknown[] }>(member, 'GET', '/api/v1/sites')).body.sites).toEqual([]);
     });
+  });
+
+  it('documents the session routes, and the session as a credential of exactly the five reads', async () => {
+    type Operation = { security?: Array<Record<string, string[]>> };
+    const document = parseYaml(await (await fetch(`${server.sightline.url}/api/v1/openapi.yaml`)).text()) as { paths: Record<string, Record<string, Operation> & { servers?: unknown }> };
+    expect(Object.keys(document.paths['/web/session']!).filter((k) => k !== 'servers').sort()).toEqual(['delete', 'get', 'post']);
+    expect(document.paths['/web/sessions']!.delete).toBeDefined();
+    const sessionReads: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if ((operation as Operation).security?.some((s) => 'webSession' in s && 'csrfToken' in s && !('apiKey' in s)) && !path.startsWith('/web/')) sessionReads.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(sessionReads.sort()).toEqual(['GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/goals', 'POST /query']);
   });
 
   describe('sign-out and expiry', () => {
