@@ -30,7 +30,8 @@ const security = [{ apiKey: [] }];
  * ListGoals run side by side when the site's owner is already known.
  */
 export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, query, deadlineMs, cache }) => {
-  const read = { write: false, auth: { permission: 'stats:read' as const } };
+  // the dashboard's session may read here too (cookie + X-CSRF-Token)
+  const read = { write: false, auth: { permission: 'stats:read' as const, session: true } };
 
   async function siteContext(request: FastifyRequest, requestedSiteId: number | undefined, withGoals: boolean): Promise<queryV1.SiteContext> {
     const keySite = principalOf(request).siteId;
