@@ -142,7 +142,8 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
   const keptFile = path.join(dir.path, 'query-bench.json');
   const kept = DATA_DIR ? await readKept(keptFile) : undefined;
   const figures: Record<string, string | number> = {};
-  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000' });
+  // QUERY_CACHE_MAX_BYTES=0: this bench measures the query engine; repeated reports would otherwise be answered from the gateway's answer cache (the share-crowd bench measures that)
+  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', QUERY_CACHE_MAX_BYTES: '0' });
   const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;
