@@ -102,7 +102,7 @@ async function timePaired(http: () => Promise<unknown>, direct: () => Promise<un
   return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50) };
 }
 
-async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
+export async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
   const response = await fetch(url, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -113,7 +113,7 @@ async function api<T>(url: string, token: string | undefined, body?: unknown): P
   return answer;
 }
 
-async function registerOwner(url: string, dataDir: string): Promise<string> {
+export async function registerOwner(url: string, dataDir: string): Promise<string> {
   const email = `bench.query.${Date.now()}@mail.sightline-bench.net`;
   await api(`${url}/api/v1/auth/send-otp`, undefined, { email });
   const mailDir = path.join(dataDir, 'mail');
