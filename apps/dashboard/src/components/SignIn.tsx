@@ -85,10 +85,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
             onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
           />
           <div class={needsTerms ? 'terms terms-needed' : 'terms'}>
-            <input id="sign-in-terms" type="checkbox" checked={terms} onChange={(e) => setTerms((e.currentTarget as HTMLInputElement).checked)} />
+            <input id="sign-in-terms" type="checkbox" aria-describedby="sign-in-terms-hint" checked={terms} onChange={(e) => setTerms((e.currentTarget as HTMLInputElement).checked)} />
             <label for="sign-in-terms">
-              I accept the terms (<a href="/terms" target="_blank" rel="noopener">read the terms</a>) — needed for a new account
+              I accept the <a href="/terms" target="_blank" rel="noopener">terms</a>
             </label>
+            <p id="sign-in-terms-hint" class="hint">Needed once, when this address has no account yet.</p>
           </div>
           <button type="submit" disabled={busy}>Sign in</button>
           <button
