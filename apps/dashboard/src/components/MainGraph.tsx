@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { formatExact, formatMetric, METRIC_LABELS } from '../format.js';
+import { formatExact, formatMetric, METRIC_KIND, METRIC_LABELS } from '../format.js';
 import { currentBucket } from '../state/periods.js';
 import { seriesRequest } from '../state/requests.js';
 import { clock, period, today, updateView, view } from '../state/store.js';
@@ -117,6 +117,7 @@ function Chart({ data, metric }: { data: GraphData; metric: string }) {
     const muted = cssVar('--muted', '#6b7280');
     const grid = cssVar('--grid', '#e5e7eb');
     const text = cssVar('--text', '#111827');
+    const counts = METRIC_KIND[metric] === 'count';
     const fmt = (_u: uPlot, v: number | null) => formatExact(metric, v);
     const seriesList: uPlot.Series[] = [
       { label: 'Bucket', value: (_u, i) => labels[i] ?? '' },
@@ -134,10 +135,10 @@ function Chart({ data, metric }: { data: GraphData; metric: string }) {
         width: Math.max(280, el.clientWidth),
         height: 260,
         series: seriesList,
-        scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, counts ? Math.max(4, Math.ceil(max * 1.1)) : max > 0 ? max * 1.1 : 1] } },
         axes: [
           { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? shortLabel(labels[s]) : '')) },
-          { ...axis, size: 56, values: (_u, splits) => splits.map((s) => formatMetric(metric, s)) },
+          { ...axis, size: 56, values: (_u, splits) => splits.map((s) => (counts && !Number.isInteger(s) ? '' : formatMetric(metric, s))) },
         ],
         legend: { live: true },
         cursor: { drag: { x: false, y: false } },

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'preact/compat';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PanelSpec, TabSpec } from '../catalogue.js';
 import { formatExact, formatMetric, METRIC_LABELS, referrerHref } from '../format.js';
 import { breakdownRequest } from '../state/requests.js';
@@ -15,6 +15,8 @@ export const PANEL_ROWS = 9;
 /** A panel: tabs over breakdowns, the top rows (a click filters the dashboard), a details dialog. */
 export function Panel({ spec }: { spec: PanelSpec }) {
   const [tabIndex, setTabIndex] = useState(0);
+  // data-loading sits on the panel's root (contract "Test hooks"); the tab's content reports it
+  const [loading, setLoading] = useState(true);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const tab = spec.tabs[tabIndex]!;
   const onKey = (e: KeyboardEvent) => {
@@ -26,7 +28,7 @@ export function Panel({ spec }: { spec: PanelSpec }) {
     tabs.current[next]?.focus();
   };
   return (
-    <section class="panel" data-panel={spec.id} aria-labelledby={`panel-${spec.id}-title`}>
+    <section class="panel" data-panel={spec.id} data-loading={loading ? 'true' : undefined} aria-busy={loading ? 'true' : 'false'} aria-labelledby={`panel-${spec.id}-title`}>
       <div class="panel-head">
         <h2 id={`panel-${spec.id}-title`}>{spec.title}</h2>
         <div class="tabs" role="tablist" aria-label={`${spec.title} breakdowns`} onKeyDown={onKey}>
@@ -50,20 +52,23 @@ export function Panel({ spec }: { spec: PanelSpec }) {
         </div>
       </div>
       <div role="tabpanel" id={`tabpanel-${spec.id}`} aria-labelledby={`tab-${spec.id}-${tab.id}`}>
-        {tab.props ? <PropsTab key={tab.id} tab={tab} /> : <Breakdown key={tab.id} tab={tab} panelTitle={spec.title} />}
+        {tab.props ? <PropsTab key={tab.id} tab={tab} reportLoading={setLoading} /> : <Breakdown key={tab.id} tab={tab} panelTitle={spec.title} reportLoading={setLoading} />}
       </div>
     </section>
   );
 }
 
-function Breakdown({ tab, panelTitle, dimensionOverride }: { tab: TabSpec; panelTitle: string; dimensionOverride?: string }) {
+type ReportLoading = (loading: boolean) => void;
+
+function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab: TabSpec; panelTitle: string; dimensionOverride?: string; reportLoading: ReportLoading }) {
   const state = view.value;
   const dimension = dimensionOverride ?? tab.dimension(state.filters);
   const answer = useQuery(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), state.period === 'realtime' ? clock.value : 0);
+  useEffect(() => reportLoading(answer.loading), [answer.loading]);
   const [details, setDetails] = useState(false);
   const rows = answer.data ? shownRows(answer.data.results, dimension, tab.filterField(state.filters)) : [];
   return (
-    <div class="breakdown" data-loading={answer.loading ? 'true' : undefined}>
+    <div class="breakdown">
       {answer.error && <ErrorNote error={answer.error} />}
       {answer.data?.has_import && <ImportedBadge />}
       {tab.map && answer.data && (
@@ -134,20 +139,23 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
  * Custom properties: with an `event is X` filter, pick one of the site's property
  * keys (GET /props) and break it down; without one, list the custom events to pick.
  */
-function PropsTab({ tab }: { tab: TabSpec }) {
+function PropsTab({ tab, reportLoading }: { tab: TabSpec; reportLoading: ReportLoading }) {
   const state = view.value;
   const event = state.filters.find((f) => f.field === 'event' && f.operator === 'is');
   const resolved = period.value;
   const keys = useAsync(event ? `props ${JSON.stringify(resolved.dateRange)}` : null, (signal) => client().props(resolved.dateRange, signal));
   const [key, setKey] = useState<string | undefined>();
+  useEffect(() => {
+    if (event) reportLoading(keys.loading);
+  }, [keys.loading, !!event]);
   if (!event) {
     const events = { ...tab, id: 'events', dimension: () => 'event:name', filterField: () => 'event' as const, column: () => 'Event — pick one to see its properties' };
-    return <Breakdown tab={events} panelTitle="Goals" />;
+    return <Breakdown tab={events} panelTitle="Goals" reportLoading={reportLoading} />;
   }
   const list = keys.data?.props ?? [];
   const chosen = key && list.some((p) => p.key === key) ? key : list[0]?.key;
   return (
-    <div class="props-tab" data-loading={keys.loading ? 'true' : undefined}>
+    <div class="props-tab">
       {keys.error && <ErrorNote error={keys.error} />}
       {keys.data && list.length === 0 && <p class="muted empty">No custom properties recorded in this period.</p>}
       {list.length > 0 && (
@@ -162,7 +170,7 @@ function PropsTab({ tab }: { tab: TabSpec }) {
           </select>
         </label>
       )}
-      {chosen !== undefined && <Breakdown key={chosen} tab={{ ...tab, column: () => chosen }} panelTitle="Goals" dimensionOverride={`event:props:${chosen}`} />}
+      {chosen !== undefined && <Breakdown key={chosen} tab={{ ...tab, column: () => chosen }} panelTitle="Goals" dimensionOverride={`event:props:${chosen}`} reportLoading={reportLoading} />}
     </div>
   );
 }
