@@ -30,15 +30,15 @@ export function TopStats() {
         const selected = state.metric === metric;
         return (
           <button key={metric} type="button" class={selected ? 'stat selected' : 'stat'} aria-pressed={selected} onClick={() => updateView({ metric })}>
-            <span class="stat-label">{METRIC_LABELS[metric]}</span>
-            <span class="stat-value">{row ? formatMetric(metric, row.metrics[metric]) : '…'}</span>
+            <span class="stat-label">{METRIC_LABELS[metric]}</span>{' '}
+            <span class="stat-value">{row ? formatMetric(metric, row.metrics[metric]) : '…'}</span>{' '}
             {change && (
               <span class={`change change-${change.direction} ${change.good === undefined ? '' : change.good ? 'good' : 'bad'}`}>
                 <span aria-hidden="true">{change.direction === 'up' ? '↑' : change.direction === 'down' ? '↓' : ''}</span>
                 <span class="sr-only">change </span>
                 {change.text}
               </span>
-            )}
+            )}{' '}
             {row?.comparison && <span class="previous">was {formatMetric(metric, row.comparison.metrics[metric])}</span>}
           </button>
         );
