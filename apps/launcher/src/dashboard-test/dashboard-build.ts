@@ -14,9 +14,7 @@ export function dashboardBuildDir(): Promise<string> {
   built ??= (async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'sightline-dashboard-test-'));
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    // through a variable: the dashboard app may not be built into this tree yet when this typechecks
-    const entry = '@sightline/dashboard';
-    const { buildDashboard } = (await import(entry)) as { buildDashboard: (options: { outDir: string; minify?: boolean }) => Promise<unknown> };
+    const { buildDashboard } = await import('@sightline/dashboard');
     await buildDashboard({ outDir, minify: true });
     return outDir;
   })();
