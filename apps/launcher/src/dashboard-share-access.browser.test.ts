@@ -46,8 +46,10 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     await page.clock.install();
     await page.goto(shareUrl(WINDOW_QUERY));
     await waitForPanels(page);
+    // label and number as text (innerText would follow a CSS text-transform)
     const now = panel(page, 'top-stats').getByText('Visitors now').locator('..');
-    await expect.poll(async () => (await now.innerText()).replace(/\s+/g, ' ').trim()).toBe('Visitors now 0');
+    const nowText = () => now.evaluate((box: InPage) => ([...box.children] as InPage[]).map((part) => String(part.textContent).trim()).join(' '));
+    await expect.poll(nowText).toBe('Visitors now 0');
 
     expect(await postLiveEvent(dash, { path: '/live' })).toBe(202);
     // stored and counted by the API first (ingest is asynchronous)
@@ -57,7 +59,7 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
       .poll(
         async () => {
           await page.clock.fastForward(31_000);
-          return (await now.innerText()).replace(/\s+/g, ' ').trim();
+          return nowText();
         },
         { timeout: 30_000, interval: 1_000 },
       )
@@ -111,6 +113,10 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
   it('turned off: the page is the one 404 page, byte for byte the unknown hash’s, and the data routes 404', async () => {
     const put = await dash.api.request('PUT', `/api/v1/sites/${dash.siteId}/settings/public-dashboard`, { token: dash.owner.token, body: { enabled: false } });
     expect(put.status).toBe(200);
+    const turnedOffAt = Date.now();
+    // the gateway's share lookup cache drops the site on settings.changed (the bus: not synchronous)
+    await expect.poll(async () => (await fetch(shareUrl())).status, { timeout: 5_000, interval: 50 }).toBe(404);
+    console.info(`[figure] share page 404 ${Date.now() - turnedOffAt} ms after the public dashboard was turned off`);
     const off = await fetch(shareUrl());
     const unknown = await fetch(`${dash.base}/share/${'z'.repeat(dash.hash.length)}`);
     expect([off.status, unknown.status]).toEqual([404, 404]);
