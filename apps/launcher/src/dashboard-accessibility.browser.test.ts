@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './dashboard-test/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './dashboard-test/chromium.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './dashboard-test/chromium.js';
 import { startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
 import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './dashboard-test/panels.js';
 import { TOTALS } from './dashboard-test/seed.js';
@@ -159,8 +159,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', () => {
       await page.getByLabel('Email').waitFor();
       expect(await page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
       await saveScreenshot(page, `sign-in-phone-${scheme}`);
-      // signed out, the page's session probe answers 401, which Chromium logs
-      watched.assertClean([/status of 401/]);
+      watched.assertClean([SIGNED_OUT_PROBE]);
       await watched.close();
     }
   });

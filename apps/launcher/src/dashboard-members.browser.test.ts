@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './dashboard-test/chromium.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, SIGNED_OUT_PROBE, type WatchedPage } from './dashboard-test/chromium.js';
 import { startDashboardServer, uniqueEmail, type DashboardServer } from './dashboard-test/dashboard-server.js';
 import { statText, WINDOW_QUERY, waitForPanels } from './dashboard-test/panels.js';
 import { SITE_HOST, TOTALS } from './dashboard-test/seed.js';
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('a member on the dashboard', () => {
     expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
     await page.goto(`${dash.base}/sites/${strangerSiteId}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Site not found');
-    watched.assertClean([/status of 404/]);
+    watched.assertClean([SIGNED_OUT_PROBE, /status of 404 .*\/api\/v1\//]);
   });
 
   it('removed by the owner, the member loses the site at once: the page and its data calls', async () => {
@@ -90,6 +90,6 @@ describe.skipIf(!hasChromium)('a member on the dashboard', () => {
     await page.goto(`${dash.base}/`);
     await page.getByRole('heading', { name: 'Your sites' }).waitFor();
     await expect.poll(() => page.getByText('No sites yet', { exact: false }).count()).toBe(1);
-    watched.assertClean([/status of 404/]);
+    watched.assertClean([SIGNED_OUT_PROBE, /status of 404 .*\/api\/v1\//]);
   });
 });

@@ -45,6 +45,9 @@ const INIT_SCRIPT = `(() => {
 /** Chromium asks every page for /favicon.ico; the gateway answers 404 and the console says so. */
 export const FAVICON_404 = /status of 404 .*\/favicon\.ico\)$/;
 
+/** Signed out, the page's first call (GET /web/session) answers 401 as it should, and Chromium logs every 4xx. */
+export const SIGNED_OUT_PROBE = /status of 401 .*\/web\/session\)$/;
+
 /** A page whose console errors, uncaught exceptions, CSP violations and dialogs are kept. */
 export interface WatchedPage {
   page: Page;
