@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './dashboard-test/axe.js';
+import { runAxe, seriousAxeViolations } from './dashboard-test/axe.js';
 import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './dashboard-test/chromium.js';
 import { startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
 import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './dashboard-test/panels.js';
@@ -42,13 +42,25 @@ describe.skipIf(!hasChromium)('dashboard accessibility', () => {
     await dash?.stop();
   });
 
+  // each browser its own client address: the sign-in limits count per IP
   const open = (scheme: Scheme, signedIn: boolean, viewport = { width: 1280, height: 900 }) =>
-    openWatchedPage(browser, { colorScheme: scheme, viewport, ...(signedIn ? { storageState } : {}) });
+    openWatchedPage(browser, { colorScheme: scheme, viewport, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, ...(signedIn ? { storageState } : {}) });
 
   async function expectNoSeriousAxeIssue(page: Page, what: string) {
-    const violations = await seriousAxeViolations(page);
-    expect(violations, `${what}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+    const all = await runAxe(page);
+    // every finding is printed (issue 31 asks for the axe results in its note); serious and critical fail
+    console.info(`[axe] ${what}: ${all.length === 0 ? 'no violations' : all.map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`).join('; ')}`);
+    const serious = all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious, `${what}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
   }
+
+  it('axe itself finds the serious issues of a page built to have them (the check can fail)', async () => {
+    const watched = await open('light', false);
+    await watched.page.setContent('<!doctype html><html><body><input type="text"><img src="data:,"><button></button></body></html>');
+    const found = (await seriousAxeViolations(watched.page)).map((v) => v.id).sort();
+    expect(found).toEqual(expect.arrayContaining(['button-name', 'image-alt', 'label']));
+    await watched.close();
+  });
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`axe: the share page, ${scheme}`, async () => {
@@ -80,6 +92,14 @@ describe.skipIf(!hasChromium)('dashboard accessibility', () => {
       await watched.page.getByLabel('Email').waitFor();
       await expectNoSeriousAxeIssue(watched.page, `sign-in ${scheme}`);
       await saveScreenshot(watched.page, `sign-in-${scheme}`);
+      // the code step, with the terms box and a refusal shown
+      await watched.page.getByLabel('Email').fill(`axe.${scheme}.${Date.now()}@mail.sightline-e2e.net`);
+      await watched.page.getByRole('button', { name: 'Send code' }).click();
+      await watched.page.getByLabel('Code').fill('000000');
+      await watched.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await watched.page.getByRole('alert').waitFor();
+      await expectNoSeriousAxeIssue(watched.page, `sign-in code step ${scheme}`);
+      await saveScreenshot(watched.page, `sign-in-code-${scheme}`);
       await watched.close();
     });
   }
@@ -89,32 +109,40 @@ describe.skipIf(!hasChromium)('dashboard accessibility', () => {
     const { page } = watched;
     await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
     await waitForPanels(page);
-    // what a person can operate: enabled, visible, not taken out of the tab order (roving tabs aside)
+    // what a person can operate: in the tab order (roving tabs aside) or announced as a button; enabled and shown
     const controls = await page.evaluate(() => {
       const doc = (globalThis as InPage).document;
-      return ([...doc.querySelectorAll('a[href], button, select, input, textarea, [tabindex]')] as InPage[])
-        .filter((el) => !el.disabled && el.getAttribute('tabindex') !== '-1' && el.getClientRects().length > 0 && (globalThis as InPage).getComputedStyle(el).visibility !== 'hidden')
+      return ([...doc.querySelectorAll('a[href], button, select, input, textarea, [tabindex], [tabIndex], [role="button"]')] as InPage[])
+        .filter((el) => (el.tabIndex >= 0 || el.getAttribute('role') === 'button') && !el.disabled && el.getClientRects().length > 0 && (globalThis as InPage).getComputedStyle(el).visibility !== 'hidden')
         .map((el, i) => (el.dataset.kbdProbe = String(i)) as string);
     });
     expect(controls.length).toBeGreaterThan(20);
     const reached = new Set<string>();
+    const sequence: string[] = [];
     const unfocusedLook: string[] = [];
     await page.locator('body').focus();
-    for (let i = 0; i < controls.length + 10; i += 1) {
+    // a date input takes four stops (month, day, year, picker): room for those
+    for (let i = 0; i < controls.length + 20; i += 1) {
       await page.keyboard.press('Tab');
       const probe = await page.evaluate(() => {
         const el = (globalThis as InPage).document.activeElement;
         if (!el || el === (globalThis as InPage).document.body) return null;
         const style = (globalThis as InPage).getComputedStyle(el);
-        const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
+        // a date input's focus sits on a segment inside it, which Chromium itself highlights
+        const visible = el.type === 'date' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
         return { id: (el.dataset.kbdProbe ?? null) as string | null, visible: Boolean(visible), name: String(el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40) };
       });
+      sequence.push(probe ? `${probe.id}:${JSON.stringify(probe.name)}` : "null");
       if (!probe || probe.id === null) continue;
       if (!probe.visible) unfocusedLook.push(probe.name);
       reached.add(probe.id);
     }
-    expect(controls.filter((id) => !reached.has(id)), 'controls Tab never reached').toEqual([]);
-    expect(unfocusedLook, 'focused controls without a visible focus indicator').toEqual([]);
+    const names = await page.evaluate(() =>
+      ([...(globalThis as InPage).document.querySelectorAll('[data-kbd-probe]')] as InPage[]).map((el) => `${el.dataset.kbdProbe}:${el.tagName}:${JSON.stringify(String(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30))}`),
+    );
+    expect.soft(unfocusedLook, 'focused controls without a visible focus indicator').toEqual([]);
+    const unreached = names.filter((entry) => !reached.has(entry.split(':')[0]!));
+    expect(unreached, `controls Tab never reached (Tab went ${sequence.join(' → ')})`).toEqual([]);
     watched.assertClean();
     await watched.close();
   });
