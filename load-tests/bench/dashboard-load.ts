@@ -48,6 +48,13 @@ async function registerOwner(url: string, dataDir: string): Promise<string> {
   return (await api<{ token: string }>(`${url}/api/v1/auth/verify-otp`, undefined, { email, code, accept_terms: true, key_name: 'bench' })).token;
 }
 
+/** When, in ms since navigation start, the page had its scripts, sent its first data call and had its last answer. */
+interface Phases {
+  scriptsLoaded: number;
+  firstDataSent: number;
+  lastDataAnswered: number;
+}
+
 /** A data call the page made, as the share routes saw it (POST query bodies, GET props URLs). */
 interface DataCall {
   method: string;
@@ -60,7 +67,7 @@ interface DataCall {
  * panel is on the page and none is loading (`data-loading` gone), measured in the page
  * (performance.now() counts from the navigation's start), plus the data calls it made.
  */
-async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: DataCall[] }> {
+async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: DataCall[]; phases: Phases }> {
   const calls: DataCall[] = [];
   const record = (request: import('playwright-core').Request) => {
     const target = new URL(request.url());
@@ -81,7 +88,18 @@ async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: D
   );
   const ms = (await handle.jsonValue()) as number;
   page.off('request', record);
-  return { ms, calls };
+  // where the time went, from the page's own resource timings (ms since navigation start)
+  const phases = await page.evaluate(() => {
+    const entries = ((globalThis as InPage).performance.getEntriesByType('resource') as InPage[]).map((e) => ({ name: String(e.name), start: Number(e.startTime), end: Number(e.responseEnd) }));
+    const data = entries.filter((e) => new URL(e.name).pathname.startsWith('/api/'));
+    const scripts = entries.filter((e) => /\/assets\/.*\.js$/.test(new URL(e.name).pathname));
+    return {
+      scriptsLoaded: Math.max(0, ...scripts.map((e) => e.end)),
+      firstDataSent: Math.min(...data.map((e) => e.start)),
+      lastDataAnswered: Math.max(0, ...data.map((e) => e.end)),
+    };
+  });
+  return { ms, calls, phases };
 }
 
 /** The same data calls straight to the API with the owner's key: one after another (sum), and all at once (wall). */
@@ -154,13 +172,18 @@ export async function benchDashboardLoad(): Promise<Record<string, string | numb
     const warm: number[] = [];
     const sums: number[] = [];
     const concurrent: number[] = [];
+    const coldPhases: Phases[] = [];
+    const warmPhases: Phases[] = [];
     let callCount = 0;
     for (let run = 0; run < RUNS; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const first = await loadOnce(page, shareUrl);
       cold.push(first.ms);
-      warm.push((await loadOnce(page, shareUrl)).ms);
+      coldPhases.push(first.phases);
+      const again = await loadOnce(page, shareUrl);
+      warm.push(again.ms);
+      warmPhases.push(again.phases);
       await context.close();
       const direct = await replay(url, token, site.site_id, site.hash, first.calls);
       sums.push(direct.sum);
@@ -171,6 +194,9 @@ export async function benchDashboardLoad(): Promise<Record<string, string | numb
     figures['data calls per page load'] = callCount;
     figures['navigation → every panel shown, cold (ms, median (min–max))'] = p(cold);
     figures['navigation → every panel shown, warm (ms)'] = p(warm);
+    const phase = (list: Phases[]) => `${round1(median(list.map((x) => x.scriptsLoaded)))} / ${round1(median(list.map((x) => x.firstDataSent)))} / ${round1(median(list.map((x) => x.lastDataAnswered)))}`;
+    figures['cold: last script loaded / first data call sent / last data answer (ms, medians)'] = phase(coldPhases);
+    figures['warm: last script loaded / first data call sent / last data answer (ms, medians)'] = phase(warmPhases);
     figures['the same calls straight to the API, one after another: sum (ms)'] = p(sums);
     figures['the same calls straight to the API, all at once: wall (ms)'] = p(concurrent);
     figures['ratio cold page / API sum; warm page / API sum'] = `${(median(cold) / median(sums)).toFixed(2)}; ${(median(warm) / median(sums)).toFixed(2)}`;

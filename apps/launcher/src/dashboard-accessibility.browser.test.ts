@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', () => {
     await page.keyboard.press('Escape');
     await waitForPanels(page);
     expect(new URL(page.url()).searchParams.getAll('f')).toEqual([]);
-    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
 
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });

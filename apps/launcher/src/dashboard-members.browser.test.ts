@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('a member on the dashboard', () => {
     const { page } = watched;
     await page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
     await waitForPanels(page);
-    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
     await page.goto(`${dash.base}/sites/${strangerSiteId}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Site not found');
     watched.assertClean([SIGNED_OUT_PROBE, /status of 404 .*\/api\/v1\//]);

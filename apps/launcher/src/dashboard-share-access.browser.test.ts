@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
       )
       .toBe('Visitors now 1');
     // the custom range's totals are untouched by today's event
-    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
     watched.assertClean();
     await watched.close();
   });

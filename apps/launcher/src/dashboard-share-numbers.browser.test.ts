@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     const answer = await apiQuery(dash, { metrics: [metric], date_range: [WINDOW.from, WINDOW.to], dimensions: [dimension], filters, limit: 9 });
     const fromApi = answer.results.map((r) => ({ label: r.labels?.[dimension] ?? r.dimensions![dimension]!, value: shown(metric, r.metrics[metric]) }));
     expect(fromApi.length).toBeGreaterThan(0);
-    expect(await breakdownRows(page, name)).toEqual(fromApi);
+    await expect.poll(() => breakdownRows(page, name)).toEqual(fromApi);
   }
 
   it('the API answers the hand-computed numbers over the seeded site', async () => {
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
   });
 
   it('top stats: the six totals of the custom range, marked as including imported data', async () => {
-    for (const [metric, label] of Object.entries(STAT_LABELS)) expect(await statText(page, label)).toBe(`${label} ${TOTALS_TEXT[metric as keyof typeof TOTALS_TEXT]}`);
+    for (const [metric, label] of Object.entries(STAT_LABELS)) await expect.poll(() => statText(page, label)).toBe(`${label} ${TOTALS_TEXT[metric as keyof typeof TOTALS_TEXT]}`);
     await expect.poll(() => panel(page, 'top-stats').getByText('Visitors now').count()).toBe(1);
     expect(await panel(page, 'top-stats').getByText('Includes imported data').count()).toBe(1);
     await saveScreenshot(page, 'share-desktop-light');
@@ -105,12 +105,12 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     await expectTabIsApi('devices', 'visit:os');
     expect((await breakdownRows(page, 'devices'))[0]).toEqual({ label: TOP_OS[0], value: String(TOP_OS[1]) });
     await openTab(page, 'devices', 'Devices');
-    expect(await breakdownRows(page, 'devices')).toEqual(DEVICES.map(([label, visitors]) => ({ label, value: String(visitors) })));
+    await expect.poll(() => breakdownRows(page, 'devices')).toEqual(DEVICES.map(([label, visitors]) => ({ label, value: String(visitors) })));
   });
 
   it('goals: the goal, the custom events, and a property breakdown once an event is picked', async () => {
     await openTab(page, 'goals', 'Goals');
-    expect(await breakdownRows(page, 'goals')).toEqual([{ label: GOAL, value: String(GOAL_ROW.visitors) }]);
+    await expect.poll(() => breakdownRows(page, 'goals')).toEqual([{ label: GOAL, value: String(GOAL_ROW.visitors) }]);
     await openTab(page, 'goals', 'Custom events');
     await expectTabIsApi('goals', 'event:name');
     await openTab(page, 'goals', 'Properties');
@@ -121,13 +121,13 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     await openTab(page, 'goals', 'Properties');
     await expect.poll(() => panel(page, 'goals').getByLabel(`Property of “${GOAL}”`).inputValue()).toBe('plan');
     await waitForPanels(page);
-    expect(await breakdownRows(page, 'goals')).toEqual(PLAN_PROPS.map(([label, visitors]) => ({ label, value: String(visitors) })));
+    await expect.poll(() => breakdownRows(page, 'goals')).toEqual(PLAN_PROPS.map(([label, visitors]) => ({ label, value: String(visitors) })));
     await expectTabIsApi('goals', 'event:props:plan', 'visitors', [{ field: 'event', operator: 'is', values: [GOAL] }]);
     // under the event filter the top stats count the converting visits only: a c e → 3 visitors
-    expect(await statText(page, 'Visitors')).toBe('Visitors 3');
+    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 3');
     await page.keyboard.press('Escape');
     await waitForPanels(page);
-    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS_TEXT.visitors}`);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS_TEXT.visitors}`);
   });
 
   it('left nothing in the console: no errors, no CSP violations, no dialogs — not even a missing favicon', () => {

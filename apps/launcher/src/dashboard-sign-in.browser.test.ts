@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', () => {
     await page.waitForURL(`${dash.base}/sites/${dash.siteId}**`);
     await page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
     await waitForPanels(page);
-    expect(await statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
     watched.assertClean([SIGNED_OUT_PROBE]);
     await watched.close();
   });

@@ -48,6 +48,15 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', () => {
     return hrefs;
   }
 
+  it('the traps catch a page that does run a hostile value (the check can fail)', async () => {
+    const probe = await openWatchedPage(browser);
+    // a page without CSP that puts the seed's value into innerHTML, as a careless renderer would
+    await probe.page.setContent(`<div id="x"></div><script>document.getElementById('x').innerHTML = ${JSON.stringify(HOSTILE.utmSource)};</script>`);
+    await expect.poll(() => probe.problems.some((p) => p.includes('PWNED')) && probe.dialogs.length > 0).toBe(true);
+    expect(() => probe.assertClean()).toThrow(/PWNED/);
+    await probe.close();
+  });
+
   it('every tab renders the hostile values as text, exactly, and nothing runs', async () => {
     const seen = new Set<string>();
     for (const [name, tabs] of TABS) {
@@ -86,11 +95,11 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', () => {
     await panel(page, 'pages').locator('tbody button').filter({ hasText: /^\/a/ }).click();
     await waitForPanels(page);
     expect(new URL(page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
-    expect(await statText(page, 'Visitors')).toBe('Visitors 1');
+    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
     await page.reload();
     await waitForPanels(page);
     expect(new URL(page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
-    expect(await statText(page, 'Visitors')).toBe('Visitors 1');
+    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
     const filtered = await apiQuery(dash, { metrics: ['visitors'], date_range: [WINDOW.from, WINDOW.to], filters: [{ field: 'page', operator: 'is', values: [HOSTILE.controlPath] }] });
     expect(filtered.results[0]!.metrics.visitors).toBe(1);
     const chip = await page.getByRole('region', { name: 'Filters' }).locator('li').first().evaluate((li: InPage) => String(li.firstElementChild.textContent));
@@ -111,7 +120,7 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', () => {
     expect(await select.locator('option').allTextContents()).toContain(HOSTILE.propKey);
     await select.selectOption(HOSTILE.propKey);
     await waitForPanels(page);
-    expect(await breakdownRows(page, 'goals')).toEqual([{ label: HOSTILE.propValue, value: '1' }]);
+    await expect.poll(() => breakdownRows(page, 'goals')).toEqual([{ label: HOSTILE.propValue, value: '1' }]);
 
     // the details dialog over the hostile pages, searched for the hostile text
     await openTab(page, 'pages', 'Top pages');

@@ -27,10 +27,12 @@ export const allPanelsLoaded = (want: readonly string[]): boolean => {
   return want.every((name) => doc.querySelector(`[data-panel="${name}"]`)) && !doc.querySelector('[data-panel][data-loading="true"], [data-panel] [data-loading="true"]');
 };
 
+const anyLoading = (): boolean => Boolean((globalThis as InPage).document.querySelector('[data-loading="true"]'));
+
 /** Resolves once every panel is on the page and nothing in one is loading. */
 export async function waitForPanels(page: Page, timeoutMs = 20_000): Promise<void> {
-  // twice, a frame apart: a click re-renders before the new requests mark their panels loading
-  await page.waitForTimeout(50);
+  // an action re-renders first and marks panels loading a moment later: give it that moment
+  await page.waitForFunction(anyLoading, undefined, { timeout: 250, polling: 'raf' }).catch(() => undefined);
   await page.waitForFunction(allPanelsLoaded, PANELS, { timeout: timeoutMs, polling: 50 });
 }
 
