@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiFailure, sessionApi, StatsClient, type Session } from '../api/client.js';
+import { ApiFailure, SESSION_ENDED, sessionApi, StatsClient, type Session } from '../api/client.js';
 import type { Boot } from '../boot.js';
 import { Dashboard } from './Dashboard.js';
 import { Header } from './Header.js';
@@ -19,6 +19,11 @@ export function App({ boot }: { boot: Boot }) {
       else setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, 'client_error', String(error), undefined));
     });
   }, [needsSession]);
+  useEffect(() => {
+    const ended = () => setSession(null);
+    addEventListener(SESSION_ENDED, ended);
+    return () => removeEventListener(SESSION_ENDED, ended);
+  }, []);
 
   // one client per data source: a new one would restart the dashboard
   const csrf = session?.csrf_token;
