@@ -39,7 +39,8 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
       </main>
     );
   }
-  if (!site.data || !started) return <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
+  // panels wait for the site's timezone (siteInfo), so their first queries already use its dates
+  if (!site.data || !started || siteInfo.value !== site.data) return <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
 
   return (
     <main id="main" class={embed ? 'dashboard embed' : 'dashboard'}>
