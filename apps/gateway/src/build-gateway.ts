@@ -41,6 +41,16 @@ import { subscribeReportNews } from './report-context-news.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
+import { QueryAnswerCache, type QueryAnswerCacheOptions } from './query-answer-cache.js';
+import { subscribeAnswerNews } from './query-answer-news.js';
+import { ReportQueries } from './report-queries.js';
+import { shareRoutes } from './routes/share.js';
+import { ClientRateLimit } from './share/client-rate-limit.js';
+import { ShareSites, shareLookup } from './share/share-sites.js';
+import { loadDashboardDist } from './web/dashboard-dist.js';
+import { webRoutes } from './web/web-routes.js';
+
+const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
 
 /** Routes whose successful requests are logged at debug, not info (high volume, no news). */
 const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz', '/readyz/gateway']);
@@ -77,6 +87,12 @@ export interface GatewayOptions {
   usageSyncIntervalMs: number;
   /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
   terms: { externalUrl?: string; url: string; version: string };
+  /** answers of every query route (key, session, share): QUERY_CACHE_*; default 64 MiB, 10 s live, 1 h closed */
+  queryCache?: Omit<QueryAnswerCacheOptions, 'now'>;
+  /** SHARE_RATE_LIMIT_PER_MINUTE: share API and page requests per client address; 0 = no limit (default 600) */
+  shareRateLimitPerMinute?: number;
+  /** DASHBOARD_DIR: the dashboard build (manifest.json + assets/); without a manifest the pages answer 503 */
+  dashboardDir?: string;
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -140,9 +156,15 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     await meter.stop();
   });
   // this replica forgets at once; the others when the broadcast reaches them
+  const answers = new QueryAnswerCache(options.queryCache ?? DEFAULT_QUERY_CACHE);
+  const shareSites = new ShareSites(staleness.ttlMs);
+  const answerNews = await subscribeAnswerNews(options.bus, answers, shareSites);
+  app.addHook('onClose', async () => void (await Promise.allSettled(answerNews.map((s) => s.stop()))));
   const announceAccessChange = async (change: { site_id?: number; account_id?: number }) => {
     if (change.site_id !== undefined) reportCache.forgetSiteReach(change.site_id);
     if (change.account_id !== undefined) reportCache.forgetPlan(change.account_id);
+    if (change.site_id !== undefined) shareSites.forgetSite(change.site_id);
+    if (change.account_id !== undefined) shareSites.forgetAccount(change.account_id);
     await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans) or never use the stale reach while sites answers'));
   };
   registerNotFound(app, routes, docsUrl);
@@ -198,7 +220,14 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
   const query = clientOf(options.services, 'query');
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
-  await app.register(queryRoutes, { sites, identity, query, deadlineMs, cache: reportCache });
+  const reports = new ReportQueries(query, answers, deadlineMs);
+  await app.register(queryRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
+  const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
+  const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
+  await app.register(shareRoutes, { lookup, reports, rateLimit });
+  const dist = options.dashboardDir ? await loadDashboardDist(options.dashboardDir) : undefined;
+  if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
+  await app.register(webRoutes, { dist, lookup, rateLimit });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

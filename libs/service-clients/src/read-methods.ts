@@ -19,6 +19,7 @@ const READS = {
     sitesV1.SitesServiceService.listSites.path,
     sitesV1.SitesServiceService.getSite.path,
     sitesV1.SitesServiceService.getSiteByTrackingKey.path,
+    sitesV1.SitesServiceService.getSiteByHash.path,
     sitesV1.SitesServiceService.listMembers.path,
     sitesV1.SitesServiceService.listGoals.path,
     sitesV1.SitesServiceService.listFunnels.path,
