@@ -69,7 +69,7 @@ export function MainGraph() {
 
 function SeriesTable({ data, metric }: { data: GraphData; metric: string }) {
   return (
-    <div class="table-scroll">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={`${METRIC_LABELS[metric]} per bucket (scrollable)`}>
       <table class="data-table">
         <caption class="sr-only">{METRIC_LABELS[metric]} per bucket</caption>
         <thead>
