@@ -7,7 +7,7 @@ import { loadConfig } from '@sightline/config';
 import { startSightline } from '@sightline/launcher';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
-import { dashboardBuildDir } from '../../apps/launcher/src/dashboard-test/dashboard-build.js';
+import { dashboardBuildDir } from '../../apps/launcher/src/test-support/dashboard/dashboard-build.js';
 import { NO_BUDGETS } from './auth.js';
 import { generateQueryData } from './query-data.js';
 

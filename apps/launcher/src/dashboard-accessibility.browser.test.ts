@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAxe, seriousAxeViolations } from './dashboard-test/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './dashboard-test/chromium.js';
-import { startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './dashboard-test/panels.js';
-import { TOTALS } from './dashboard-test/seed.js';
+import { runAxe, seriousAxeViolations } from './test-support/dashboard/axe.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './test-support/dashboard/chromium.js';
+import { startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
+import { TOTALS } from './test-support/dashboard/seed.js';
 import { codeFromMail, freshIp } from './test-support/api-client.js';
 
 // WCAG 2.2 AA as far as a machine can tell: axe-core finds no serious or critical issue on

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage } from './dashboard-test/chromium.js';
-import { startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { WINDOW_QUERY, waitForPanels } from './dashboard-test/panels.js';
-import { parseCsv, readZip } from './dashboard-test/read-zip.js';
-import { CHANNELS, DAILY, GOAL, GOAL_ROW, HOSTILE, PRICING_FILTERED, SITE_HOST, TOP_PAGES, TOTALS, WINDOW } from './dashboard-test/seed.js';
+import { chromiumAvailable, launchChromium, openWatchedPage } from './test-support/dashboard/chromium.js';
+import { startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { WINDOW_QUERY, waitForPanels } from './test-support/dashboard/panels.js';
+import { parseCsv, readZip } from './test-support/dashboard/read-zip.js';
+import { CHANNELS, DAILY, GOAL, GOAL_ROW, HOSTILE, PRICING_FILTERED, SITE_HOST, TOP_PAGES, TOTALS, WINDOW } from './test-support/dashboard/seed.js';
 
 // "Export CSV": the current view's tables as CSV files in one ZIP, downloaded by the
 // browser; read back here with a reader of our own and checked against seed.ts.

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './dashboard-test/chromium.js';
-import { apiQuery, startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { breakdownRows, graphTable, openTab, panel, shown, stat, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './dashboard-test/panels.js';
-import { CHANGE_TEXT, PREVIOUS_TOTALS, PRICING_CHROME_FILTERED, PRICING_FILTERED, TOTALS, WINDOW } from './dashboard-test/seed.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { apiQuery, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { breakdownRows, graphTable, openTab, panel, shown, stat, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './test-support/dashboard/panels.js';
+import { CHANGE_TEXT, PREVIOUS_TOTALS, PRICING_CHROME_FILTERED, PRICING_FILTERED, TOTALS, WINDOW } from './test-support/dashboard/seed.js';
 
 // The dashboard's state lives in the URL: a row click filters every panel and the URL;
 // reload, back/forward and a copied URL give the same view; the period, interval and

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, SIGNED_OUT_PROBE, type WatchedPage } from './dashboard-test/chromium.js';
-import { startDashboardServer, uniqueEmail, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { statText, WINDOW_QUERY, waitForPanels } from './dashboard-test/panels.js';
-import { SITE_HOST, TOTALS } from './dashboard-test/seed.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, SIGNED_OUT_PROBE, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { startDashboardServer, uniqueEmail, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { statText, WINDOW_QUERY, waitForPanels } from './test-support/dashboard/panels.js';
+import { SITE_HOST, TOTALS } from './test-support/dashboard/seed.js';
 import { codeFromMail, freshIp, register, type ApiClient } from './test-support/api-client.js';
 
 // Site roles on the signed-in dashboard: a member sees the sites they belong to and no

@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot } from './dashboard-test/chromium.js';
-import { apiQuery, postLiveEvent, startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { allPanelsLoaded, panel, PANELS, statText, WINDOW_QUERY, waitForPanels, type InPage } from './dashboard-test/panels.js';
-import { TOTALS } from './dashboard-test/seed.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot } from './test-support/dashboard/chromium.js';
+import { apiQuery, postLiveEvent, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { allPanelsLoaded, panel, PANELS, statText, WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
+import { TOTALS } from './test-support/dashboard/seed.js';
 
 // The public dashboard's life: "visitors now" follows live events; the embed mode may be
 // framed by any site and shows no chrome, the normal page may not be framed; turning the

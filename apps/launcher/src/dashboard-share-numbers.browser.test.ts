@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiMatchesHandNumbers } from './dashboard-test/api-answers.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './dashboard-test/chromium.js';
-import { apiQuery, startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { breakdownRows, graphTable, openTab, panel, shown, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './dashboard-test/panels.js';
-import { BROWSERS, CHANNELS, COUNTRIES, DAILY, DEVICES, DIRECT_VISITORS, ENTRY_PAGES, GOAL, GOAL_ROW, HOSTILE, PLAN_PROPS, TOP_OS, TOP_PAGES, TOTALS_TEXT, WINDOW } from './dashboard-test/seed.js';
+import { expectApiMatchesHandNumbers } from './test-support/dashboard/api-answers.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { apiQuery, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { breakdownRows, graphTable, openTab, panel, shown, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './test-support/dashboard/panels.js';
+import { BROWSERS, CHANNELS, COUNTRIES, DAILY, DEVICES, DIRECT_VISITORS, ENTRY_PAGES, GOAL, GOAL_ROW, HOSTILE, PLAN_PROPS, TOP_OS, TOP_PAGES, TOTALS_TEXT, WINDOW } from './test-support/dashboard/seed.js';
 
-// The public dashboard (/share/<hash>) over the hand-built data set of dashboard-test/seed.ts:
+// The public dashboard (/share/<hash>) over the hand-built data set of test-support/dashboard/seed.ts:
 // every panel shows the numbers computed by hand there, which are also the API's own answers.
 const hasChromium = chromiumAvailable('dashboard share numbers');
 

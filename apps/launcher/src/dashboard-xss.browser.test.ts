@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './dashboard-test/chromium.js';
-import { apiQuery, startDashboardServer, type DashboardServer } from './dashboard-test/dashboard-server.js';
-import { breakdownRows, openTab, panel, statText, WINDOW_QUERY, waitForPanels, type InPage, type PanelName } from './dashboard-test/panels.js';
-import { HOSTILE, WINDOW } from './dashboard-test/seed.js';
+import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { apiQuery, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { breakdownRows, openTab, panel, statText, WINDOW_QUERY, waitForPanels, type InPage, type PanelName } from './test-support/dashboard/panels.js';
+import { HOSTILE, WINDOW } from './test-support/dashboard/seed.js';
 
 // Event names, paths, props, referrers and UTM values are attacker-controlled: anyone can
 // post to a tracking key. seed.ts puts <script>, <img onerror>, javascript: URLs, CRLF and

@@ -1,7 +1,7 @@
 import { backendGate, backendsRequired } from '@sightline/testkit';
 import type { Clock } from '@sightline/runtime';
-import { startE2eServer, type E2eServer } from '../test-support/e2e-server.js';
-import { ApiClient, freshIp, register, type Registered } from '../test-support/api-client.js';
+import { startE2eServer, type E2eServer } from '../e2e-server.js';
+import { ApiClient, freshIp, register, type Registered } from '../api-client.js';
 import { dashboardBuildDir } from './dashboard-build.js';
 import { GOAL, PREVIOUS_ROWS, SITE_HOST, WINDOW_ROWS, recentRows, toNdjson } from './seed.js';
 

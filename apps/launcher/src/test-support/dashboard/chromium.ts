@@ -94,7 +94,7 @@ export async function openWatchedPage(browser: Browser, options: BrowserContextO
 }
 
 /** Where screenshots go: test-artifacts/dashboard/ at the repository root (git-ignored). */
-export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '../../../../test-artifacts/dashboard');
+export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '../../../../../test-artifacts/dashboard');
 
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS_DIR, { recursive: true });
