@@ -66,7 +66,33 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
       .toBe('Visitors now 1');
     // the custom range's totals are untouched by today's event
     await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    // the realtime period counts it, by the minute
+    await page.getByRole('combobox', { name: /^Period/ }).selectOption('realtime');
+    await waitForPanels(page);
+    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
+    expect(await panel(page, 'graph').getByRole('combobox', { name: /^Interval/ }).locator('option').allTextContents()).toEqual(['Minute']);
     watched.assertClean();
+    await watched.close();
+  });
+
+  it('one panel’s failed call shows in that panel only; the rest of the page keeps its numbers', async () => {
+    const watched = await openWatchedPage(browser);
+    const { page } = watched;
+    // the country breakdown's call fails as an overloaded query service would answer it
+    await page.route('**/api/v1/share/*/query', async (route) => {
+      const body = route.request().postDataJSON() as { dimensions?: string[] };
+      if (!body.dimensions?.includes('visit:country')) return route.continue();
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'unavailable', error: 'The query service is busy; try again shortly.', request_id: 'req_test503' }) });
+    });
+    await page.goto(shareUrl(WINDOW_QUERY));
+    await waitForPanels(page);
+    const alert = panel(page, 'locations').getByRole('alert');
+    await expect.poll(() => alert.innerText()).toContain('unavailable');
+    expect(await alert.innerText()).toContain('req_test503');
+    expect(await page.getByRole('alert').count()).toBe(1);
+    await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
+    expect(await panel(page, 'pages').getByRole('button', { name: '/pricing', exact: true }).count()).toBe(1);
+    watched.assertClean([/status of 503/]);
     await watched.close();
   });
 
