@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiMatchesHandNumbers } from './test-support/dashboard/api-answers.js';
 import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
 import { apiQuery, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
-import { breakdownRows, graphTable, openTab, panel, shown, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './test-support/dashboard/panels.js';
+import { breakdownRows, graphTable, openTab, panel, shown, statText, WINDOW_QUERY, waitForPanels, type InPage, type PanelName } from './test-support/dashboard/panels.js';
 import { BROWSERS, CHANNELS, COUNTRIES, DAILY, DEVICES, DIRECT_VISITORS, ENTRY_PAGES, GOAL, GOAL_ROW, HOSTILE, PLAN_PROPS, TOP_OS, TOP_PAGES, TOTALS_TEXT, WINDOW } from './test-support/dashboard/seed.js';
 
 // The public dashboard (/share/<hash>) over the hand-built data set of test-support/dashboard/seed.ts:
@@ -128,6 +128,35 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     await page.keyboard.press('Escape');
     await waitForPanels(page);
     await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS_TEXT.visitors}`);
+  });
+
+  it('details: every metric of a tab as the API answers it, then search and sort', async () => {
+    await openTab(page, 'pages', 'Top pages');
+    await panel(page, 'pages').getByRole('button', { name: /^Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pages: Top pages' });
+    await dialog.waitFor();
+    const metrics = ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'];
+    const answer = await apiQuery(dash, { metrics, date_range: [WINDOW.from, WINDOW.to], dimensions: ['event:page'], limit: 20 });
+    const expected = answer.results.map((r) => [r.dimensions!['event:page']!, ...metrics.map((m) => shown(m, r.metrics[m]))]);
+    const cells = () => dialog.locator('tbody tr').evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())));
+    await expect.poll(cells).toEqual(expected);
+    // /pricing by hand: 2 visitors, 3 pageviews
+    expect((await cells()).find((r) => r[0] === '/pricing')?.slice(0, 3)).toEqual(['/pricing', '2', '3']);
+    await dialog.getByRole('button', { name: 'Pageviews' }).click();
+    await expect.poll(async () => (await cells()).map((r) => r[2])).toEqual(['4', '3', '3', '1', '1']);
+    await dialog.getByLabel('Search').fill('pri');
+    await expect.poll(async () => (await cells()).map((r) => r[0])).toEqual(['/pricing']);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    await openTab(page, 'goals', 'Goals');
+    await panel(page, 'goals').getByRole('button', { name: /^Details/ }).click();
+    const goals = page.getByRole('dialog', { name: 'Goals: Goals' });
+    await expect.poll(() => goals.locator('tbody tr').evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())))).toEqual([
+      [GOAL, String(GOAL_ROW.visitors), String(GOAL_ROW.events), `${GOAL_ROW.conversion_rate}%`],
+    ]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
 
   it('left nothing in the console: no errors, no CSP violations, no dialogs — not even a missing favicon', () => {
