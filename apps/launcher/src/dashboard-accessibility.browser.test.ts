@@ -16,7 +16,8 @@ const hasChromium = chromiumAvailable('dashboard accessibility');
 
 type Scheme = 'light' | 'dark';
 
-describe.skipIf(!hasChromium)('dashboard accessibility', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   /** the signed-in owner's browser state (cookie), reused for the signed-in pages */

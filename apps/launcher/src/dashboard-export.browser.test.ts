@@ -11,7 +11,8 @@ import { CHANNELS, DAILY, GOAL, GOAL_ROW, HOSTILE, PRICING_FILTERED, SITE_HOST, 
 // browser; read back here with a reader of our own and checked against seed.ts.
 const hasChromium = chromiumAvailable('dashboard CSV export');
 
-describe.skipIf(!hasChromium)('the CSV export of the dashboard', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('the CSV export of the dashboard', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
 

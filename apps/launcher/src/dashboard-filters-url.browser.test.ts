@@ -12,7 +12,8 @@ const hasChromium = chromiumAvailable('dashboard filters and URL state');
 
 const range = [WINDOW.from, WINDOW.to];
 
-describe.skipIf(!hasChromium)('dashboard filters, URL state and pickers', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('dashboard filters, URL state and pickers', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   let watched: WatchedPage;

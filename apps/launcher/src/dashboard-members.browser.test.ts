@@ -10,7 +10,8 @@ import { codeFromMail, freshIp, register, type ApiClient } from './test-support/
 // other, and loses a site the moment the owner removes them.
 const hasChromium = chromiumAvailable('dashboard members');
 
-describe.skipIf(!hasChromium)('a member on the dashboard', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('a member on the dashboard', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   let memberEmail: string;

@@ -13,7 +13,8 @@ import { TOTALS } from './test-support/dashboard/seed.js';
 const hasChromium = chromiumAvailable('dashboard share access, realtime and embed');
 
 
-describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   // another origin that frames the dashboard, as a blog embedding it would

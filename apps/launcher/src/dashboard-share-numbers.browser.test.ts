@@ -12,7 +12,8 @@ const hasChromium = chromiumAvailable('dashboard share numbers');
 
 const STAT_LABELS = { visitors: 'Visitors', visits: 'Visits', pageviews: 'Pageviews', views_per_visit: 'Views per visit', bounce_rate: 'Bounce rate', visit_duration: 'Visit duration' } as const;
 
-describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   let watched: WatchedPage;

@@ -13,7 +13,8 @@ const hasChromium = chromiumAvailable('dashboard sign-in');
 
 const OTP_TTL_MS = 10 * 60_000; // apps/identity otp-code.ts OTP_TTL_MINUTES
 
-describe.skipIf(!hasChromium)('signing in to the dashboard', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   // the services' clock runs with the real one plus this offset: an expired code without waiting ten minutes

@@ -21,7 +21,8 @@ const TABS: Array<[PanelName, string[]]> = [
   ['goals', ['Goals', 'Custom events']],
 ];
 
-describe.skipIf(!hasChromium)('hostile values on the dashboard', () => {
+// a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
+describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_000 }, () => {
   let dash: DashboardServer;
   let browser: Browser;
   let watched: WatchedPage;
