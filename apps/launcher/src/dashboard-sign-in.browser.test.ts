@@ -87,6 +87,12 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
     const cookie = await sessionCookie(context);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(await serverSession(cookie!.value)).toBe(200);
+    // the cookie alone reads nothing: the CSRF token (from GET /web/session, kept in page memory) must come with it
+    const bare = await fetch(`${dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}` } });
+    expect(bare.status).toBe(401);
+    const { csrf_token } = (await (await fetch(`${dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie!.value}` } })).json()) as { csrf_token: string };
+    const withToken = await fetch(`${dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}`, 'x-csrf-token': csrf_token } });
+    expect(withToken.status).toBe(200);
     // no token in web storage
     const stored = await page.evaluate(() => JSON.stringify({ ...(globalThis as InPage).localStorage }) + JSON.stringify({ ...(globalThis as InPage).sessionStorage }));
     expect(stored).not.toContain(cookie!.value);
