@@ -166,7 +166,7 @@ function PropsTab({ tab, reportLoading }: { tab: TabSpec; reportLoading: ReportL
       {keys.data && list.length === 0 && <p class="muted empty">No custom properties recorded in this period.</p>}
       {list.length > 0 && (
         <label class="inline-label">
-          <span>Property of “{event.value}”</span>
+          <span>Property of “{event.values[0]}”</span>
           <select value={chosen} onChange={(e) => setKey((e.currentTarget as HTMLSelectElement).value)}>
             {list.map((p) => (
               <option key={p.key} value={p.key}>

@@ -27,13 +27,13 @@ export function shownRows(rows: readonly QueryRow[], dimension: string, field: F
 export function rowFilter(tab: TabSpec, filters: readonly Filter[], row: ShownRow, site: SiteInfo | undefined): Filter | undefined {
   if (tab.id === 'goals') {
     const goal = site?.goals.find((g) => g.display_name === row.value);
-    if (goal?.event_name) return { field: 'event', operator: 'is', value: goal.event_name };
-    if (goal?.page_path && !goal.page_path.includes('*')) return { field: 'page', operator: 'is', value: goal.page_path };
+    if (goal?.event_name) return { field: 'event', operator: 'is', values: [goal.event_name] };
+    if (goal?.page_path && !goal.page_path.includes('*')) return { field: 'page', operator: 'is', values: [goal.page_path] };
     return undefined;
   }
   const field = tab.filterField(filters);
   if (!field || row.value === '') return undefined;
-  return { field, operator: 'is', value: row.value };
+  return { field, operator: 'is', values: [row.value] };
 }
 
 export function applyRow(tab: TabSpec, state: DashboardState, row: ShownRow): void {
