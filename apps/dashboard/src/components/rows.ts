@@ -12,6 +12,8 @@ export interface ShownRow {
   label: string;
   flag: string;
   metrics: Record<string, number | null>;
+  /** the row's values in the comparison period (compare on; absent for goals and status codes) */
+  comparison?: QueryRow['comparison'];
 }
 
 export function shownRows(rows: readonly QueryRow[], dimension: string, field: FilterField | undefined): ShownRow[] {
@@ -19,7 +21,7 @@ export function shownRows(rows: readonly QueryRow[], dimension: string, field: F
     const value = row.dimensions?.[dimension] ?? '';
     const label = row.labels?.[dimension] ?? value;
     if (field) rememberLabel(field, value, row.labels?.[dimension]);
-    return { value, label, flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '', metrics: row.metrics };
+    return { value, label, flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '', metrics: row.metrics, ...(row.comparison ? { comparison: row.comparison } : {}) };
   });
 }
 
