@@ -8,6 +8,7 @@ import { useAsync, useQuery } from '../state/use-query.js';
 import { DetailsDialog } from './DetailsDialog.js';
 import { ErrorNote, ImportedBadge } from './Notes.js';
 import { ChangeText } from './TopStats.js';
+import { Flag } from './Flag.js';
 import { applyRow, rowFilter, shownRows, type ShownRow } from './rows.js';
 
 const WorldMap = lazy(() => import('../map/WorldMap.js').then((m) => m.WorldMap));
@@ -127,7 +128,7 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
             <tr key={row.value}>
               <td class="row-label">
                 <span class="bar" aria-hidden="true" style={{ width: `${share.toFixed(1)}%` }} />
-                {row.flag && <span class="flag" aria-hidden="true">{row.flag}</span>}
+                <Flag flag={row.flag} />
                 {filter ? (
                   <button type="button" class="row-button" title={`Filter by ${row.label}`} onClick={() => applyRow(tab, state, row)}>
                     {row.label}
