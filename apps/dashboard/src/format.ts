@@ -58,6 +58,15 @@ export function formatMetric(metric: string, value: number | null | undefined): 
   }
 }
 
+/**
+ * A total as the top stats show it: over no visits the API answers 0 for rates
+ * and averages (bounce rate 0%, 0.00 views per visit), which are no values: a dash.
+ */
+export function formatTotal(metric: string, metrics: Record<string, number | null | undefined>): string {
+  if (metrics['visits'] === 0 && (METRIC_KIND[metric] ?? 'count') !== 'count') return '–';
+  return formatMetric(metric, metrics[metric]);
+}
+
 /** The exact value (tables, CSV, tooltips): integers with thousands separators. */
 export function formatExact(metric: string, value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonOf, flagOf, formatChange, formatCount, formatDuration, formatExact, formatMetric, referrerHref } from '../src/format.js';
+import { comparisonOf, flagOf, formatChange, formatTotal, formatCount, formatDuration, formatExact, formatMetric, referrerHref } from '../src/format.js';
 
 describe('formatting', () => {
   it('shortens counts', () => {
@@ -50,6 +50,12 @@ describe('formatting', () => {
     // the API's null change (no value on one side) reads as a dash, with the previous value
     expect(comparisonOf('visit_duration', now, before)).toEqual({ text: '—', direction: 'flat', good: undefined, previous: 'was –', label: 'no change to show, was –' });
     expect(comparisonOf('visitors', now, undefined)).toBeUndefined();
+  });
+
+  it('totals over no visits: counts are 0, rates and averages a dash', () => {
+    const none = { visitors: 0, visits: 0, pageviews: 0, views_per_visit: 0, bounce_rate: 0, visit_duration: null };
+    expect(['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration'].map((m) => formatTotal(m, none))).toEqual(['0', '0', '0', '–', '–', '–']);
+    expect(formatTotal('bounce_rate', { visits: 4, bounce_rate: 0 })).toBe('0%');
   });
 
   it('makes flags from two letters only', () => {

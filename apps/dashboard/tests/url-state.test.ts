@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeFilter } from '../src/state/labels.js';
-import { apiFilters, DEFAULT_STATE, joinValues, parseFilter, parseState, serializeState, splitValues, withFilter, withoutFilter } from '../src/state/url-state.js';
+import { apiFilters, clampRangeEnd, DEFAULT_STATE, joinValues, parseFilter, parseState, serializeState, splitValues, withFilter, withoutFilter } from '../src/state/url-state.js';
 
 describe('URL state', () => {
   it('reads the readable form of the issue', () => {
@@ -107,5 +107,21 @@ describe('URL state', () => {
     expect(describeFilter({ operator: 'is_not', field: 'country', values: ['DE', 'FR'] })).toBe('Country is not Germany nor France');
     expect(describeFilter({ operator: 'contains', field: 'page', values: ['/blog', '/docs'] })).toBe('Page contains /blog or /docs');
     expect(describeFilter({ operator: 'is', field: 'source', values: ['Google'] })).toBe('Source is Google');
+  });
+
+  it('reads an old period=all link as the last 366 days, and writes it so', () => {
+    expect(parseState('?period=all').period).toBe('366d');
+    expect(serializeState(parseState('?period=all'))).toBe('?period=366d');
+    expect(parseState('?period=toString').period).toBe('30d');
+  });
+
+  it('a custom range longer than 366 days is cut in the URL too; impossible dates fall back', () => {
+    expect(clampRangeEnd('2024-01-01', '2026-01-01')).toBe('2024-12-31'); // 2024 is a leap year: 366 days
+    expect(clampRangeEnd('2025-01-01', '2026-12-31')).toBe('2026-01-01');
+    expect(clampRangeEnd('2025-01-01', '2025-06-30')).toBe('2025-06-30');
+    const state = parseState('?period=custom&from=2024-01-01&to=2026-01-01');
+    expect(state).toMatchObject({ period: 'custom', from: '2024-01-01', to: '2024-12-31' });
+    expect(serializeState(state)).toBe('?period=custom&from=2024-01-01&to=2024-12-31');
+    expect(parseState('?period=custom&from=2026-02-30&to=2026-03-31').period).toBe('30d');
   });
 });

@@ -1,4 +1,4 @@
-import { comparisonOf, type ComparisonView, formatExact, formatMetric, METRIC_LABELS } from '../format.js';
+import { comparisonOf, type ComparisonView, formatExact, formatTotal, METRIC_LABELS } from '../format.js';
 import { clock, period, updateView, view } from '../state/store.js';
 import { realtimeRequest, statsRequest } from '../state/requests.js';
 import { GRAPH_METRICS } from '../state/url-state.js';
@@ -31,7 +31,7 @@ export function TopStats() {
         return (
           <button key={metric} type="button" class={selected ? 'stat selected' : 'stat'} aria-pressed={selected} onClick={() => updateView({ metric })}>
             <span class="stat-label">{METRIC_LABELS[metric]}</span>{' '}
-            <span class="stat-value">{row ? formatMetric(metric, row.metrics[metric]) : '…'}</span>{' '}
+            <span class="stat-value">{row ? formatTotal(metric, row.metrics) : '…'}</span>{' '}
             {change && <ChangeText change={change} />}
           </button>
         );

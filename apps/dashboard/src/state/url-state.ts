@@ -7,7 +7,11 @@
  * (`f=is,country,DE|FR`). Defaults are left out of the URL (period always stays,
  * so a copied link says what it shows). Pure: no DOM.
  */
-export const PERIODS = ['realtime', 'day', 'yesterday', '7d', '28d', '30d', 'month', 'last_month', '12mo', 'all', 'custom'] as const;
+export const PERIODS = ['realtime', 'day', 'yesterday', '7d', '28d', '30d', 'month', 'last_month', '12mo', '366d', 'custom'] as const;
+/** Older links' `period=all`: the API's windows stop at 366 days, so it is read as what it showed. */
+const PERIOD_ALIASES: Record<string, Period> = { all: '366d' };
+/** The API's longest explicit date range, in days (spec "Date ranges"). */
+export const MAX_RANGE_DAYS = 366;
 export type Period = (typeof PERIODS)[number];
 
 export const COMPARES = ['off', 'previous', 'year'] as const;
@@ -87,6 +91,22 @@ export function cleanValues(values: readonly string[]): string[] | undefined {
   return [...new Set(values.filter((v) => v !== ''))].slice(0, MAX_FILTER_VALUES);
 }
 
+function validDate(date: string): boolean {
+  const at = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === date;
+}
+
+/**
+ * A custom range's end, pulled in to the API's 366 days from `from`, so the URL
+ * never names dates the page does not show (YYYY-MM-DD, from ≤ to).
+ */
+export function clampRangeEnd(from: string, to: string): string {
+  const last = new Date(`${from}T00:00:00Z`);
+  last.setUTCDate(last.getUTCDate() + MAX_RANGE_DAYS - 1);
+  const lastDate = last.toISOString().slice(0, 10);
+  return to > lastDate ? lastDate : to;
+}
+
 export function parseFilter(text: string): Filter | undefined {
   const first = text.indexOf(',');
   const second = first < 0 ? -1 : text.indexOf(',', first + 1);
@@ -106,14 +126,15 @@ export function filterText(filter: Filter): string {
 export function parseState(search: string): DashboardState {
   const params = new URLSearchParams(search);
   const state: DashboardState = { ...DEFAULT_STATE, filters: [] };
-  const period = params.get('period');
+  const asked = params.get('period');
+  const period = asked !== null && Object.hasOwn(PERIOD_ALIASES, asked) ? PERIOD_ALIASES[asked]! : asked;
   if (isOneOf(PERIODS, period)) state.period = period;
   if (state.period === 'custom') {
     const from = params.get('from');
     const to = params.get('to');
-    if (from && to && DATE.test(from) && DATE.test(to) && from <= to) {
+    if (from && to && DATE.test(from) && DATE.test(to) && from <= to && validDate(from) && validDate(to)) {
       state.from = from;
-      state.to = to;
+      state.to = clampRangeEnd(from, to);
     } else {
       state.period = DEFAULT_STATE.period;
     }
