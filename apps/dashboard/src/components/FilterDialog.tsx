@@ -88,7 +88,7 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
         </label>
         {values.length > 0 && (
           <div class="chosen-values">
-            <p id="chosen-label">{single ? 'Value' : 'Values (any of them)'}</p>
+            <p id="chosen-label">{single ? 'Value' : operator === 'is_not' || operator === 'does_not_contain' ? 'Values (none of them)' : 'Values (any of them)'}</p>
             <ul class="chips" aria-labelledby="chosen-label">
               {values.map((v) => (
                 <li key={v} class="chip">
