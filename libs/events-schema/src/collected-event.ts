@@ -28,6 +28,7 @@ const trackerFields = z
     sd: z.number().int().min(0).max(100).nullish().describe('Maximum scroll depth, percent (engagement only).'),
     sc: z.number().int().min(100).max(599).nullish().describe('HTTP status code of the page.'),
     s: z.string().max(64).nullish().describe('Per-tab session marker.'),
+    w: z.number().int().min(0).max(100_000).nullish().describe('Viewport width in CSS pixels (window.innerWidth): the visit’s screen size class.'),
   })
   .strict();
 

@@ -12,8 +12,8 @@ import { TRACKER_MAX_PROPS, type CollectedEvent, type TrackerPayload } from './c
  *
  * Mirrors: a plain object with only the schema's keys; k /^[A-Za-z0-9]{8,64}$/;
  * n, u, d non-empty strings of at most 120, 2048, 253 UTF-16 units; r, s strings
- * of at most 2048, 64; e, sd, sc integers in [0, 86 400 000], [0, 100],
- * [100, 599]; p a plain object of at most 30 keys of 1–64 units whose values are
+ * of at most 2048, 64; e, sd, sc, w integers in [0, 86 400 000], [0, 100],
+ * [100, 599], [0, 100 000]; p a plain object of at most 30 keys of 1–64 units whose values are
  * strings of at most 256 units, finite numbers or booleans; null for an optional
  * field means absent. Output keys follow the schema's order (as zod's do), so the
  * published JSON is byte for byte the same.
@@ -43,7 +43,7 @@ export function checkCollectedEventFast(input: unknown): CollectedEvent | undefi
 
 /** The tracker's fields of a plain object whose keys were checked, in the schema's order. */
 function trackerFields(input: Record<string, unknown>): TrackerPayload | undefined {
-  const { k, n, u, d, r, p, e, sd, sc, s } = input;
+  const { k, n, u, d, r, p, e, sd, sc, s, w } = input;
   if (typeof k !== 'string' || !TRACKING_KEY.test(k)) return undefined;
   if (!isString(n, 1, 120) || !isString(u, 1, 2048) || !isString(d, 1, 253)) return undefined;
   const out: Record<string, unknown> = { k, n, u, d };
@@ -72,10 +72,14 @@ function trackerFields(input: Record<string, unknown>): TrackerPayload | undefin
     if (!isString(s, 0, 64)) return undefined;
     out.s = s;
   }
+  if (w != null) {
+    if (!isInteger(w, 0, 100_000)) return undefined;
+    out.w = w;
+  }
   return out as TrackerPayload;
 }
 
-const TRACKER_FIELDS = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's'];
+const TRACKER_FIELDS = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'w'];
 const FIELD_SET = new Set(TRACKER_FIELDS);
 const COLLECTED_FIELD_SET = new Set([...TRACKER_FIELDS, 'ts', 'ip', 'ua']);
 const TRACKING_KEY = /^[A-Za-z0-9]{8,64}$/;

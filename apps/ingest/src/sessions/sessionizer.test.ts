@@ -9,7 +9,7 @@ function attrs(source: string): SessionAttributes {
   return {
     referrer: source === '' ? '' : `https://${source}/`, source, channel: source === '' ? 'Direct' : 'Referral',
     utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '',
-    country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop',
+    country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop', screen: 'Laptop',
   };
 }
 

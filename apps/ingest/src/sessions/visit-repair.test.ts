@@ -4,7 +4,7 @@ import { repairVisit, takeCorrection, type VisitFromEvents } from './visit-repai
 
 const ATTRIBUTES = {
   referrer: '', source: 'Google', channel: 'Organic Search', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '',
-  country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop',
+  country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop', screen: 'Laptop',
 };
 const T0 = Date.parse('2025-03-10T12:00:00.000Z');
 const min = (n: number) => T0 + n * 60_000;
