@@ -3,14 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_PATH, renderAttributesModule } from '../scripts/render-attributes.js';
+import { renderTrackerFieldsModule, TRACKER_FIELDS_GENERATED_PATH } from '../scripts/render-tracker-fields.js';
 import { emptySessionAttributes, SESSION_ATTRIBUTE_COLUMNS } from './attributes.js';
 import { copySessionAttributes, pickSessionAttributes } from './attributes.generated.js';
 
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('the generated attribute copiers', () => {
-  it('are what the catalogue generates today (run `npm run generate:attributes` after changing it)', () => {
+  it('are what the catalogue and the tracker fields generate today (run `npm run generate:attributes` after changing them)', () => {
     expect(readFileSync(path.join(LIB, GENERATED_PATH), 'utf8')).toBe(renderAttributesModule());
+    expect(readFileSync(path.join(LIB, TRACKER_FIELDS_GENERATED_PATH), 'utf8')).toBe(renderTrackerFieldsModule());
   });
 
   it('copy every attribute of the catalogue, in its order, and nothing else', () => {
