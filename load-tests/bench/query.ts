@@ -102,7 +102,7 @@ async function timePaired(http: () => Promise<unknown>, direct: () => Promise<un
   return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50) };
 }
 
-async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
+export async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
   const response = await fetch(url, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -113,7 +113,7 @@ async function api<T>(url: string, token: string | undefined, body?: unknown): P
   return answer;
 }
 
-async function registerOwner(url: string, dataDir: string): Promise<string> {
+export async function registerOwner(url: string, dataDir: string): Promise<string> {
   const email = `bench.query.${Date.now()}@mail.sightline-bench.net`;
   await api(`${url}/api/v1/auth/send-otp`, undefined, { email });
   const mailDir = path.join(dataDir, 'mail');
@@ -142,7 +142,8 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
   const keptFile = path.join(dir.path, 'query-bench.json');
   const kept = DATA_DIR ? await readKept(keptFile) : undefined;
   const figures: Record<string, string | number> = {};
-  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000' });
+  // QUERY_CACHE_MAX_BYTES=0: this bench measures the query engine; repeated reports would otherwise be answered from the gateway's answer cache (the share-crowd bench measures that)
+  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', QUERY_CACHE_MAX_BYTES: '0' });
   const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;

@@ -33,6 +33,7 @@ import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
+import { webSessionRoutes } from './routes/web-session.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 import { AccessLogThrottle } from './access-log-throttle.js';
 import { ReportContextCache } from './report-context-cache.js';
@@ -40,6 +41,16 @@ import { subscribeReportNews } from './report-context-news.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
+import { QueryAnswerCache, type QueryAnswerCacheOptions } from './query-answer-cache.js';
+import { subscribeAnswerNews } from './query-answer-news.js';
+import { ReportQueries } from './report-queries.js';
+import { shareRoutes } from './routes/share.js';
+import { ClientRateLimit } from './share/client-rate-limit.js';
+import { ShareSites, shareLookup } from './share/share-sites.js';
+import { loadDashboardDist } from './web/dashboard-dist.js';
+import { webRoutes } from './web/web-routes.js';
+
+const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
 
 /** Routes whose successful requests are logged at debug, not info (high volume, no news). */
 const QUIET_ROUTES = new Set(['/api/event', '/healthz', '/readyz', '/readyz/gateway']);
@@ -76,6 +87,12 @@ export interface GatewayOptions {
   usageSyncIntervalMs: number;
   /** the terms of service accepted at registration: TERMS_URL (unset: the bundled page) and TERMS_VERSION */
   terms: { externalUrl?: string; url: string; version: string };
+  /** answers of every query route (key, session, share): QUERY_CACHE_*; default 64 MiB, 10 s live, 1 h closed */
+  queryCache?: Omit<QueryAnswerCacheOptions, 'now'>;
+  /** SHARE_RATE_LIMIT_PER_MINUTE: share API and page requests per client address; 0 = no limit (default 600) */
+  shareRateLimitPerMinute?: number;
+  /** DASHBOARD_DIR: the dashboard build (manifest.json + assets/); without a manifest the pages answer 503 */
+  dashboardDir?: string;
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
@@ -118,14 +135,19 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const identity = clientOf(options.services, 'identity');
   const staleness = options.reportCache ?? { ttlMs: 5_000, staleMs: 60_000 };
   const keyCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
+  // dashboard sessions: same TTL and revocation path as keys, kept apart so a cookie's token is never a bearer key
+  const sessionCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
   const meter = new UsageMeter(identity, options.budgets, options.log);
-  registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
+  registerAuthentication(app, { identity, cache: keyCache, sessionCache, meter, deadlineMs: options.grpcDeadlineMs });
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
   const reportCache = new ReportContextCache(staleness);
-  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => {
-    keyCache.forgetKey(revoked.key_id);
-    reportCache.forgetKey(revoked.key_id);
-  });
+  // (a revoked web session arrives here too: its session id is its key id)
+  const forgetKey = (keyId: string) => {
+    keyCache.forgetKey(keyId);
+    sessionCache.forgetKey(keyId);
+    reportCache.forgetKey(keyId);
+  };
+  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => forgetKey(revoked.key_id));
   meter.start(options.usageSyncIntervalMs);
   const reportNews = await subscribeReportNews(options.bus, reportCache);
   app.addHook('onClose', async () => {
@@ -134,9 +156,15 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     await meter.stop();
   });
   // this replica forgets at once; the others when the broadcast reaches them
+  const answers = new QueryAnswerCache(options.queryCache ?? DEFAULT_QUERY_CACHE);
+  const shareSites = new ShareSites(staleness.ttlMs);
+  const answerNews = await subscribeAnswerNews(options.bus, answers, shareSites);
+  app.addHook('onClose', async () => void (await Promise.allSettled(answerNews.map((s) => s.stop()))));
   const announceAccessChange = async (change: { site_id?: number; account_id?: number }) => {
     if (change.site_id !== undefined) reportCache.forgetSiteReach(change.site_id);
     if (change.account_id !== undefined) reportCache.forgetPlan(change.account_id);
+    if (change.site_id !== undefined) shareSites.forgetSite(change.site_id);
+    if (change.account_id !== undefined) shareSites.forgetAccount(change.account_id);
     await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans) or never use the stale reach while sites answers'));
   };
   registerNotFound(app, routes, docsUrl);
@@ -164,6 +192,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });
+  await app.register(webSessionRoutes, { identity, sessionCache, forgetSessions: (ids) => ids.forEach(forgetKey), deadlineMs });
   const sites = clientOf(options.services, 'sites');
   await app.register(keyRoutes, { identity, sites, deadlineMs });
   await app.register(billingRoutes, { identity, deadlineMs, announceAccessChange });
@@ -191,7 +220,14 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(trackerScriptRoutes, { sites, settings, scriptBuilder, cache: scriptCache, publicUrl: options.publicUrl, deadlineMs });
   const query = clientOf(options.services, 'query');
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
-  await app.register(queryRoutes, { sites, identity, query, deadlineMs, cache: reportCache });
+  const reports = new ReportQueries(query, answers, deadlineMs);
+  await app.register(queryRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
+  const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
+  const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
+  await app.register(shareRoutes, { lookup, reports, rateLimit });
+  const dist = options.dashboardDir ? await loadDashboardDist(options.dashboardDir) : undefined;
+  if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
+  await app.register(webRoutes, { dist, lookup, rateLimit });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

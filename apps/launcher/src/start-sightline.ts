@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '@sightline/config';
 import { buildGateway, closeServices, connectServices, type ServiceAddresses } from '@sightline/gateway';
@@ -44,6 +45,11 @@ export interface StartOptions {
 }
 
 const GATEWAY_NEEDS: StoreNeeds = { bus: true };
+
+/** apps/dashboard/dist beside this app, from the sources (tsx) and the image's compiled tree alike */
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
+/** a window counts as closed (cached for QUERY_CACHE_CLOSED_TTL_MS) once its last day ended an hour ago: 30-minute sessions across midnight, ingest lag */
+const CLOSED_AFTER_MS = 3_600_000;
 
 function unionNeeds(list: StoreNeeds[]): StoreNeeds {
   return list.reduce<StoreNeeds>((all, n) => ({ db: all.db || n.db, events: all.events || n.events, bus: all.bus || n.bus, mail: all.mail || n.mail }), {});
@@ -126,6 +132,9 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       budgets: { write: config.BUDGET_WRITE_PER_HOUR, account: config.BUDGET_ACCOUNT_PER_HOUR, key: config.BUDGET_KEY_PER_HOUR },
       usageSyncIntervalMs: config.USAGE_SYNC_INTERVAL_MS,
       terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
+      queryCache: { maxBytes: config.QUERY_CACHE_MAX_BYTES, liveTtlMs: config.QUERY_CACHE_LIVE_TTL_MS, closedTtlMs: config.QUERY_CACHE_CLOSED_TTL_MS, closedAfterMs: CLOSED_AFTER_MS },
+      shareRateLimitPerMinute: config.SHARE_RATE_LIMIT_PER_MINUTE,
+      dashboardDir: config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       extraRoutes,
     });
     // buildGateway returns it ready (plugins loaded): the reserved port is free only for the listen call

@@ -7,7 +7,7 @@ import { createGoal, deleteGoal, listGoals } from './goals/goals.js';
 import { addMember, listMembers, removeMember } from './members/members.js';
 import { createSite } from './sites/create-site.js';
 import { deleteSite } from './sites/delete-site.js';
-import { getSite, getSiteByTrackingKey, listSites } from './sites/read-sites.js';
+import { getSite, getSiteByHash, getSiteByTrackingKey, listSites } from './sites/read-sites.js';
 import { updateSite } from './sites/update-site.js';
 import type { SitesContext } from './sites-context.js';
 
@@ -19,6 +19,7 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     listSites: unary('Sites/ListSites', log, (r: sitesV1.ListSitesRequest) => listSites(ctx, r)),
     getSite: unary('Sites/GetSite', log, (r: sitesV1.GetSiteRequest) => getSite(ctx, r)),
     getSiteByTrackingKey: unary('Sites/GetSiteByTrackingKey', log, (r: sitesV1.GetSiteByTrackingKeyRequest) => getSiteByTrackingKey(ctx, r)),
+    getSiteByHash: unary('Sites/GetSiteByHash', log, (r: sitesV1.GetSiteByHashRequest) => getSiteByHash(ctx, r)),
     updateSite: unary('Sites/UpdateSite', log, (r: sitesV1.UpdateSiteRequest, call) => updateSite(ctx, r, call)),
     deleteSite: unary('Sites/DeleteSite', log, (r: sitesV1.DeleteSiteRequest, call) => deleteSite(ctx, r, call)),
     listMembers: unary('Sites/ListMembers', log, (r: sitesV1.ListMembersRequest) => listMembers(ctx, r)),

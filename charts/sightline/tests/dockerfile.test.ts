@@ -35,6 +35,18 @@ describe('Dockerfile', () => {
     expect(DOCKERFILE).not.toMatch(/--import", "tsx"/);
   });
 
+  it('builds the dashboard in a stage of its own and ships only its dist', () => {
+    const dashboard = instructions.indexOf('FROM ${NODE_IMAGE} AS dashboard');
+    const build = instructions.indexOf('FROM deps AS build');
+    expect(dashboard).toBeGreaterThan(-1);
+    expect(instructions.findIndex((line, i) => i > dashboard && line.includes('npm run --if-present build:dashboard'))).toBeLessThan(build);
+    const copy = instructions.indexOf('COPY --from=dashboard /app/apps/dashboard/dist ./apps/dashboard/dist');
+    expect(copy).toBeGreaterThan(build);
+    expect(copy).toBeLessThan(instructions.findIndex((line) => line.includes('node tools/image/compile.mjs')));
+    // a local build never slips in instead of the image's own
+    expect(DOCKERIGNORE.split('\n')).toContain('apps/dashboard/dist');
+  });
+
   it('installs production dependencies only, from the lockfile, without install scripts', () => {
     const install = instructions.find((line) => line.includes('npm ci'));
     expect(install).toMatch(/--omit=dev/);

@@ -63,6 +63,12 @@ export const ENV_SCHEMA = z.object({
   BUDGET_ACCOUNT_PER_HOUR: positiveInt.default(20_000).describe('Hourly budget of authenticated requests per account, all keys together.'),
   BUDGET_KEY_PER_HOUR: positiveInt.default(10_000).describe('Hourly budget of authenticated requests per API key.'),
   USAGE_SYNC_INTERVAL_MS: positiveInt.default(1_000).describe('How often a gateway shares its budget counts with the other replicas (through identity).'),
+  // -- dashboard
+  DASHBOARD_DIR: z.string().min(1).max(4096).optional().describe('Directory of the dashboard build (`manifest.json` and `assets/`, written by `npm run build:dashboard`; `npm start` and the image build it). Default: `apps/dashboard/dist`. Without a manifest the pages (`/`, `/sites/{id}`, `/share/{hash}`) answer 503; the API is unaffected.'),
+  SHARE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600).describe('Requests per minute one client address may make to public dashboards (`/share/{hash}` and `/api/v1/share/…`), per gateway replica; a minute’s worth may come at once (a page loading its panels). Past it 429 `rate_limited` with Retry-After. The address honours `TRUSTED_PROXIES`. 0: no limit.'),
+  QUERY_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(67_108_864).describe('Memory for cached report answers (`POST /query`, `GET /props`, the share routes) per gateway replica, 64 MiB by default; least recently used answers go first. Identical queries arriving together run once. 0: no cache and no single flight.'),
+  QUERY_CACHE_LIVE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000).describe('How long an answer whose window reaches today (or realtime) is reused. 0: not kept (identical queries arriving together still run once).'),
+  QUERY_CACHE_CLOSED_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000).describe('How long an answer whose window ended before today (in the site’s time zone, over an hour ago) is reused; an import into the site, a change of the site or its settings drop it sooner, on every replica.'),
   // -- sites
   HOBBY_ZONES: csv
     .default(['github.io', 'gitlab.io', 'pages.dev', 'netlify.app', 'vercel.app', 'neocities.org'])

@@ -2,18 +2,20 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
-import type { identityV1, queryV1, sitesV1 } from '@sightline/proto';
+import type { identityV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
 import { actorOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, PropsQuerystring, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
 import { assertReportsReadable } from '../report-access.js';
 import type { ReportContextCache } from '../report-context-cache.js';
+import type { ReportQueries, ReportSite } from '../report-queries.js';
 
 export interface QueryRouteOptions {
   sites: sitesV1.SitesServiceClient;
   identity: identityV1.IdentityServiceClient;
-  query: queryV1.QueryServiceClient;
+  /** the query service behind the answer cache (shared with the share routes) */
+  reports: ReportQueries;
   deadlineMs: number;
   /** plan state and, while sites or identity restarts, recently confirmed reach (see ReportContextCache) */
   cache: ReportContextCache;
@@ -27,12 +29,14 @@ const security = [{ apiKey: [] }];
  * tracking and plan state of the owner (GetPlan), goals when event:goal asks for
  * them — and hands the query service a plain site context; nothing runs on the
  * events store before those checks pass. GetSite, GetPlan (unless cached) and
- * ListGoals run side by side when the site's owner is already known.
+ * ListGoals run side by side when the site's owner is already known. The answer comes
+ * through ReportQueries (the answer cache), like every other query route's.
  */
-export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, query, deadlineMs, cache }) => {
-  const read = { write: false, auth: { permission: 'stats:read' as const } };
+export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, reports, deadlineMs, cache }) => {
+  // the dashboard's session may read here too (cookie + X-CSRF-Token)
+  const read = { write: false, auth: { permission: 'stats:read' as const, session: true } };
 
-  async function siteContext(request: FastifyRequest, requestedSiteId: number | undefined, withGoals: boolean): Promise<queryV1.SiteContext> {
+  async function siteOf(request: FastifyRequest, requestedSiteId: number | undefined, withGoals: boolean): Promise<ReportSite> {
     const keySite = principalOf(request).siteId;
     const siteId = requestedSiteId ?? keySite;
     if (siteId === undefined) throw new ApiError('site_id_required');
@@ -47,10 +51,7 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
     });
     assertReportsReadable(plan);
     const goals = goalsCall ? (await goalsCall).goals : [];
-    return {
-      siteId, timezone: site.timezone, weekStart: site.weekStart, now: new Date().toISOString(),
-      goals: goals.map((g) => ({ displayName: g.displayName, ...(g.eventName !== undefined ? { eventName: g.eventName } : {}), ...(g.pagePath !== undefined ? { pagePath: g.pagePath } : {}) })),
-    };
+    return { siteId, timezone: site.timezone, weekStart: site.weekStart, goals };
   }
 
   app.post(
@@ -71,10 +72,9 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
     },
     async (request) => {
       const dimensions = Array.isArray(request.body.dimensions) ? request.body.dimensions : [];
-      const site = await siteContext(request, request.body.site_id, dimensions.includes('event:goal'));
+      const site = await siteOf(request, request.body.site_id, dimensions.includes('event:goal'));
       const { site_id: _resolved, ...rest } = request.body;
-      const answer = await callUnary(query, query.query, 'Query/Query', { site, queryJson: JSON.stringify(rest) }, callOptions(request, deadlineMs));
-      return JSON.parse(answer.answerJson) as unknown as typeof QueryAnswer._output;
+      return (await reports.run(request, site, rest)) as typeof QueryAnswer._output;
     },
   );
 
@@ -90,11 +90,8 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
       },
     },
     async (request) => {
-      const site = await siteContext(request, request.query.site_id, false);
-      const raw = request.query.date_range;
-      const dateRange = raw.includes(',') ? JSON.stringify(raw.split(',')) : raw;
-      const answer = await callUnary(query, query.listProps, 'Query/ListProps', { site, dateRange }, callOptions(request, deadlineMs));
-      return { props: answer.props.map((p) => ({ key: p.key, events: Number(p.events) })), date_range: [answer.dateRangeStart, answer.dateRangeEnd] };
+      const site = await siteOf(request, request.query.site_id, false);
+      return reports.props(request, site, request.query.date_range);
     },
   );
 };

@@ -39,5 +39,19 @@ export function listAndGetSitesSuite(suite: SitesSuite): void {
         await expectApiError(h.rpc.getSiteByTrackingKey({ trackingKey }), 'unknown_site');
       }
     });
+
+    test('GetSiteByHash finds the site its share hash names with its goals, and nothing else', async () => {
+      const o = owner();
+      const site = await create(o);
+      const other = await create(o);
+      const goal = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'Signup' });
+      await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'Other' });
+      await expect(h.rpc.getSiteByHash({ hash: site.hash })).resolves.toEqual({ site, goals: [goal] });
+      await expect(h.rpc.getSiteByHash({ hash: other.hash })).resolves.toMatchObject({ site: other, goals: [{ eventName: 'Other' }] });
+      // the tracking key is public too, but it is not a share hash
+      for (const hash of [site.trackingKey, 'Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9', 'short', "x' OR 1=1 --", '', site.hash.toLowerCase() === site.hash ? site.hash.toUpperCase() : site.hash.toLowerCase()]) {
+        await expectApiError(h.rpc.getSiteByHash({ hash }), 'unknown_site');
+      }
+    });
   });
 }

@@ -47,6 +47,7 @@ export function rpcClient(client: sitesV1.SitesServiceClient) {
     listSites: (r: sitesV1.ListSitesRequest) => callUnary(client, client.listSites, 'Sites/ListSites', r, options()),
     getSite: (r: sitesV1.GetSiteRequest) => callUnary(client, client.getSite, 'Sites/GetSite', r, options()),
     getSiteByTrackingKey: (r: sitesV1.GetSiteByTrackingKeyRequest) => callUnary(client, client.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', r, options()),
+    getSiteByHash: (r: sitesV1.GetSiteByHashRequest) => callUnary(client, client.getSiteByHash, 'Sites/GetSiteByHash', r, options()),
     updateSite: (r: sitesV1.UpdateSiteRequest) => callUnary(client, client.updateSite, 'Sites/UpdateSite', r, options()),
     deleteSite: (r: sitesV1.DeleteSiteRequest) => callUnary(client, client.deleteSite, 'Sites/DeleteSite', r, options()),
     listMembers: (r: sitesV1.ListMembersRequest) => callUnary(client, client.listMembers, 'Sites/ListMembers', r, options()),

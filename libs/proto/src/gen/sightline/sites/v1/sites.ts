@@ -88,6 +88,18 @@ export interface GetSiteByTrackingKeyRequest {
   trackingKey: string;
 }
 
+export interface GetSiteByHashRequest {
+  hash: string;
+}
+
+export interface SiteWithGoals {
+  site?:
+    | Site
+    | undefined;
+  /** in creation order, like ListGoals */
+  goals: Goal[];
+}
+
 export interface UpdateSiteRequest {
   actor?: Actor | undefined;
   audit?: AuditContext | undefined;
@@ -1231,6 +1243,158 @@ export const GetSiteByTrackingKeyRequest: MessageFns<GetSiteByTrackingKeyRequest
   fromPartial<I extends Exact<DeepPartial<GetSiteByTrackingKeyRequest>, I>>(object: I): GetSiteByTrackingKeyRequest {
     const message = createBaseGetSiteByTrackingKeyRequest();
     message.trackingKey = object.trackingKey ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSiteByHashRequest(): GetSiteByHashRequest {
+  return { hash: "" };
+}
+
+export const GetSiteByHashRequest: MessageFns<GetSiteByHashRequest> = {
+  encode(message: GetSiteByHashRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hash !== "") {
+      writer.uint32(10).string(message.hash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSiteByHashRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSiteByHashRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSiteByHashRequest {
+    return { hash: isSet(object.hash) ? globalThis.String(object.hash) : "" };
+  },
+
+  toJSON(message: GetSiteByHashRequest): unknown {
+    const obj: any = {};
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSiteByHashRequest>, I>>(base?: I): GetSiteByHashRequest {
+    return GetSiteByHashRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSiteByHashRequest>, I>>(object: I): GetSiteByHashRequest {
+    const message = createBaseGetSiteByHashRequest();
+    message.hash = object.hash ?? "";
+    return message;
+  },
+};
+
+function createBaseSiteWithGoals(): SiteWithGoals {
+  return { site: undefined, goals: [] };
+}
+
+export const SiteWithGoals: MessageFns<SiteWithGoals> = {
+  encode(message: SiteWithGoals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.site !== undefined) {
+      Site.encode(message.site, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.goals) {
+      Goal.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SiteWithGoals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSiteWithGoals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.site = Site.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.goals.push(Goal.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SiteWithGoals {
+    return {
+      site: isSet(object.site) ? Site.fromJSON(object.site) : undefined,
+      goals: globalThis.Array.isArray(object?.goals) ? object.goals.map((e: any) => Goal.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SiteWithGoals): unknown {
+    const obj: any = {};
+    if (message.site !== undefined) {
+      obj.site = Site.toJSON(message.site);
+    }
+    if (message.goals?.length) {
+      obj.goals = message.goals.map((e) => Goal.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SiteWithGoals>, I>>(base?: I): SiteWithGoals {
+    return SiteWithGoals.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SiteWithGoals>, I>>(object: I): SiteWithGoals {
+    const message = createBaseSiteWithGoals();
+    message.site = (object.site !== undefined && object.site !== null) ? Site.fromPartial(object.site) : undefined;
+    message.goals = object.goals?.map((e) => Goal.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5093,6 +5257,20 @@ export const SitesServiceService = {
     responseSerialize: (value: Site): Buffer => Buffer.from(Site.encode(value).finish()),
     responseDeserialize: (value: Buffer): Site => Site.decode(value),
   },
+  /**
+   * The site a share hash names, with its goals (the public dashboard's data). No
+   * actor: whoever holds the hash asks; the gateway answers nothing from it before
+   * the settings service says the site's public dashboard is on.
+   */
+  getSiteByHash: {
+    path: "/sightline.sites.v1.SitesService/GetSiteByHash" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSiteByHashRequest): Buffer => Buffer.from(GetSiteByHashRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSiteByHashRequest => GetSiteByHashRequest.decode(value),
+    responseSerialize: (value: SiteWithGoals): Buffer => Buffer.from(SiteWithGoals.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SiteWithGoals => SiteWithGoals.decode(value),
+  },
   updateSite: {
     path: "/sightline.sites.v1.SitesService/UpdateSite" as const,
     requestStream: false as const,
@@ -5265,6 +5443,12 @@ export interface SitesServiceServer extends UntypedServiceImplementation {
    * actor: a tracking key is public (it is in every page carrying the snippet).
    */
   getSiteByTrackingKey: handleUnaryCall<GetSiteByTrackingKeyRequest, Site>;
+  /**
+   * The site a share hash names, with its goals (the public dashboard's data). No
+   * actor: whoever holds the hash asks; the gateway answers nothing from it before
+   * the settings service says the site's public dashboard is on.
+   */
+  getSiteByHash: handleUnaryCall<GetSiteByHashRequest, SiteWithGoals>;
   updateSite: handleUnaryCall<UpdateSiteRequest, Site>;
   deleteSite: handleUnaryCall<DeleteSiteRequest, DeleteSiteResponse>;
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
@@ -5353,6 +5537,26 @@ export interface SitesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  /**
+   * The site a share hash names, with its goals (the public dashboard's data). No
+   * actor: whoever holds the hash asks; the gateway answers nothing from it before
+   * the settings service says the site's public dashboard is on.
+   */
+  getSiteByHash(
+    request: GetSiteByHashRequest,
+    callback: (error: ServiceError | null, response: SiteWithGoals) => void,
+  ): ClientUnaryCall;
+  getSiteByHash(
+    request: GetSiteByHashRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SiteWithGoals) => void,
+  ): ClientUnaryCall;
+  getSiteByHash(
+    request: GetSiteByHashRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SiteWithGoals) => void,
   ): ClientUnaryCall;
   updateSite(
     request: UpdateSiteRequest,

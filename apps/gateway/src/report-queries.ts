@@ -1,0 +1,68 @@
+import type { FastifyRequest } from 'fastify';
+import { callUnary } from '@sightline/grpc-kit';
+import type { queryV1 } from '@sightline/proto';
+import { callOptions } from './request-context.js';
+import type { QueryAnswerCache } from './query-answer-cache.js';
+
+/** What a report needs to know about its site, however the caller reached it (key, session, share hash). */
+export interface ReportSite {
+  siteId: number;
+  timezone: string;
+  weekStart: number;
+  goals: Array<{ displayName: string; eventName?: string; pagePath?: string }>;
+}
+
+export interface PropsAnswerObject {
+  props: Array<{ key: string; events: number }>;
+  date_range: string[];
+}
+
+/**
+ * The one way every query route asks the query service: the site context built from
+ * what the route resolved, and the answer through the answer cache (single flight,
+ * brief caching). The routes differ only in how they find and authorise the site.
+ */
+export class ReportQueries {
+  constructor(
+    private readonly query: queryV1.QueryServiceClient,
+    private readonly answers: QueryAnswerCache,
+    private readonly deadlineMs: number,
+  ) {}
+
+  /** POST /query's answer for `body` (its `site_id` already resolved into `site` and left out). */
+  async run(request: FastifyRequest, site: ReportSite, body: Record<string, unknown>): Promise<unknown> {
+    const queryJson = JSON.stringify(body);
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: body }, async () => {
+      const answer = await callUnary(this.query, this.query.query, 'Query/Query', { site: siteContextOf(site), queryJson }, callOptions(request, this.deadlineMs));
+      return answer.answerJson;
+    });
+    return JSON.parse(answerJson) as unknown;
+  }
+
+  /** GET /props's answer; `rawDateRange` as the query string has it (`7d`, `start,end`). */
+  async props(request: FastifyRequest, site: ReportSite, rawDateRange: string): Promise<PropsAnswerObject> {
+    const dateRange = rawDateRange.includes(',') ? JSON.stringify(rawDateRange.split(',')) : rawDateRange;
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'props', request: dateRange }, async () => {
+      const answer = await callUnary(this.query, this.query.listProps, 'Query/ListProps', { site: siteContextOf(site), dateRange }, callOptions(request, this.deadlineMs));
+      const object: PropsAnswerObject = { props: answer.props.map((p) => ({ key: p.key, events: Number(p.events) })), date_range: [answer.dateRangeStart, answer.dateRangeEnd] };
+      return JSON.stringify(object);
+    });
+    return JSON.parse(answerJson) as PropsAnswerObject;
+  }
+}
+
+/** Only what the query service reads of the goals: a key route and a share route asking the same share the answer. */
+function keyOf(site: ReportSite) {
+  return { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: site.goals.map((g) => [g.displayName, g.eventName ?? null, g.pagePath ?? null]) };
+}
+
+/** The query service's site context: the windows resolve against this instant. */
+export function siteContextOf(site: ReportSite, now = new Date()): queryV1.SiteContext {
+  return {
+    siteId: site.siteId,
+    timezone: site.timezone,
+    weekStart: site.weekStart,
+    now: now.toISOString(),
+    goals: site.goals.map((g) => ({ displayName: g.displayName, ...(g.eventName !== undefined ? { eventName: g.eventName } : {}), ...(g.pagePath !== undefined ? { pagePath: g.pagePath } : {}) })),
+  };
+}
