@@ -46,11 +46,12 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     return { id: site.body.site_id, hash: site.body.hash };
   }
 
-  async function importRows(siteId: number, ndjson: string): Promise<void> {
+  async function importRows(siteId: number, ndjson: string): Promise<number> {
     const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() }, body: ndjson });
     const created = (await response.json()) as { import_id: number };
     expect(response.status).toBe(202);
     await waitFor(async () => (await client.request<{ status: string }>('GET', `/api/v1/sites/${siteId}/imports/${created.import_id}`, { token: owner.token })).body.status === 'completed', 20_000);
+    return created.import_id;
   }
 
   beforeAll(async () => {
@@ -125,14 +126,18 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     })).toBe(2);
   });
 
-  it('an import completing drops the site’s answers at once, however long closed windows are kept', async () => {
+  it('an import completing or deleted drops the site’s answers at once, however long closed windows are kept', async () => {
     const body = { metrics: ['visitors', 'pageviews'], date_range: LATER };
     expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 0, pageviews: 0 });
     expect(await callsDuring(() => query(body))).toBe(0);
-    await importRows(siteA.id, toNdjson([{ ...CORE_ROWS[0], timestamp: '2024-06-05T10:00:00Z' }, { ...CORE_ROWS[1], timestamp: '2024-06-05T10:05:00Z' }]));
+    const importId = await importRows(siteA.id, toNdjson([{ ...CORE_ROWS[0], timestamp: '2024-06-05T10:00:00Z' }, { ...CORE_ROWS[1], timestamp: '2024-06-05T10:05:00Z' }]));
     // import.progress reaches the gateway beside the job record; within moments, not the closed TTL (1 h)
     await waitFor(async () => (await query(body)).body.results[0]!.metrics.pageviews === 2, 5_000);
     expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 1, pageviews: 2 });
+    expect(await callsDuring(() => query(body))).toBe(0);
+    // deleting the import takes its rows out of a closed window: its answer goes at once too
+    expect((await client.request('DELETE', `/api/v1/sites/${siteA.id}/imports/${importId}`, { token: owner.token })).status).toBe(204);
+    expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 0, pageviews: 0 });
   });
 
   it('keeps a window reaching today only for the live TTL', async () => {
