@@ -90,6 +90,14 @@ module.exports = {
       from: { path: '^(apps|libs)/[^/]+/src/', pathNot: testOnly },
       to: { path: [testOnly, testingEntry] },
     },
+    {
+      name: 'dashboard-browser-only',
+      severity: 'error',
+      comment:
+        'The dashboard page (apps/dashboard/src) runs in a browser: it imports only its own modules and its pinned UI packages (no node: builtins, no workspace package, nothing else bundled unseen).',
+      from: { path: '^apps/dashboard/src/' },
+      to: { pathNot: ['^apps/dashboard/src/', '^node_modules/(preact|@preact/signals|@preact/signals-core|uplot|fflate|d3-geo|d3-array|internmap|topojson-client|world-atlas)/', '^sightline:world-shapes$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -100,7 +108,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
       mainFields: ['module', 'main', 'types'],
     },
   },

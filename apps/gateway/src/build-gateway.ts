@@ -33,6 +33,7 @@ import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
+import { webSessionRoutes } from './routes/web-session.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 import { AccessLogThrottle } from './access-log-throttle.js';
 import { ReportContextCache } from './report-context-cache.js';
@@ -134,14 +135,19 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const identity = clientOf(options.services, 'identity');
   const staleness = options.reportCache ?? { ttlMs: 5_000, staleMs: 60_000 };
   const keyCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
+  // dashboard sessions: same TTL and revocation path as keys, kept apart so a cookie's token is never a bearer key
+  const sessionCache = new KeyCache(options.keyCacheTtlMs, undefined, staleness.staleMs);
   const meter = new UsageMeter(identity, options.budgets, options.log);
-  registerAuthentication(app, { identity, cache: keyCache, meter, deadlineMs: options.grpcDeadlineMs });
+  registerAuthentication(app, { identity, cache: keyCache, sessionCache, meter, deadlineMs: options.grpcDeadlineMs });
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
   const reportCache = new ReportContextCache(staleness);
-  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => {
-    keyCache.forgetKey(revoked.key_id);
-    reportCache.forgetKey(revoked.key_id);
-  });
+  // (a revoked web session arrives here too: its session id is its key id)
+  const forgetKey = (keyId: string) => {
+    keyCache.forgetKey(keyId);
+    sessionCache.forgetKey(keyId);
+    reportCache.forgetKey(keyId);
+  };
+  const revocations = await options.bus.subscribe(SUBJECTS.keysRevoked, (revoked) => forgetKey(revoked.key_id));
   meter.start(options.usageSyncIntervalMs);
   const reportNews = await subscribeReportNews(options.bus, reportCache);
   app.addHook('onClose', async () => {
@@ -186,6 +192,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(healthRoutes, { services: options.services, ownStores: options.ownStores, deadlineMs: options.grpcDeadlineMs });
   const deadlineMs = options.grpcDeadlineMs;
   await app.register(registrationRoutes, { identity, deadlineMs });
+  await app.register(webSessionRoutes, { identity, sessionCache, forgetSessions: (ids) => ids.forEach(forgetKey), deadlineMs });
   const sites = clientOf(options.services, 'sites');
   await app.register(keyRoutes, { identity, sites, deadlineMs });
   await app.register(billingRoutes, { identity, deadlineMs, announceAccessChange });

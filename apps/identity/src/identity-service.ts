@@ -8,6 +8,9 @@ import { verifyOtp } from './otp/verify-otp.js';
 import { getPlan, setSubscription, startTrial } from './plans/plans.js';
 import { reportUsage } from './usage/report-usage.js';
 import { describeAccounts, findAccount } from './accounts/account-lookup.js';
+import { startWebSession } from './sessions/start-web-session.js';
+import { verifyWebSession } from './sessions/verify-web-session.js';
+import { revokeAllWebSessions, revokeWebSession } from './sessions/revoke-web-sessions.js';
 
 /** The IdentityService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
 export function identityServiceImplementation(ctx: IdentityContext): identityV1.IdentityServiceServer {
@@ -26,5 +29,9 @@ export function identityServiceImplementation(ctx: IdentityContext): identityV1.
     findAccount: unary('Identity/FindAccount', log, (request: identityV1.FindAccountRequest) => findAccount(ctx, request)),
     describeAccounts: unary('Identity/DescribeAccounts', log, (request: identityV1.DescribeAccountsRequest) => describeAccounts(ctx, request)),
     reportUsage: unary('Identity/ReportUsage', log, (request: identityV1.ReportUsageRequest) => reportUsage(ctx, request)),
+    startWebSession: unary('Identity/StartWebSession', log, (request: identityV1.StartWebSessionRequest) => startWebSession(ctx, request)),
+    verifyWebSession: unary('Identity/VerifyWebSession', log, (request: identityV1.VerifyWebSessionRequest) => verifyWebSession(ctx, request)),
+    revokeWebSession: unary('Identity/RevokeWebSession', log, (request: identityV1.RevokeWebSessionRequest) => revokeWebSession(ctx, request)),
+    revokeAllWebSessions: unary('Identity/RevokeAllWebSessions', log, (request: identityV1.RevokeAllWebSessionsRequest) => revokeAllWebSessions(ctx, request)),
   };
 }

@@ -2,7 +2,7 @@ import { commonV1, health, identityV1, queryV1, scriptBuilderV1, settingsV1, sit
 
 /**
  * The methods of each service that may run twice with the same outcome: reads (and
- * VerifyKey, whose only write is an idempotent "last used" hint). A channel retries
+ * VerifyKey and VerifyWebSession, whose only write is an idempotent "last used" hint). A channel retries
  * these on another replica when one is killed mid-call; a write is never retried there,
  * since the replica may have committed it before the connection dropped.
  */
@@ -13,6 +13,7 @@ const READS = {
     identityV1.IdentityServiceService.getPlan.path,
     identityV1.IdentityServiceService.findAccount.path,
     identityV1.IdentityServiceService.describeAccounts.path,
+    identityV1.IdentityServiceService.verifyWebSession.path,
   ],
   sites: [
     sitesV1.SitesServiceService.listSites.path,

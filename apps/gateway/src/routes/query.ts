@@ -33,7 +33,8 @@ const security = [{ apiKey: [] }];
  * through ReportQueries (the answer cache), like every other query route's.
  */
 export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app, { sites, identity, reports, deadlineMs, cache }) => {
-  const read = { write: false, auth: { permission: 'stats:read' as const } };
+  // the dashboard's session may read here too (cookie + X-CSRF-Token)
+  const read = { write: false, auth: { permission: 'stats:read' as const, session: true } };
 
   async function siteOf(request: FastifyRequest, requestedSiteId: number | undefined, withGoals: boolean): Promise<ReportSite> {
     const keySite = principalOf(request).siteId;

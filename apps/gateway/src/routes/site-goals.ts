@@ -20,7 +20,7 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
   const read = { write: false, auth: { permission: 'stats:read' as const } };
   const write = { write: true, auth: { permission: 'sites:write' as const } };
 
-  app.get('/api/v1/sites/:id/goals', { config: read, schema: { summary: 'List the site’s goals', tags: ['goals'], security, params: SiteParams, response: { 200: z.object({ goals: z.array(GoalObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+  app.get('/api/v1/sites/:id/goals', { config: { ...read, auth: { ...read.auth, session: true } }, schema: { summary: 'List the site’s goals', tags: ['goals'], security, params: SiteParams, response: { 200: z.object({ goals: z.array(GoalObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
     const answer = await callUnary(sites, sites.listGoals, 'Sites/ListGoals', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
     return { goals: answer.goals.map(toGoalObject) };
   });

@@ -62,7 +62,7 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
   app.get(
     '/api/v1/sites',
     {
-      config: { write: false, auth: {} },
+      config: { write: false, auth: { session: true } },
       schema: { summary: 'List the sites this key reaches', description: 'Each with the caller’s role on it.', tags: ['sites'], security, response: { 200: z.object({ sites: z.array(SiteWithRoleObject) }), ...errorResponses(401, 429) } },
     },
     async (request) => {
@@ -74,7 +74,7 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
   app.get(
     '/api/v1/sites/:id',
     {
-      config: { write: false, auth: { permission: 'stats:read' } },
+      config: { write: false, auth: { permission: 'stats:read', session: true } },
       schema: { summary: 'Read a site', tags: ['sites'], security, params: SiteParams, response: { 200: SiteWithRoleObject, ...errorResponses(401, 403, 404, 429) } },
     },
     async (request) => {

@@ -14,7 +14,6 @@ const CHECKSUM_LENGTH = 6;
 export const TOKEN_LENGTH = TOKEN_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH; // 52
 /** how much of a token the key's public `prefix` field shows */
 export const DISPLAY_PREFIX_LENGTH = 12;
-const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 
 const checksumOf = (body: string): string => encodeBase62(BigInt(crc32(body)), CHECKSUM_LENGTH);
 
@@ -26,17 +25,28 @@ export interface MintedToken {
   prefix: string;
 }
 
-export function mintToken(): MintedToken {
+/** `prefix` + 43 base62 characters (32 random bytes) + their 6-character CRC32: API keys (`sl_`) and web sessions (`sls_`). */
+export function mintPrefixedToken(tokenPrefix: string): MintedToken {
   const body = bytesToBase62(randomBytes(32));
-  const token = `${TOKEN_PREFIX}${body}${checksumOf(body)}`;
+  const token = `${tokenPrefix}${body}${checksumOf(body)}`;
   return { token, secretHash: hashToken(token), prefix: token.slice(0, DISPLAY_PREFIX_LENGTH) };
+}
+
+/** true when `token` is `tokenPrefix` + body + matching checksum: worth a database lookup. */
+export function isWellFormedPrefixedToken(tokenPrefix: string, token: string): boolean {
+  if (token.length !== tokenPrefix.length + BODY_LENGTH + CHECKSUM_LENGTH || !token.startsWith(tokenPrefix)) return false;
+  const rest = token.slice(tokenPrefix.length);
+  if (!/^[0-9A-Za-z]+$/.test(rest)) return false;
+  return rest.slice(BODY_LENGTH) === checksumOf(rest.slice(0, BODY_LENGTH));
+}
+
+export function mintToken(): MintedToken {
+  return mintPrefixedToken(TOKEN_PREFIX);
 }
 
 /** true when `token` has the shape and a matching checksum: worth a database lookup. */
 export function isWellFormedToken(token: string): boolean {
-  if (token.length !== TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) return false;
-  const body = token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + BODY_LENGTH);
-  return token.slice(-CHECKSUM_LENGTH) === checksumOf(body);
+  return isWellFormedPrefixedToken(TOKEN_PREFIX, token);
 }
 
 export function hashToken(token: string): string {

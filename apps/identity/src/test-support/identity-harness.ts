@@ -59,6 +59,10 @@ function rpcClient(client: identityV1.IdentityServiceClient) {
     reportUsage: (r: identityV1.ReportUsageRequest) => callUnary(client, client.reportUsage, 'Identity/ReportUsage', r, options()),
     findAccount: (r: identityV1.FindAccountRequest) => callUnary(client, client.findAccount, 'Identity/FindAccount', r, options()),
     describeAccounts: (r: identityV1.DescribeAccountsRequest) => callUnary(client, client.describeAccounts, 'Identity/DescribeAccounts', r, options()),
+    startWebSession: (r: identityV1.StartWebSessionRequest) => callUnary(client, client.startWebSession, 'Identity/StartWebSession', r, options()),
+    verifyWebSession: (r: identityV1.VerifyWebSessionRequest) => callUnary(client, client.verifyWebSession, 'Identity/VerifyWebSession', r, options()),
+    revokeWebSession: (r: identityV1.RevokeWebSessionRequest) => callUnary(client, client.revokeWebSession, 'Identity/RevokeWebSession', r, options()),
+    revokeAllWebSessions: (r: identityV1.RevokeAllWebSessionsRequest) => callUnary(client, client.revokeAllWebSessions, 'Identity/RevokeAllWebSessions', r, options()),
   };
 }
 

@@ -217,6 +217,49 @@ export interface ReportUsageResponse {
   totals: UsageCount[];
 }
 
+export interface StartWebSessionRequest {
+  email: string;
+  code: string;
+  /** required (true) only when the address has no account yet */
+  acceptTerms: boolean;
+  client?: ClientInfo | undefined;
+}
+
+export interface StartWebSessionResponse {
+  /** the secret, returned once; only its SHA-256 is stored */
+  token: string;
+  /** true when the address had no account and this sign-in created it */
+  created: boolean;
+  /** the address as stored (normalized) */
+  email: string;
+  /** RFC 3339; the session ends then whatever its use (fixed expiry) */
+  expiresAt: string;
+  principal?: Principal | undefined;
+}
+
+export interface VerifyWebSessionRequest {
+  token: string;
+}
+
+export interface VerifyWebSessionResponse {
+  /** key_id is the session id (`ses_…`), permissions ["stats:read"], expires_at the session's end */
+  principal?: Principal | undefined;
+  email: string;
+}
+
+export interface RevokeWebSessionRequest {
+  token: string;
+}
+
+export interface RevokeAllWebSessionsRequest {
+  token: string;
+}
+
+export interface RevokeWebSessionResponse {
+  /** the ids of the sessions revoked by this call (for the gateways' caches) */
+  sessionIds: string[];
+}
+
 function createBaseClientInfo(): ClientInfo {
   return { ip: "", userAgent: "" };
 }
@@ -3055,6 +3098,629 @@ export const ReportUsageResponse: MessageFns<ReportUsageResponse> = {
   },
 };
 
+function createBaseStartWebSessionRequest(): StartWebSessionRequest {
+  return { email: "", code: "", acceptTerms: false, client: undefined };
+}
+
+export const StartWebSessionRequest: MessageFns<StartWebSessionRequest> = {
+  encode(message: StartWebSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.acceptTerms !== false) {
+      writer.uint32(24).bool(message.acceptTerms);
+    }
+    if (message.client !== undefined) {
+      ClientInfo.encode(message.client, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartWebSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartWebSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.acceptTerms = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client = ClientInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartWebSessionRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      acceptTerms: isSet(object.acceptTerms)
+        ? globalThis.Boolean(object.acceptTerms)
+        : isSet(object.accept_terms)
+        ? globalThis.Boolean(object.accept_terms)
+        : false,
+      client: isSet(object.client) ? ClientInfo.fromJSON(object.client) : undefined,
+    };
+  },
+
+  toJSON(message: StartWebSessionRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.acceptTerms !== false) {
+      obj.acceptTerms = message.acceptTerms;
+    }
+    if (message.client !== undefined) {
+      obj.client = ClientInfo.toJSON(message.client);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartWebSessionRequest>, I>>(base?: I): StartWebSessionRequest {
+    return StartWebSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartWebSessionRequest>, I>>(object: I): StartWebSessionRequest {
+    const message = createBaseStartWebSessionRequest();
+    message.email = object.email ?? "";
+    message.code = object.code ?? "";
+    message.acceptTerms = object.acceptTerms ?? false;
+    message.client = (object.client !== undefined && object.client !== null)
+      ? ClientInfo.fromPartial(object.client)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartWebSessionResponse(): StartWebSessionResponse {
+  return { token: "", created: false, email: "", expiresAt: "", principal: undefined };
+}
+
+export const StartWebSessionResponse: MessageFns<StartWebSessionResponse> = {
+  encode(message: StartWebSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.principal !== undefined) {
+      Principal.encode(message.principal, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartWebSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartWebSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.principal = Principal.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartWebSessionResponse {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      principal: isSet(object.principal) ? Principal.fromJSON(object.principal) : undefined,
+    };
+  },
+
+  toJSON(message: StartWebSessionResponse): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.principal !== undefined) {
+      obj.principal = Principal.toJSON(message.principal);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartWebSessionResponse>, I>>(base?: I): StartWebSessionResponse {
+    return StartWebSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartWebSessionResponse>, I>>(object: I): StartWebSessionResponse {
+    const message = createBaseStartWebSessionResponse();
+    message.token = object.token ?? "";
+    message.created = object.created ?? false;
+    message.email = object.email ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    message.principal = (object.principal !== undefined && object.principal !== null)
+      ? Principal.fromPartial(object.principal)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifyWebSessionRequest(): VerifyWebSessionRequest {
+  return { token: "" };
+}
+
+export const VerifyWebSessionRequest: MessageFns<VerifyWebSessionRequest> = {
+  encode(message: VerifyWebSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebSessionRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: VerifyWebSessionRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebSessionRequest>, I>>(base?: I): VerifyWebSessionRequest {
+    return VerifyWebSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebSessionRequest>, I>>(object: I): VerifyWebSessionRequest {
+    const message = createBaseVerifyWebSessionRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyWebSessionResponse(): VerifyWebSessionResponse {
+  return { principal: undefined, email: "" };
+}
+
+export const VerifyWebSessionResponse: MessageFns<VerifyWebSessionResponse> = {
+  encode(message: VerifyWebSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.principal !== undefined) {
+      Principal.encode(message.principal, writer.uint32(10).fork()).join();
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyWebSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyWebSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.principal = Principal.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyWebSessionResponse {
+    return {
+      principal: isSet(object.principal) ? Principal.fromJSON(object.principal) : undefined,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: VerifyWebSessionResponse): unknown {
+    const obj: any = {};
+    if (message.principal !== undefined) {
+      obj.principal = Principal.toJSON(message.principal);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyWebSessionResponse>, I>>(base?: I): VerifyWebSessionResponse {
+    return VerifyWebSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyWebSessionResponse>, I>>(object: I): VerifyWebSessionResponse {
+    const message = createBaseVerifyWebSessionResponse();
+    message.principal = (object.principal !== undefined && object.principal !== null)
+      ? Principal.fromPartial(object.principal)
+      : undefined;
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeWebSessionRequest(): RevokeWebSessionRequest {
+  return { token: "" };
+}
+
+export const RevokeWebSessionRequest: MessageFns<RevokeWebSessionRequest> = {
+  encode(message: RevokeWebSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeWebSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeWebSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeWebSessionRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: RevokeWebSessionRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeWebSessionRequest>, I>>(base?: I): RevokeWebSessionRequest {
+    return RevokeWebSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeWebSessionRequest>, I>>(object: I): RevokeWebSessionRequest {
+    const message = createBaseRevokeWebSessionRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeAllWebSessionsRequest(): RevokeAllWebSessionsRequest {
+  return { token: "" };
+}
+
+export const RevokeAllWebSessionsRequest: MessageFns<RevokeAllWebSessionsRequest> = {
+  encode(message: RevokeAllWebSessionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeAllWebSessionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeAllWebSessionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeAllWebSessionsRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: RevokeAllWebSessionsRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeAllWebSessionsRequest>, I>>(base?: I): RevokeAllWebSessionsRequest {
+    return RevokeAllWebSessionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeAllWebSessionsRequest>, I>>(object: I): RevokeAllWebSessionsRequest {
+    const message = createBaseRevokeAllWebSessionsRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeWebSessionResponse(): RevokeWebSessionResponse {
+  return { sessionIds: [] };
+}
+
+export const RevokeWebSessionResponse: MessageFns<RevokeWebSessionResponse> = {
+  encode(message: RevokeWebSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sessionIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeWebSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeWebSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeWebSessionResponse {
+    return {
+      sessionIds: globalThis.Array.isArray(object?.sessionIds)
+        ? object.sessionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.session_ids)
+        ? object.session_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RevokeWebSessionResponse): unknown {
+    const obj: any = {};
+    if (message.sessionIds?.length) {
+      obj.sessionIds = message.sessionIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeWebSessionResponse>, I>>(base?: I): RevokeWebSessionResponse {
+    return RevokeWebSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeWebSessionResponse>, I>>(object: I): RevokeWebSessionResponse {
+    const message = createBaseRevokeWebSessionResponse();
+    message.sessionIds = object.sessionIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * Accounts, one-time codes, API keys, plans and usage budgets.
  *
@@ -3198,6 +3864,58 @@ export const IdentityServiceService = {
     responseSerialize: (value: ReportUsageResponse): Buffer => Buffer.from(ReportUsageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReportUsageResponse => ReportUsageResponse.decode(value),
   },
+  /**
+   * Browser sessions of the dashboard (the gateway holds the token in an HttpOnly cookie).
+   * Starts one from an e-mailed code: the same code, limits and errors as VerifyOtp
+   * (terms_not_accepted only for an address without an account); never issues an API key.
+   */
+  startWebSession: {
+    path: "/sightline.identity.v1.IdentityService/StartWebSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartWebSessionRequest): Buffer =>
+      Buffer.from(StartWebSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartWebSessionRequest => StartWebSessionRequest.decode(value),
+    responseSerialize: (value: StartWebSessionResponse): Buffer =>
+      Buffer.from(StartWebSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartWebSessionResponse => StartWebSessionResponse.decode(value),
+  },
+  /** A session token to its read-only principal (stats:read; key_id is the session id), or `unauthorized`. */
+  verifyWebSession: {
+    path: "/sightline.identity.v1.IdentityService/VerifyWebSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyWebSessionRequest): Buffer =>
+      Buffer.from(VerifyWebSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyWebSessionRequest => VerifyWebSessionRequest.decode(value),
+    responseSerialize: (value: VerifyWebSessionResponse): Buffer =>
+      Buffer.from(VerifyWebSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyWebSessionResponse => VerifyWebSessionResponse.decode(value),
+  },
+  /** Revokes the session of `token` (sign-out); `unauthorized` when it is not a live session. */
+  revokeWebSession: {
+    path: "/sightline.identity.v1.IdentityService/RevokeWebSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeWebSessionRequest): Buffer =>
+      Buffer.from(RevokeWebSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeWebSessionRequest => RevokeWebSessionRequest.decode(value),
+    responseSerialize: (value: RevokeWebSessionResponse): Buffer =>
+      Buffer.from(RevokeWebSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeWebSessionResponse => RevokeWebSessionResponse.decode(value),
+  },
+  /** Revokes every session of the account holding `token` (sign out everywhere), that one included. */
+  revokeAllWebSessions: {
+    path: "/sightline.identity.v1.IdentityService/RevokeAllWebSessions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeAllWebSessionsRequest): Buffer =>
+      Buffer.from(RevokeAllWebSessionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeAllWebSessionsRequest => RevokeAllWebSessionsRequest.decode(value),
+    responseSerialize: (value: RevokeWebSessionResponse): Buffer =>
+      Buffer.from(RevokeWebSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeWebSessionResponse => RevokeWebSessionResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3228,6 +3946,18 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * since its last report and learns the totals across all replicas.
    */
   reportUsage: handleUnaryCall<ReportUsageRequest, ReportUsageResponse>;
+  /**
+   * Browser sessions of the dashboard (the gateway holds the token in an HttpOnly cookie).
+   * Starts one from an e-mailed code: the same code, limits and errors as VerifyOtp
+   * (terms_not_accepted only for an address without an account); never issues an API key.
+   */
+  startWebSession: handleUnaryCall<StartWebSessionRequest, StartWebSessionResponse>;
+  /** A session token to its read-only principal (stats:read; key_id is the session id), or `unauthorized`. */
+  verifyWebSession: handleUnaryCall<VerifyWebSessionRequest, VerifyWebSessionResponse>;
+  /** Revokes the session of `token` (sign-out); `unauthorized` when it is not a live session. */
+  revokeWebSession: handleUnaryCall<RevokeWebSessionRequest, RevokeWebSessionResponse>;
+  /** Revokes every session of the account holding `token` (sign out everywhere), that one included. */
+  revokeAllWebSessions: handleUnaryCall<RevokeAllWebSessionsRequest, RevokeWebSessionResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -3439,6 +4169,74 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReportUsageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Browser sessions of the dashboard (the gateway holds the token in an HttpOnly cookie).
+   * Starts one from an e-mailed code: the same code, limits and errors as VerifyOtp
+   * (terms_not_accepted only for an address without an account); never issues an API key.
+   */
+  startWebSession(
+    request: StartWebSessionRequest,
+    callback: (error: ServiceError | null, response: StartWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  startWebSession(
+    request: StartWebSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  startWebSession(
+    request: StartWebSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** A session token to its read-only principal (stats:read; key_id is the session id), or `unauthorized`. */
+  verifyWebSession(
+    request: VerifyWebSessionRequest,
+    callback: (error: ServiceError | null, response: VerifyWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebSession(
+    request: VerifyWebSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  verifyWebSession(
+    request: VerifyWebSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** Revokes the session of `token` (sign-out); `unauthorized` when it is not a live session. */
+  revokeWebSession(
+    request: RevokeWebSessionRequest,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  revokeWebSession(
+    request: RevokeWebSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  revokeWebSession(
+    request: RevokeWebSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** Revokes every session of the account holding `token` (sign out everywhere), that one included. */
+  revokeAllWebSessions(
+    request: RevokeAllWebSessionsRequest,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  revokeAllWebSessions(
+    request: RevokeAllWebSessionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
+  ): ClientUnaryCall;
+  revokeAllWebSessions(
+    request: RevokeAllWebSessionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeWebSessionResponse) => void,
   ): ClientUnaryCall;
 }
 

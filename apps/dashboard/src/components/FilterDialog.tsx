@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'preact/hooks';
+import { FIELD_LABELS, OPERATOR_LABELS, SUGGESTION_DIMENSION, suggestionMetric } from '../catalogue.js';
+import { rememberLabel } from '../state/labels.js';
+import { breakdownRequest } from '../state/requests.js';
+import { period, setView, view } from '../state/store.js';
+import { FILTER_FIELDS, FILTER_OPERATORS, MAX_FILTER_VALUE, withFilter, type FilterField, type FilterOperator } from '../state/url-state.js';
+import { useQuery } from '../state/use-query.js';
+import { Modal } from './Modal.js';
+
+const GEO = new Set<FilterField>(['country', 'region', 'city']);
+
+/** Filter on any field: is / is not / contains / does not contain, with suggested values from a breakdown. */
+export function FilterDialog({ onClose }: { onClose: () => void }) {
+  const [field, setField] = useState<FilterField>('page');
+  const [operator, setOperator] = useState<FilterOperator>('is');
+  const [value, setValue] = useState('');
+  const [typed, setTyped] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setTyped(value), 250);
+    return () => clearTimeout(timer);
+  }, [value]);
+  const operators = field === 'event' ? (['is'] as FilterOperator[]) : [...FILTER_OPERATORS];
+  // suggestions: the field's breakdown in the current view, narrowed by what is typed (not for geo: codes)
+  const narrow = typed && !GEO.has(field) && field !== 'event' ? [{ field, operator: 'contains', values: [typed] }] : [];
+  const suggestions = useQuery(breakdownRequest(view.value, period.value, SUGGESTION_DIMENSION[field], [suggestionMetric(field)], 50, narrow));
+  const dimension = SUGGESTION_DIMENSION[field];
+  const options = (suggestions.data?.results ?? []).map((row) => {
+    const code = row.dimensions?.[dimension] ?? '';
+    const label = row.labels?.[dimension];
+    rememberLabel(field, code, label);
+    return { code, label };
+  });
+
+  return (
+    <Modal title="Add filter" onClose={onClose}>
+      <form
+        class="filter-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const v = value.trim();
+          if (!v) return;
+          setView(withFilter(view.value, { field, operator, value: v }));
+          onClose();
+        }}
+      >
+        <label>
+          <span>Field</span>
+          <select
+            value={field}
+            onChange={(e) => {
+              const next = (e.currentTarget as HTMLSelectElement).value as FilterField;
+              setField(next);
+              if (next === 'event') setOperator('is');
+              setValue('');
+            }}
+          >
+            {FILTER_FIELDS.map((f) => (
+              <option key={f} value={f}>
+                {FIELD_LABELS[f]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Operator</span>
+          <select value={operator} onChange={(e) => setOperator((e.currentTarget as HTMLSelectElement).value as FilterOperator)}>
+            {operators.map((op) => (
+              <option key={op} value={op}>
+                {OPERATOR_LABELS[op]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Value{GEO.has(field) ? ' (code)' : ''}</span>
+          <input type="text" list="filter-suggestions" required maxLength={MAX_FILTER_VALUE} autocomplete="off" value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+        </label>
+        <datalist id="filter-suggestions">
+          {options.map((o) => (
+            <option key={o.code} value={o.code} label={o.label ?? o.code} />
+          ))}
+        </datalist>
+        {options.length > 0 && (
+          <div class="suggestions">
+            <p id="suggestions-label">Suggestions</p>
+            <ul aria-labelledby="suggestions-label">
+              {options.slice(0, 12).map((o) => (
+                <li key={o.code}>
+                  <button type="button" class="link-button" onClick={() => setValue(o.code)}>
+                    {o.label ? `${o.label} (${o.code})` : o.code}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div class="form-actions">
+          <button type="submit">Apply filter</button>
+          <button type="button" class="link-button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
