@@ -4,7 +4,7 @@ import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { createLogger, grpcServerHandled } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, waitFor, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
-import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
+import { ApiClient, codeFromMail, freshIp, register, type Registered } from './test-support/api-client.js';
 import { CORE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
 
 // The gateway's query answer cache over the real launcher (gateway → gRPC → query
@@ -28,6 +28,7 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
   let sightline: RunningSightline;
   let client: ApiClient;
   let owner: Registered;
+  let ownerEmail: string;
   let siteA: { id: number; hash: string };
   let siteB: { id: number; hash: string };
   const stamp = Date.now().toString(36);
@@ -64,7 +65,8 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     client = new ApiClient(sightline.url!).withIp(freshIp());
-    owner = await register(client, smtp, `cache.${stamp}@mail.sightline-e2e.net`);
+    ownerEmail = `cache.${stamp}@mail.sightline-e2e.net`;
+    owner = await register(client, smtp, ownerEmail);
     siteA = await createSite('a');
     siteB = await createSite('b');
     await importRows(siteA.id, toNdjson(CORE_ROWS));
@@ -95,6 +97,15 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     expect(await callsDuring(async () => expect((await query(body)).body).toEqual(answers[0]!.body))).toBe(0);
     const { site_id: _site, ...shareBody } = { site_id: 0, ...body };
     expect(await callsDuring(async () => expect((await client.request('POST', `/api/v1/share/${siteA.hash}/query`, { body: shareBody })).body).toEqual(answers[0]!.body))).toBe(0);
+    // and to the dashboard's browser session (cookie + CSRF header on the same route)
+    const before = smtp.received.length;
+    expect((await client.request('POST', '/api/v1/auth/send-otp', { body: { email: ownerEmail } })).status).toBe(200);
+    const code = await codeFromMail(smtp, ownerEmail, before);
+    const session = await client.request<{ csrf_token: string }>('POST', '/web/session', { body: { email: ownerEmail, code } });
+    expect(session.status).toBe(200);
+    const cookie = /^sightline_session=([^;]*)/.exec(session.headers.get('set-cookie') ?? '')![1]!;
+    const headers = { cookie: `sightline_session=${cookie}`, 'x-csrf-token': session.body.csrf_token };
+    expect(await callsDuring(async () => expect((await client.request('POST', '/api/v1/query', { body: { site_id: siteA.id, ...body }, headers })).body).toEqual(answers[0]!.body))).toBe(0);
   });
 
   it('never shares an answer between sites, filters, metrics or routes', async () => {
