@@ -266,6 +266,9 @@ describe('dashboard web session over HTTP', () => {
       }
     }
     expect(sessionReads.sort()).toEqual(['GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/goals', 'POST /query']);
+    // either credential, each stated once
+    expect(document.paths['/sites']!.get!.security).toEqual([{ apiKey: [] }, { webSession: [], csrfToken: [] }]);
+    expect(document.paths['/sites']!.post!.security).toEqual([{ apiKey: [] }]);
   });
 
   describe('sign-out and expiry', () => {

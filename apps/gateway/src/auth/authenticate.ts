@@ -115,7 +115,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       if (route.config?.write !== false) throw new Error(`route ${route.url} accepts a session but is not declared write: false (sessions only read)`);
       // the document states it: this runs before the OpenAPI plugin's own onRoute sees the route
       const schema = (route.schema ??= {}) as { security?: unknown[] };
-      schema.security = [...(schema.security ?? [{ apiKey: [] }]), SESSION_SECURITY];
+      // once per schema: a GET's implicit HEAD route may share it
+      if (!schema.security?.includes(SESSION_SECURITY)) schema.security = [...(schema.security ?? [{ apiKey: [] }]), SESSION_SECURITY];
     }
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [

@@ -10,7 +10,8 @@ const OTHER = `sls_${'Z9y8X7w6V5'.repeat(4)}abcdefghi`;
 async function appTrusting(trustProxy: string[] | false) {
   const app = Fastify({ trustProxy });
   app.get('/set', async (request, reply) => {
-    setSessionCookie(request, reply, TOKEN, new Date(Date.now() + 3_600_000).toISOString());
+    // half a second of slack: Max-Age is whole seconds left, rounded down
+    setSessionCookie(request, reply, TOKEN, new Date(Date.now() + 3_600_500).toISOString());
     return { ok: true };
   });
   app.get('/read', async (request) => ({ token: sessionTokenOf(request) ?? null, csrf: sessionTokenOf(request) ? csrfMatches(request, sessionTokenOf(request)!) : null }));

@@ -26,9 +26,15 @@ const NDJSON = 'application/x-ndjson';
 const UPLOAD_DEADLINE_MS = 30 * 60_000;
 const ImportParams = SiteParams.extend({ import_id: z.string().max(20) });
 
+/** The id in the path, or 0 for one that cannot exist (not digits, or beyond 2^53: the wire's numbers stop there). */
+function possibleImportId(raw: string): number {
+  return /^[1-9][0-9]{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : 0;
+}
+
 function importIdOf(raw: string): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw new ApiError('import_not_found', 'No such import on this site.');
-  return Number(raw);
+  const id = possibleImportId(raw);
+  if (id === 0) throw new ApiError('import_not_found', 'No such import on this site.');
+  return id;
 }
 
 /**
@@ -111,7 +117,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
       const siteId = siteIdOf(request.params.id);
       const raw = request.params.import_id;
       // an id that cannot exist is already "gone": idempotent 204 after the reach check
-      const importId = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : 0;
+      const importId = possibleImportId(raw);
       await callUnary(sites, sites.deleteImport, 'Sites/DeleteImport', { actor: actorOf(request), audit: auditOf(request), siteId, importId }, callOptions(request, deadlineMs));
       // after the reach check: the rows go even when the record was already gone (a retry after a failed call)
       if (importId > 0) await callUnary(ingest, ingest.deleteImport, 'Ingest/DeleteImport', { siteId, importId }, callOptions(request, 5 * deadlineMs));

@@ -14,11 +14,12 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
  * malformed one costs no database work.
  */
 export async function verifyWebSession(ctx: IdentityContext, request: identityV1.VerifyWebSessionRequest): Promise<identityV1.VerifyWebSessionResponse> {
-  const row = await liveSessionOf(ctx, request.token, ctx.clock());
-  const staleBefore = addMs(ctx.clock(), -LAST_SEEN_RESOLUTION_MS);
+  const now = ctx.clock();
+  const row = await liveSessionOf(ctx, request.token, now);
+  const staleBefore = addMs(now, -LAST_SEEN_RESOLUTION_MS);
   if (row.last_seen_at < staleBefore) {
     // conditional, so concurrent verifications of one session still write once
-    await ctx.db.query('UPDATE identity.web_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $3', [row.id, ctx.clock(), staleBefore]);
+    await ctx.db.query('UPDATE identity.web_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $3', [row.id, now, staleBefore]);
   }
   return { principal: sessionPrincipal(row), email: row.email };
 }
