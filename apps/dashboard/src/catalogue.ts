@@ -41,7 +41,8 @@ const fixed = (dimension: string, label: string, field: FilterField | undefined,
   metrics,
   ...extra,
 });
-const hasIs = (filters: readonly Filter[], field: FilterField) => filters.some((f) => f.field === field && f.operator === 'is');
+/** a single-valued `is` filter on the field (several browsers at once do not drill down) */
+const hasIs = (filters: readonly Filter[], field: FilterField) => filters.some((f) => f.field === field && f.operator === 'is' && f.values.length === 1);
 /** Browsers → versions of the filtered browser (OS likewise), as Plausible drills down. */
 const drill = (field: 'browser' | 'os', label: string, versionLabel: string): Omit<TabSpec, 'id' | 'label'> => ({
   dimension: (filters) => (hasIs(filters, field) ? `visit:${field}_version` : `visit:${field}`),
