@@ -130,7 +130,9 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
         if (!el || el === (globalThis as InPage).document.body) return null;
         const style = (globalThis as InPage).getComputedStyle(el);
         // a date input's focus sits on a segment inside it, which Chromium itself highlights
-        const visible = el.type === 'date' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
+        // an SVG shape shows focus by its stroke
+        const svgStroke = el instanceof (globalThis as InPage).SVGElement && parseFloat(style.strokeWidth) >= 2;
+        const visible = el.type === 'date' || svgStroke || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
         return { id: (el.dataset.kbdProbe ?? null) as string | null, visible: Boolean(visible), name: String(el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40) };
       });
       sequence.push(probe ? `${probe.id}:${JSON.stringify(probe.name)}` : "null");
