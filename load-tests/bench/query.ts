@@ -5,6 +5,7 @@ import { loadConfig } from '@sightline/config';
 import type { EventStore } from '@sightline/event-store';
 import { startSightline } from '@sightline/launcher';
 import { intlGeoLabels, runQuery } from '@sightline/query';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
 import { NO_BUDGETS } from './auth.js';
@@ -178,7 +179,7 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
       if (ONLY && !label.includes(ONLY)) continue;
       const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
       const statements: Array<[string, Record<string, unknown>]> = [];
-      await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, body, site);
+      await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, parseQueryRequest(body), site);
       const timing = await timePaired(
         () => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }),
         async () => {

@@ -1,13 +1,18 @@
 import { z } from 'zod';
-import { ALL_SHAPES_METRICS, FILTER_FIELD_NAMES, FILTER_OPERATOR_NAMES, QUERY_DOC_LIMITS as LIMITS, metricsTableMarkdown } from './query-catalogue.js';
+import { QUERY_LIMITS } from '@sightline/query-contract';
+import { ALL_SHAPES_METRICS, FILTER_FIELD_NAMES, FILTER_OPERATOR_NAMES, QUERY_DOC_LIMITS, metricsTableMarkdown } from './query-catalogue.js';
+
+const LIMITS = { ...QUERY_LIMITS, propKeyLength: QUERY_DOC_LIMITS.propKeyLength };
 
 /**
  * POST /query and GET /props as the OpenAPI document shows them. The body schema is
- * deliberately permissive in types: the query service answers the spec's specific
- * codes (metrics_required, invalid_filter, invalid_compare, …) where a strict schema
- * here could only say invalid_request. What the service enforces beyond it (unknown
- * fields, the offset range, the filter shape) is shown with `.meta`, so the
- * document says what the server does (query-catalogue.ts).
+ * deliberately permissive in types: the routes parse the body with the query's one
+ * validator (libs/query-contract) after the site checks, which answers the spec's
+ * specific codes (metrics_required, invalid_filter, invalid_compare, …) where a strict
+ * schema here could only say invalid_request, and before the site's codes. What that
+ * validator enforces beyond this schema (unknown fields, the offset range, the filter
+ * shape) is shown with `.meta` from its own limits, so the document says what the
+ * server does; the names come from query-catalogue.ts.
  */
 const range = z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]);
 
@@ -26,14 +31,14 @@ export const QueryBody = z
   .looseObject({
     site_id: z.number().int().positive().optional().describe('Required with an all-sites key (400 site_id_required); a single-site key may omit it; another site → 403 key_not_scoped.'),
     metrics: z
-      .array(z.string().max(400))
+      .array(z.string().max(LIMITS.nameLength))
       .max(LIMITS.metrics)
       .optional()
       .describe(
         `At least one (400 metrics_required). Unknown name → unknown_metric. Aggregates and time series compute ${ALL_SHAPES_METRICS.join(', ')}; a breakdown computes exactly its dimension's metrics; anything else → metric_not_available:\n\n${metricsTableMarkdown()}`,
       ),
     date_range: range.optional().describe('`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD from 1900-01-01 to 2299-12-31, up to 366 days), in the site’s timezone; else 400 invalid_date_range.'),
-    dimensions: z.array(z.string().max(400)).max(50).optional().describe(`Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown (the table under metrics; \`event:props:<key>\` with a key of up to ${LIMITS.propKeyLength} characters needs an event filter, else event_filter_required). Another name → unknown_dimension; more than one → too_many_dimensions.`),
+    dimensions: z.array(z.string().max(LIMITS.nameLength)).max(50).optional().describe(`Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown (the table under metrics; \`event:props:<key>\` with a key of up to ${LIMITS.propKeyLength} characters needs an event filter, else event_filter_required). Another name → unknown_dimension; more than one → too_many_dimensions.`),
     filters: z
       .array(z.unknown().meta(FilterShape))
       .max(LIMITS.filters)

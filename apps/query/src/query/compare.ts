@@ -1,3 +1,4 @@
+import type { Comparison, MetricValues } from '@sightline/query-contract';
 import { METRICS, type MetricName } from '../catalogue/metrics.js';
 
 /**
@@ -6,13 +7,6 @@ import { METRICS, type MetricName } from '../catalogue/metrics.js';
  * (bounce_rate, exit_rate, conversion_rate); null where undefined (a side without
  * data, or a percent change from 0).
  */
-export type MetricValues = Partial<Record<MetricName, number | null>>;
-
-export interface Comparison {
-  metrics: MetricValues;
-  change: MetricValues;
-}
-
 export function changeOf(metric: MetricName, current: number | null | undefined, previous: number | null | undefined): number | null {
   if (current === null || current === undefined || previous === null || previous === undefined) return null;
   if (METRICS[metric].change === 'difference') {
