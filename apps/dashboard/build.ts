@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -36,7 +36,8 @@ export const DEFAULT_OUT_DIR = join(HERE, 'dist');
 
 export async function buildDashboard(options: BuildDashboardOptions = {}): Promise<DashboardManifest> {
   const outDir = options.outDir ?? DEFAULT_OUT_DIR;
-  await rm(join(outDir, 'assets'), { recursive: true, force: true });
+  // earlier builds' assets stay: hashed names never collide, and a page a running
+  // server already sent may still ask for its chunks (the map) after a rebuild
   await mkdir(outDir, { recursive: true });
   const result = await build({
     absWorkingDir: HERE,

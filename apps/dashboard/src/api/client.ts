@@ -79,6 +79,8 @@ export class ApiFailure extends Error {
 }
 
 const TIMEOUT_MS = 30_000;
+/** Fired on window when a session-authorised call answers 401: the page asks to sign in again. */
+export const SESSION_ENDED = 'sightline:session-ended';
 
 async function call<T>(method: string, path: string, options: { body?: unknown; csrfToken?: string; signal?: AbortSignal } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -102,6 +104,8 @@ async function call<T>(method: string, path: string, options: { body?: unknown; 
     body = undefined;
   }
   if (!response.ok) {
+    // a session call refused: the session expired or was revoked (sign out everywhere)
+    if (response.status === 401 && options.csrfToken) dispatchEvent(new Event(SESSION_ENDED));
     const error = (body ?? {}) as { code?: unknown; error?: unknown; request_id?: unknown };
     throw new ApiFailure(
       response.status,

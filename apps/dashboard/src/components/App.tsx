@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, sessionApi, StatsClient, type Session } from '../api/client.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiFailure, SESSION_ENDED, sessionApi, StatsClient, type Session } from '../api/client.js';
 import type { Boot } from '../boot.js';
 import { Dashboard } from './Dashboard.js';
 import { Header } from './Header.js';
@@ -19,14 +19,26 @@ export function App({ boot }: { boot: Boot }) {
       else setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, 'client_error', String(error), undefined));
     });
   }, [needsSession]);
+  useEffect(() => {
+    const ended = () => setSession(null);
+    addEventListener(SESSION_ENDED, ended);
+    return () => removeEventListener(SESSION_ENDED, ended);
+  }, []);
 
+  // one client per data source: a new one would restart the dashboard
+  const csrf = session?.csrf_token;
+  const client = useMemo(() => {
+    if (boot.page === 'share' && boot.share_hash) return new StatsClient({ kind: 'share', hash: boot.share_hash });
+    if (boot.page === 'site' && boot.site_id !== undefined && csrf) return new StatsClient({ kind: 'session', siteId: boot.site_id, csrfToken: csrf });
+    return undefined;
+  }, [csrf]);
   const chrome = !boot.embed;
   let body;
   if (failure) body = <main id="main" class="page-message"><p role="alert">Could not reach Sightline: {failure.message}</p></main>;
   else if (session === undefined) body = <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
-  else if (boot.page === 'share' && boot.share_hash) body = <Dashboard client={new StatsClient({ kind: 'share', hash: boot.share_hash })} embed={boot.embed} />;
+  else if (boot.page === 'share' && client) body = <Dashboard client={client} embed={boot.embed} />;
   else if (session === null) body = <SignIn onSignedIn={(s) => setSession(s)} />;
-  else if (boot.page === 'site' && boot.site_id !== undefined) body = <Dashboard client={new StatsClient({ kind: 'session', siteId: boot.site_id, csrfToken: session.csrf_token })} embed={false} />;
+  else if (boot.page === 'site' && client) body = <Dashboard client={client} embed={false} />;
   else body = <SitesList session={session} />;
 
   return (

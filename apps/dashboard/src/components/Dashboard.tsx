@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { StatsClient } from '../api/client.js';
 import { PANELS } from '../catalogue.js';
-import { siteInfo, startDashboard } from '../state/store.js';
+import { siteInfo, startDashboard, view } from '../state/store.js';
+import type { DashboardState } from '../state/url-state.js';
 import { useAsync } from '../state/use-query.js';
 import { ExportButton } from './ExportButton.js';
 import { FilterBar } from './FilterBar.js';
@@ -10,6 +11,9 @@ import { MainGraph } from './MainGraph.js';
 import { Panel } from './Panel.js';
 import { PeriodPicker } from './PeriodPicker.js';
 import { TopStats } from './TopStats.js';
+
+const RELATIVE = new Set(['realtime', 'day', '7d', '28d', '30d', 'month']);
+const needsTimezone = (state: DashboardState) => !RELATIVE.has(state.period) || state.compare === 'year';
 
 /** One site's dashboard: controls, top stats, graph and the five panels. */
 export function Dashboard({ client, embed }: { client: StatsClient; embed: boolean }) {
@@ -39,12 +43,16 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
       </main>
     );
   }
-  if (!site.data || !started) return <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
+  // A period the API resolves itself (30d, month, realtime…) asks the same queries in any
+  // timezone: its panels start at once. Explicit dates (yesterday, last month, custom, year
+  // over year) wait for the site's timezone, so their first queries already use its dates.
+  const ready = siteInfo.value === site.data && site.data !== undefined;
+  if (!started || (!ready && needsTimezone(view.value))) return <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
 
   return (
     <main id="main" class={embed ? 'dashboard embed' : 'dashboard'}>
       <div class="dashboard-head">
-        <h1 class="site-name">{site.data.domain}</h1>
+        <h1 class="site-name">{site.data?.domain ?? 'Loading…'}</h1>
         <div class="controls">
           <PeriodPicker />
           <ExportButton />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { formatExact, formatMetric, METRIC_KIND, METRIC_LABELS } from '../format.js';
 import { currentBucket } from '../state/periods.js';
@@ -26,18 +26,20 @@ export function MainGraph() {
   const series = useQuery(seriesRequest(state, resolved), realtime ? clock.value : 0);
   const [asTable, setAsTable] = useState(false);
   const dimension = `time:${resolved.interval}`;
-  let data: GraphData | undefined;
-  if (series.data) {
+  const nowMinute = today.value.minute;
+  // the same data object while nothing it shows changed, so the chart is not rebuilt on every render
+  const data = useMemo((): GraphData | undefined => {
+    if (!series.data) return undefined;
     const labels = series.data.results.map((row) => row.dimensions?.[dimension] ?? '');
-    const partial = currentBucket(labels, today.value.minute, resolved.includesToday);
+    const partial = currentBucket(labels, nowMinute, resolved.includesToday);
     const future = (i: number) => partial >= 0 && i > partial;
-    data = {
+    return {
       labels,
       values: series.data.results.map((row, i) => (future(i) ? null : (row.metrics[state.metric] ?? null))),
       previous: resolved.compare ? series.data.results.map((row) => row.comparison?.metrics[state.metric] ?? null) : undefined,
       partial,
     };
-  }
+  }, [series.data, nowMinute, resolved.includesToday, !!resolved.compare, state.metric, dimension]);
   return (
     <section class="panel graph-panel" data-panel="graph" data-loading={series.loading ? 'true' : undefined} aria-labelledby="graph-title">
       <div class="panel-head">
@@ -67,7 +69,7 @@ export function MainGraph() {
 
 function SeriesTable({ data, metric }: { data: GraphData; metric: string }) {
   return (
-    <div class="table-scroll">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={`${METRIC_LABELS[metric]} per bucket (scrollable)`}>
       <table class="data-table">
         <caption class="sr-only">{METRIC_LABELS[metric]} per bucket</caption>
         <thead>

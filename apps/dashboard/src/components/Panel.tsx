@@ -66,18 +66,24 @@ function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab:
   const answer = useQuery(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), state.period === 'realtime' ? clock.value : 0);
   useEffect(() => reportLoading(answer.loading), [answer.loading]);
   const [details, setDetails] = useState(false);
+  const [mapAsTable, setMapAsTable] = useState(false);
   const rows = answer.data ? shownRows(answer.data.results, dimension, tab.filterField(state.filters)) : [];
   return (
     <div class="breakdown">
       {answer.error && <ErrorNote error={answer.error} />}
       {answer.data?.has_import && <ImportedBadge />}
-      {tab.map && answer.data && (
+      {tab.map && answer.data && rows.length > 0 && (
+        <button type="button" class="map-table-toggle" aria-pressed={mapAsTable} onClick={() => setMapAsTable(!mapAsTable)}>
+          Show map as table
+        </button>
+      )}
+      {tab.map && answer.data && !mapAsTable && (
         <Suspense fallback={<p class="muted">Loading map…</p>}>
           <WorldMap rows={rows} onPick={(row) => applyRow(tab, state, row)} />
         </Suspense>
       )}
       {answer.data && rows.length === 0 && <p class="muted empty">No data for this period.</p>}
-      {rows.length > 0 && <RowList tab={tab} rows={tab.map ? rows.slice(0, PANEL_ROWS) : rows} column={tab.column(state.filters)} />}
+      {rows.length > 0 && <RowList tab={tab} rows={tab.map && !mapAsTable ? rows.slice(0, PANEL_ROWS) : rows} column={tab.column(state.filters)} />}
       {answer.data && rows.length > 0 && (
         <button type="button" class="details-button" onClick={() => setDetails(true)}>
           Details<span class="sr-only"> of {panelTitle}: {tab.label}</span>

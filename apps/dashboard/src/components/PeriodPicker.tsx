@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { period, today, updateView, view } from '../state/store.js';
-import { PERIOD_LABELS, PERIOD_SHORTCUTS } from '../state/periods.js';
+import { addDays, MAX_EXPLICIT_DAYS, PERIOD_LABELS, PERIOD_SHORTCUTS } from '../state/periods.js';
 import { PERIODS, type CompareMode, type Period } from '../state/url-state.js';
 
 const COMPARE_LABELS: Record<CompareMode, string> = { off: 'Off', previous: 'Previous period', year: 'Year over year' };
@@ -59,9 +59,10 @@ export function PeriodPicker() {
           </label>
           <label>
             <span>To</span>
-            <input type="date" required value={to} min={from} max={today.value.date} onInput={(e) => setTo((e.currentTarget as HTMLInputElement).value)} />
+            <input type="date" required value={to} min={from} max={from && addDays(from, MAX_EXPLICIT_DAYS - 1) < today.value.date ? addDays(from, MAX_EXPLICIT_DAYS - 1) : today.value.date} onInput={(e) => setTo((e.currentTarget as HTMLInputElement).value)} />
           </label>
           <button type="submit">Apply range</button>
+          <span class="hint-inline">Up to {MAX_EXPLICIT_DAYS} days</span>
         </form>
       )}
       <label>

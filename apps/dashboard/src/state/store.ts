@@ -50,9 +50,15 @@ export function startDashboard(c: StatsClient): () => void {
     view.value = parseState(location.search);
   };
   addEventListener('popstate', onPop);
-  const timer = setInterval(() => {
-    clock.value = Date.now();
-  }, REFRESH_MS);
+  // no polling from a hidden tab (a crowd of open share pages costs the store nothing); catch up on return
+  const tick = () => {
+    if (!document.hidden) clock.value = Date.now();
+  };
+  const timer = setInterval(tick, REFRESH_MS);
+  const onVisible = () => {
+    if (!document.hidden && Date.now() - clock.value >= REFRESH_MS) clock.value = Date.now();
+  };
+  document.addEventListener('visibilitychange', onVisible);
   // write defaults into the URL once, so a copied link says what it shows
   const stop = effect(() => {
     const search = serializeState(view.value, keptParams());
@@ -61,6 +67,7 @@ export function startDashboard(c: StatsClient): () => void {
   stop();
   return () => {
     removeEventListener('popstate', onPop);
+    document.removeEventListener('visibilitychange', onVisible);
     clearInterval(timer);
   };
 }
