@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { QUERY_LIMITS } from '@sightline/query-contract';
-import { ALL_SHAPES_METRICS, FILTER_FIELD_NAMES, FILTER_OPERATOR_NAMES, QUERY_DOC_LIMITS, metricsTableMarkdown } from './query-catalogue.js';
+import { ALL_SHAPES_METRICS, FILTER_FIELD_NAMES, FILTER_OPERATOR_NAMES, PROP_KEY_MAX_CHARS, metricsTableMarkdown } from './query-catalogue.js';
 
-const LIMITS = { ...QUERY_LIMITS, propKeyLength: QUERY_DOC_LIMITS.propKeyLength };
+const LIMITS = { ...QUERY_LIMITS, propKeyLength: PROP_KEY_MAX_CHARS };
 
 /**
  * POST /query and GET /props as the OpenAPI document shows them. The body schema is

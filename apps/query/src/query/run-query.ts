@@ -70,7 +70,7 @@ function statementArgs(statement: { sql: string; params: Record<string, unknown>
   return [statement.sql, statement.params];
 }
 
-export interface RunQueryDeps {
+interface RunQueryDeps {
   events: EventStore;
   geo: GeoLabels;
 }
