@@ -61,6 +61,21 @@ function recording(store: EventStore, log: Array<[string, Record<string, unknown
   });
 }
 
+/** The store with one statement at a time, as the pipeline ran a query's statements before they overlapped. */
+function oneAtATime(store: EventStore): EventStore {
+  let tail: Promise<unknown> = Promise.resolve();
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (sql: string, params: Record<string, unknown> = {}) => {
+        const run = tail.then(() => target.query(sql, params));
+        tail = run.catch(() => undefined);
+        return run;
+      };
+    },
+  });
+}
+
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
 interface Timing {
@@ -187,6 +202,13 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
         },
       );
       figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
+      // the pipeline in this process, its independent statements at once beside one at a time, interleaved run by run
+      const request = parseQueryRequest(body);
+      const overlap = await timePaired(
+        () => runQuery({ events: store, geo: intlGeoLabels }, request, site),
+        () => runQuery({ events: oneAtATime(store), geo: intlGeoLabels }, request, site),
+      );
+      figures[`${label}: pipeline, statements at once | one at a time (p50 ms) | ratio`] = `${overlap.http.p50} | ${overlap.direct.p50} | ${(overlap.http.p50 / overlap.direct.p50).toFixed(2)}`;
       loads.push(os.loadavg()[0]!);
     }
     loads.sort((a, b) => a - b);
