@@ -10,7 +10,7 @@ import { collectedSubject, connectNatsBus, DEFAULT_EVENT_SHARDS, LocalBus, type 
 import { loadConfig } from '@sightline/config';
 import { PgDb, runMigrations } from '@sightline/db';
 import { ChdbEventStore, runEventMigrations, type EncodedRows } from '@sightline/event-store';
-import { DROPPED_EVENTS_TABLE, EVENTS_TABLE } from '@sightline/events-schema';
+import { DROPPED_EVENTS_TABLE, emptySessionAttributes, EVENTS_TABLE } from '@sightline/events-schema';
 import { openGeoLookup } from '@sightline/geo';
 import { systemClock } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
@@ -484,7 +484,7 @@ function liveSessionMemory(): Record<string, string | number> {
     const step = applyEvent(undefined, {
       site_id: 1, at: t0 + i, name: 'pageview', visitor_id: String(1_000_000_000_000 + i), marker: `tab-${i}`, hostname: 'example.com', pathname: `/p/${i % 300}`,
       prop_keys: [], prop_values: [], engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
-      attributes: { referrer: 'https://news.example.net/', source: 'news.example.net', channel: 'Referral', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop' },
+      attributes: { ...emptySessionAttributes(), referrer: 'https://news.example.net/', source: 'news.example.net', channel: 'Referral', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Desktop' },
     });
     cache.put(step.session!, step.session!.visitor_id);
   }

@@ -57,6 +57,9 @@ const REFERRER_WEIGHT = REFERRERS.reduce((sum, [w]) => sum + w, 0);
 const SECTIONS = ['blog', 'docs', 'pricing', 'features', 'changelog', 'guides', 'integrations', 'careers'];
 const CUSTOM_EVENTS = ['Signup', 'Download', 'Outbound Link: Click', 'File Download', 'Newsletter'];
 
+/** Common viewport widths (CSS px): phones, tablets, laptops, desktops. */
+const VIEWPORT_WIDTHS = [360, 390, 412, 768, 820, 1280, 1366, 1440, 1536, 1920];
+
 export interface TrafficOptions {
   events: number;
   seed: number;
@@ -98,6 +101,8 @@ export function realisticTraffic(options: TrafficOptions): Traffic {
     const ua = isBot ? bots[Math.floor(random() * bots.length)]! : agents[zipf(random, agents.length)]!;
     const ip = publicIpv4(random);
     const marker = Math.floor(random() * 2 ** 48).toString(36);
+    // the tracker's viewport width (`w`), from the marker: no draw of its own, so the rest of the traffic is as before
+    const width = VIEWPORT_WIDTHS[Number.parseInt(marker.slice(-3), 36) % VIEWPORT_WIDTHS.length]!;
     // 1–20 events: many single-page visits, a long tail of deep ones
     const length = Math.min(20, 1 + Math.floor(-Math.log(1 - random()) * 3));
     let at = startAt + Math.floor(random() * (windowMs - 45 * 60_000));
@@ -111,7 +116,7 @@ export function realisticTraffic(options: TrafficOptions): Traffic {
     }
     for (let i = 0; i < length && out.length < options.events; i += 1) {
       const path = pages[zipf(random, pages.length)]!;
-      const base = { k: options.trackingKey, d: 'example.com', ip, ua, s: marker };
+      const base = { k: options.trackingKey, d: 'example.com', ip, ua, s: marker, w: width };
       const custom = i > 0 && random() < 0.08;
       const u = `https://example.com${path}${i === 0 ? query : ''}`;
       if (custom) {

@@ -102,6 +102,16 @@ describe('the OpenAPI document and README say what the server enforces', () => {
     for (const field of Object.keys(FILTER_FIELDS)) expect(readme, `README names filter field ${field}`).toContain(`\`${field}\``);
   });
 
+  it('lists the screen attribute: the visit:screen breakdown, the screen filter field, the tracker’s w', () => {
+    const query = document.components.schemas.QueryRequest!;
+    expect(query.properties.filters.items.properties.field.enum).toContain('screen');
+    expect(metricsTable(query.properties.metrics.description as string).get('visit:screen')).toEqual(['visitors', 'visit_duration', 'bounce_rate']);
+    const w = bodyOf('/api/event').properties.w as Schema;
+    const width = ((w.anyOf as Schema[] | undefined) ?? [w]).find((s) => s.type === 'integer')!;
+    expect([width.minimum, width.maximum]).toEqual([0, 100_000]);
+    expect(w.description ?? width.description).toContain('Viewport width');
+  });
+
   it('the tracker event, key names and registration: the limits the validators apply', () => {
     const props = (bodyOf('/api/event').properties.p.anyOf as Schema[]).find((s) => s.type === 'object')!;
     expect(props.maxProperties).toBe(TRACKER_MAX_PROPS);

@@ -90,7 +90,8 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
   let siteId = 0;
 
   it('sends the pageview, an SPA pageview, engagement with scroll depth, a tagged event and an outbound click', async () => {
-    const page = await browser.newPage({ userAgent: DESKTOP_CHROME });
+    // a laptop's viewport: 1366 px wide (Playwright's default height)
+    const page = await browser.newPage({ userAgent: DESKTOP_CHROME, viewport: { width: 1366, height: 720 } });
     // the visitor's address as a trusted proxy reports it (added below the page, so no CORS preflight)
     await page.route('**/api/event', (route) => route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': '8.8.8.8' } }));
     await page.goto(`${pagesUrl}/`, { referer: 'https://www.google.com/' });
@@ -98,6 +99,8 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     const first = eventsFor('/', 'pageview')[0]!;
     expect(first).toMatchObject({ d: '127.0.0.1', ua: expect.stringContaining('Chrome') });
     expect(first.s).toEqual(expect.any(String));
+    // every event carries the viewport width
+    expect(first.w).toBe(1366);
 
     await page.evaluate('window.scrollTo(0, document.body.scrollHeight / 2)');
     await page.waitForTimeout(1_200);
@@ -118,15 +121,15 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     await page.close();
   });
 
-  it('counts what the browser sent in ClickHouse: one visit with its browser, OS, device, source, channel, geo and pages', async () => {
+  it('counts what the browser sent in ClickHouse: one visit with its browser, OS, device, screen, source, channel, geo and pages', async () => {
     const rows = () =>
-      sightline.events!.query<{ name: string; pathname: string; browser: string; os: string; device: string; source: string; channel: string; country: string; region: string; city: number }>(
-        'SELECT name, pathname, browser, os, device, source, channel, country, region, city FROM events WHERE site_id = {site:UInt64} ORDER BY timestamp',
+      sightline.events!.query<{ name: string; pathname: string; browser: string; os: string; device: string; screen: string; source: string; channel: string; country: string; region: string; city: number }>(
+        'SELECT name, pathname, browser, os, device, screen, source, channel, country, region, city FROM events WHERE site_id = {site:UInt64} ORDER BY timestamp',
         { site: siteId },
       );
     await expect.poll(async () => (await rows()).filter((r) => r.name === 'pageview').length, { timeout: 15_000 }).toBe(2);
     for (const row of await rows()) {
-      expect(row).toMatchObject({ browser: 'Chrome', os: 'GNU/Linux', device: 'Desktop', source: 'Google', channel: 'Organic Search', country: 'US', region: 'US-CA', city: 5375480 });
+      expect(row).toMatchObject({ browser: 'Chrome', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop', source: 'Google', channel: 'Organic Search', country: 'US', region: 'US-CA', city: 5375480 });
     }
     expect((await rows()).map((r) => `${r.name} ${r.pathname}`)).toEqual(expect.arrayContaining(['pageview /', 'pageview /pricing', 'Signup /pricing']));
     const [visit] = await sightline.events!.query<{ visits: number; pageviews: number; bounces: number; entry: string; exit: string }>(

@@ -18,28 +18,7 @@
  *   ended before the window (exact; no maximum session length is assumed).
  */
 
-/** Attributes a session takes from its FIRST event; every event row carries them too. */
-export const SESSION_ATTRIBUTE_COLUMNS = [
-  'referrer',
-  'source',
-  'channel',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'click_id',
-  'country',
-  'region',
-  'city',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-  'device',
-] as const;
-
-export type SessionAttributeColumn = (typeof SESSION_ATTRIBUTE_COLUMNS)[number];
+import type { SessionAttributes } from './attributes.js';
 
 export const EVENTS_TABLE = 'events';
 export const SESSIONS_TABLE = 'sessions';
@@ -62,10 +41,7 @@ export const LIVE_IMPORT_ID = 0;
 export const PAGEVIEW = 'pageview';
 export const ENGAGEMENT = 'engagement';
 
-/** A session's first-event attributes, as every events and sessions row carries them. */
-export type SessionAttributes = { [K in SessionAttributeColumn]: K extends 'city' ? number : string };
-
-/** One row of `events` as written (timestamps as 'YYYY-MM-DD HH:MM:SS.mmm' UTC). */
+/** One row of `events` as written; the visit attributes (attributes.ts) included (timestamps as 'YYYY-MM-DD HH:MM:SS.mmm' UTC). */
 export interface EventRow extends SessionAttributes {
   site_id: number;
   timestamp: string;

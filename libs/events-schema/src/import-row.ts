@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_ATTRIBUTES, type SessionAttributeColumn, type SessionAttributes } from './attributes.js';
 
 /**
  * Imports: history brought from another analytics tool, one event per NDJSON line.
@@ -37,6 +38,11 @@ export function importTimestampMs(value: string): number {
 const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? '');
 const propValue = z.union([z.string().max(256), z.number().finite(), z.boolean()]);
 
+/** Each session attribute's column of the line, as the catalogue declares it (attributes.ts). */
+const IMPORT_ATTRIBUTE_FIELDS = Object.fromEntries(SESSION_ATTRIBUTES.map((a) => [a.name, a.importSchema])) as {
+  [K in SessionAttributeColumn]: z.ZodType<SessionAttributes[K], unknown>;
+};
+
 /**
  * One line of the `sightline` format. Only timestamp, name, visitor_id and pathname
  * are required; everything else defaults as SEMANTICS says (empty source → Direct /
@@ -49,23 +55,7 @@ export const ImportRow = z.object({
   visitor_id: z.union([z.string().min(1).max(128), z.number().int().nonnegative()]).transform(String),
   pathname: z.string().min(1).max(2048).startsWith('/', 'pathname must start with /'),
   hostname: text(253),
-  referrer: text(2048),
-  source: text(256),
-  channel: text(64),
-  utm_source: text(256),
-  utm_medium: text(256),
-  utm_campaign: text(256),
-  utm_content: text(256),
-  utm_term: text(256),
-  click_id: text(32),
-  country: z.string().regex(/^([A-Za-z]{2})?$/, 'country must be an ISO 3166-1 alpha-2 code').nullish().transform((v) => (v ?? '').toUpperCase()),
-  region: z.string().regex(/^([A-Za-z]{2}-[A-Za-z0-9]{1,3})?$/, 'region must be an ISO 3166-2 code such as DE-BE').nullish().transform((v) => (v ?? '').toUpperCase()),
-  city: z.number().int().min(0).max(4_294_967_295).nullish().transform((v) => v ?? 0),
-  browser: text(64),
-  browser_version: text(32),
-  os: text(64),
-  os_version: text(32),
-  device: text(32),
+  ...IMPORT_ATTRIBUTE_FIELDS,
   props: z
     .record(z.string().min(1).max(64), propValue)
     .refine((props) => Object.keys(props).length <= 30, 'at most 30 props')

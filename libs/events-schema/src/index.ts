@@ -1,3 +1,5 @@
+export * from './attributes.js';
+export * from './attributes.generated.js';
 export * from './columns.js';
 export * from './collected-event.js';
 export { checkCollectedEventFast, checkTrackerPayloadFast } from './payload-fast-path.js';

@@ -40,6 +40,10 @@ describe('checkTrackerPayloadFast', () => {
       { ...valid, n: 'Signup', p: { plan: 'pro', seats: 3, trial: true, '1': 'numeric key first' } },
       { ...valid, e: 0, sd: 0, sc: 100 },
       { ...valid, e: 86_400_000, sc: 599, r: '', s: '' },
+      { ...valid, w: 0 },
+      { ...valid, w: 1440, s: 'tab-2' },
+      { ...valid, w: 100_000, sc: 200 },
+      { ...valid, w: null },
       { ...valid, k: 'A'.repeat(64), n: 'x'.repeat(120), u: 'u'.repeat(2048), d: 'd'.repeat(253), r: 'r'.repeat(2048), s: 's'.repeat(64) },
       { ...valid, p: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`key${i}`, 'v'.repeat(256)])) },
       { ...valid, p: { ['k'.repeat(64)]: -0 } },
@@ -75,6 +79,10 @@ describe('checkTrackerPayloadFast', () => {
       { ...valid, sd: 101 },
       { ...valid, sc: 99 },
       { ...valid, sc: 600 },
+      { ...valid, w: -1 },
+      { ...valid, w: 100_001 },
+      { ...valid, w: 375.5 },
+      { ...valid, w: '375' },
       { ...valid, p: [] },
       { ...valid, p: 'x' },
       { ...valid, p: { '': 1 } },
@@ -101,9 +109,9 @@ describe('checkTrackerPayloadFast', () => {
     const next = random(20261123);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
     const strings = ['', 'a', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(120), 'x'.repeat(121), 'x'.repeat(253), 'x'.repeat(254), 'x'.repeat(256), 'x'.repeat(257), 'x'.repeat(2048), 'x'.repeat(2049), 'AbCd1234', 'Ab-d1234', 'é'.repeat(10)];
-    const numbers = [-1, 0, 1, 1.5, 99, 100, 101, 599, 600, 86_400_000, 86_400_001, Number.MAX_SAFE_INTEGER + 2, -0];
+    const numbers = [-1, 0, 1, 1.5, 99, 100, 101, 599, 600, 100_000, 100_001, 86_400_000, 86_400_001, Number.MAX_SAFE_INTEGER + 2, -0];
     const values = [...strings, ...numbers, true, false, null, [], {}, { a: 1 }];
-    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'zz'];
+    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'w', 'zz'];
     let fast = 0;
     let declined = 0;
     for (let i = 0; i < 20_000; i++) {
@@ -168,7 +176,7 @@ describe('checkCollectedEventFast', () => {
     const next = random(20261126);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
     const values = ['', 'a', 'x'.repeat(40), 'x'.repeat(41), 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(1024), 'x'.repeat(1025), 'AbCd1234', 0, 1.5, 200, true, null, [], {}];
-    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'ts', 'ip', 'ua', 'zz'];
+    const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'w', 'ts', 'ip', 'ua', 'zz'];
     let fast = 0;
     let declined = 0;
     for (let i = 0; i < 20_000; i++) {

@@ -32,6 +32,16 @@ describe('pageviews', () => {
     expect(sent!.payload).toEqual({ k: KEY, n: 'pageview', u: 'https://shop.example/products/shoes', d: 'shop.example', r: 'https://search.example/q' });
   });
 
+  it('sends the viewport width as w on every event, in every preset', () => {
+    for (const preset of ['minimal', 'standard', 'full'] as const) {
+      const b = page(scripts[preset]!, { innerWidth: 1366 });
+      b.pushState('/products/hats');
+      const payloads = b.payloads();
+      expect(payloads.length, preset).toBeGreaterThanOrEqual(2);
+      for (const payload of payloads) expect(payload.w, `${preset} ${String(payload.n)}`).toBe(1366);
+    }
+  });
+
   it('sends an SPA pushState pageview without a referrer, and none for the same URL', () => {
     const b = page(scripts.minimal!, { referrer: 'https://search.example/q' });
     b.pushState('/products/hats');

@@ -1,3 +1,5 @@
+import { SESSION_ATTRIBUTES } from '@sightline/events-schema';
+
 /**
  * What POST /query accepts, as the OpenAPI document (and README.md, "Querying
  * statistics") show it to users. The query service's catalogue
@@ -10,7 +12,8 @@ export const QUERY_DOC_LIMITS = { metrics: 20, filters: 20, values: 100, valueLe
 /** The metrics of aggregates and time series. */
 export const ALL_SHAPES_METRICS = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'] as const;
 
-const VISIT_ATTRIBUTES = ['source', 'referrer', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device'];
+/** The session attributes users query: `visit:<name>` dimensions and `<name>` filter fields (the catalogue, libs/events-schema). */
+const VISIT_ATTRIBUTES = SESSION_ATTRIBUTES.filter((a) => a.queried).map((a) => a.name);
 
 /** Breakdown dimensions and the metrics each computes (anything else: 400 metric_not_available). */
 export const BREAKDOWN_METRICS: ReadonlyArray<readonly [dimensions: readonly string[], metrics: readonly string[]]> = [

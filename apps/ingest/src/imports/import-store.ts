@@ -2,7 +2,7 @@
  * Every ClickHouse statement of imports, parameterized ({name:Type}); table names are
  * constants. Staging is keyed by import_id; events/sessions rows carry import_id.
  */
-import { EVENTS_TABLE, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
+import { EVENTS_TABLE, SESSION_ATTRIBUTE_COLUMNS, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import { clickhouseTime, type StagedRow } from './staged-row.js';
 
@@ -32,8 +32,11 @@ export interface StagingCursor {
   line: number;
 }
 
-const STAGED_COLUMNS =
-  'import_id, site_id, replica, line, visitor_key, timestamp, name, hostname, pathname, referrer, source, channel, utm_source, utm_medium, utm_campaign, utm_content, utm_term, click_id, country, region, city, browser, browser_version, os, os_version, device, prop_keys, prop_values, engagement_ms, scroll_depth, status_code';
+const STAGED_COLUMNS = [
+  'import_id', 'site_id', 'replica', 'line', 'visitor_key', 'timestamp', 'name', 'hostname', 'pathname',
+  ...SESSION_ATTRIBUTE_COLUMNS,
+  'prop_keys', 'prop_values', 'engagement_ms', 'scroll_depth', 'status_code',
+].join(', ');
 
 export class ImportStore {
   constructor(private readonly events: EventStore) {}

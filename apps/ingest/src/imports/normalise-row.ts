@@ -5,7 +5,7 @@
  * `17.4.1` stays `17.4.1`), source from utm_source or the referrer,
  * channel from the GA4 grouping when the row names none.
  */
-import { IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, importTimestampMs, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
+import { copySessionAttributes, IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, importTimestampMs, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
 import { classifyChannel } from '../enrich/channel.js';
 import { resolveSource } from '../enrich/source.js';
 import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES } from '../enrich/user-agent.js';
@@ -72,10 +72,8 @@ export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: nu
   });
   const os = osName(row.os);
   const propKeys = Object.keys(row.props);
-  return {
-    ok: true,
-    ms,
-    row: {
+  const staged: StagedRow = copySessionAttributes(
+    {
       import_id: ids.importId,
       site_id: ids.siteId,
       replica: ids.replica ?? 0,
@@ -85,28 +83,22 @@ export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: nu
       name: row.name,
       hostname,
       pathname: row.pathname,
-      referrer,
-      source,
-      channel,
-      utm_source: row.utm_source,
-      utm_medium: row.utm_medium,
-      utm_campaign: row.utm_campaign,
-      utm_content: row.utm_content,
-      utm_term: row.utm_term,
-      click_id: row.click_id,
-      country: row.country,
-      region: row.region,
-      city: row.city,
-      browser: browserName(row.browser),
-      browser_version: row.browser_version.trim(),
-      os,
-      os_version: osVersion(os, row.os, row.os_version),
-      device: deviceName(row.device),
       prop_keys: propKeys,
       prop_values: propKeys.map((k) => String(row.props[k])),
       engagement_ms: row.engagement_ms ?? 0,
       scroll_depth: row.scroll_depth ?? SCROLL_DEPTH_NONE,
       status_code: row.status_code ?? STATUS_CODE_NONE,
     },
-  };
+    row,
+  );
+  // every attribute as the line gives it (the catalogue's import schema checked it), but these, in live traffic's vocabulary
+  staged.referrer = referrer;
+  staged.source = source;
+  staged.channel = channel;
+  staged.browser = browserName(row.browser);
+  staged.browser_version = row.browser_version.trim();
+  staged.os = os;
+  staged.os_version = osVersion(os, row.os, row.os_version);
+  staged.device = deviceName(row.device);
+  return { ok: true, ms, row: staged };
 }

@@ -7,7 +7,7 @@
  * An imported history is complete, so only each session's final version is written
  * (its last +1 row): no collapsing pairs for rows nobody ever saw half-built.
  */
-import type { EventRow, SessionRow } from '@sightline/events-schema';
+import { pickSessionAttributes, type EventRow, type SessionRow } from '@sightline/events-schema';
 import type { SessionEvent } from '../sessions/session-event.js';
 import { applyEvent, sessionRow, type LiveSession } from '../sessions/sessionizer.js';
 import { fromClickHouseTime } from '../sessions/clickhouse-time.js';
@@ -36,25 +36,7 @@ function sessionEvent(row: StagedRow, visitorId: string): SessionEvent {
     scroll_depth: row.scroll_depth,
     status_code: row.status_code,
     import_id: row.import_id,
-    attributes: {
-      referrer: row.referrer,
-      source: row.source,
-      channel: row.channel,
-      utm_source: row.utm_source,
-      utm_medium: row.utm_medium,
-      utm_campaign: row.utm_campaign,
-      utm_content: row.utm_content,
-      utm_term: row.utm_term,
-      click_id: row.click_id,
-      country: row.country,
-      region: row.region,
-      city: row.city,
-      browser: row.browser,
-      browser_version: row.browser_version,
-      os: row.os,
-      os_version: row.os_version,
-      device: row.device,
-    },
+    attributes: pickSessionAttributes(row),
   };
 }
 

@@ -1,5 +1,7 @@
-/** One valid import line after normalisation: a row of `import_staging` (apps/ingest/clickhouse/0002_imports.sql). */
-export interface StagedRow {
+import type { SessionAttributes } from '@sightline/events-schema';
+
+/** One valid import line after normalisation: a row of `import_staging` (apps/ingest/clickhouse/0003_imports.sql), the session attributes included. */
+export interface StagedRow extends SessionAttributes {
   import_id: number;
   site_id: number;
   /** the ingest replica that received the upload */
@@ -13,23 +15,6 @@ export interface StagedRow {
   name: string;
   hostname: string;
   pathname: string;
-  referrer: string;
-  source: string;
-  channel: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_content: string;
-  utm_term: string;
-  click_id: string;
-  country: string;
-  region: string;
-  city: number;
-  browser: string;
-  browser_version: string;
-  os: string;
-  os_version: string;
-  device: string;
   prop_keys: string[];
   prop_values: string[];
   engagement_ms: number;

@@ -1,4 +1,4 @@
-import { checkCollectedEventFast, CollectedEvent, CITY_NONE, LIVE_IMPORT_ID, SCROLL_DEPTH_NONE, STATUS_CODE_NONE } from '@sightline/events-schema';
+import { checkCollectedEventFast, CollectedEvent, CITY_NONE, LIVE_IMPORT_ID, SCROLL_DEPTH_NONE, screenClass, STATUS_CODE_NONE } from '@sightline/events-schema';
 import type { SessionEvent } from '../sessions/session-event.js';
 import { countryVerdict, hostnameVerdict, ipVerdict } from './counting-filters.js';
 import type { Drop, DropReason } from './drop-reasons.js';
@@ -116,6 +116,7 @@ export async function prepareEvent(raw: unknown, ports: IngestPorts): Promise<Pr
           os: ua.os,
           os_version: ua.os_version,
           device: ua.device,
+          screen: screenClass(msg.w),
         },
       },
     },

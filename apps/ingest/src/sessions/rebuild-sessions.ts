@@ -1,4 +1,4 @@
-import { ENGAGEMENT, EVENTS_TABLE, PAGEVIEW, SESSION_ATTRIBUTE_COLUMNS, SESSIONS_TABLE } from '@sightline/events-schema';
+import { emptySessionAttributes, ENGAGEMENT, EVENTS_TABLE, PAGEVIEW, SESSION_ATTRIBUTE_COLUMNS, SESSION_ATTRIBUTES, SESSIONS_TABLE } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import { fromClickHouseTime, toClickHouseTime } from './clickhouse-time.js';
 import type { SessionCache } from './session-cache.js';
@@ -151,7 +151,7 @@ async function visitsFromEvents(store: EventStore, liveVisits: string, params: R
     entry_page: String(r.entry),
     exit_page: String(r.exit),
     exit_hostname: String(r.exit_host),
-    attributes: attributesOf(Object.fromEntries(SESSION_ATTRIBUTE_COLUMNS.map((c) => [c, c === 'city' ? 0 : '']))),
+    attributes: emptySessionAttributes(),
   }));
 }
 
@@ -180,5 +180,5 @@ async function firstEventsOf(
 }
 
 function attributesOf(r: Record<string, string | number | undefined>): SessionAttributes {
-  return Object.fromEntries(SESSION_ATTRIBUTE_COLUMNS.map((c) => [c, c === 'city' ? Number(r[c]) : String(r[c])])) as SessionAttributes;
+  return Object.fromEntries(SESSION_ATTRIBUTES.map((a) => [a.name, a.ts === 'number' ? Number(r[a.name]) : String(r[a.name])])) as SessionAttributes;
 }

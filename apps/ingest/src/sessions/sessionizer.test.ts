@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptySessionAttributes } from '@sightline/events-schema';
 import { applyEvent, sessionizeVisitor, sessionRow, type LiveSession } from './sessionizer.js';
 import type { SessionAttributes, SessionEvent } from './session-event.js';
 
@@ -7,9 +8,9 @@ const MIN = 60_000;
 
 function attrs(source: string): SessionAttributes {
   return {
+    ...emptySessionAttributes(),
     referrer: source === '' ? '' : `https://${source}/`, source, channel: source === '' ? 'Direct' : 'Referral',
-    utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '',
-    country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop',
+    country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop',
   };
 }
 

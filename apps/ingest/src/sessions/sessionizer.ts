@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ENGAGEMENT, PAGEVIEW, type EventRow, type SessionRow } from '@sightline/events-schema';
+import { copySessionAttributes, ENGAGEMENT, PAGEVIEW, type EventRow, type SessionRow } from '@sightline/events-schema';
 import { toClickHouseTime } from './clickhouse-time.js';
 import type { SessionAttributes, SessionEvent } from './session-event.js';
 
@@ -70,33 +70,11 @@ function sessionIdOf(siteId: number, visitorId: string, start: number): string {
 }
 
 /**
- * A row with the visit's attributes set field by field, in one order: `...s.attributes`
- * inside a literal with other fields is a runtime copy per row (three rows per event)
- * and leaves an object shape JSON.stringify walks more slowly (ingest CPU profile,
- * 2026-11-24).
+ * The attributes are set field by field after the literal (`copySessionAttributes`,
+ * generated from the catalogue): `...s.attributes` inside a literal with other fields
+ * is a runtime copy per row (three rows per event) and leaves an object shape
+ * JSON.stringify walks more slowly (ingest CPU profile, 2026-11-24).
  */
-function withAttributes<T extends object>(row: T, a: SessionAttributes): T & SessionAttributes {
-  const r = row as T & SessionAttributes;
-  r.referrer = a.referrer;
-  r.source = a.source;
-  r.channel = a.channel;
-  r.utm_source = a.utm_source;
-  r.utm_medium = a.utm_medium;
-  r.utm_campaign = a.utm_campaign;
-  r.utm_content = a.utm_content;
-  r.utm_term = a.utm_term;
-  r.click_id = a.click_id;
-  r.country = a.country;
-  r.region = a.region;
-  r.city = a.city;
-  r.browser = a.browser;
-  r.browser_version = a.browser_version;
-  r.os = a.os;
-  r.os_version = a.os_version;
-  r.device = a.device;
-  return r;
-}
-
 export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
   const bounce = s.events < 2;
   const row: Omit<SessionRow, keyof SessionAttributes> = {
@@ -118,7 +96,7 @@ export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
     engagement_ms: s.engagement_ms,
     import_id: s.import_id,
   };
-  return withAttributes(row, s.attributes);
+  return copySessionAttributes(row, s.attributes);
 }
 
 function eventRow(e: SessionEvent, s: LiveSession): EventRow {
@@ -137,7 +115,7 @@ function eventRow(e: SessionEvent, s: LiveSession): EventRow {
     status_code: e.status_code,
     import_id: e.import_id,
   };
-  return withAttributes(row, s.attributes);
+  return copySessionAttributes(row, s.attributes);
 }
 
 function startSession(e: SessionEvent): LiveSession {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { emptySessionAttributes } from '@sightline/events-schema';
 import { sessionRow, type LiveSession } from './sessionizer.js';
 import { repairVisit, takeCorrection, type VisitFromEvents } from './visit-repair.js';
 
 const ATTRIBUTES = {
-  referrer: '', source: 'Google', channel: 'Organic Search', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '',
-  country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', os_version: '', device: 'Desktop',
+  ...emptySessionAttributes(),
+  source: 'Google', channel: 'Organic Search', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop',
 };
 const T0 = Date.parse('2025-03-10T12:00:00.000Z');
 const min = (n: number) => T0 + n * 60_000;

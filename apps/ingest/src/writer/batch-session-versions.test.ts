@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionRow } from '@sightline/events-schema';
+import { emptySessionAttributes, type SessionRow } from '@sightline/events-schema';
 import { applyEvent, sessionRow, type LiveSession, type SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
 
-const attributes = { referrer: '', source: '', channel: 'Direct', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: 'Desktop' };
+const attributes = { ...emptySessionAttributes(), channel: 'Direct', device: 'Desktop' };
 
 /** Session versions of a visitor's events, as the sessionizer writes them. */
 function visitRows(visitor: string, times: number[], names: string[], initial?: LiveSession): { rows: SessionVersion[]; live: LiveSession | undefined } {

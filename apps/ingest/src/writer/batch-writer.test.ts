@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus, type UntypedSubjects } from '@sightline/bus';
 import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { emptySessionAttributes } from '@sightline/events-schema';
 import { uniqueName } from '@sightline/testkit';
 import { INGEST_EVENT_MIGRATIONS_DIR } from '../migrations-dir.js';
 import { applyEvent } from '../sessions/sessionizer.js';
@@ -29,7 +30,7 @@ function part(at: number) {
   const step = applyEvent(undefined, {
     site_id: 5, at, name: 'pageview', visitor_id: String(at), marker: '', hostname: 'example.com', pathname: '/', prop_keys: [], prop_values: [],
     engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
-    attributes: { referrer: '', source: '', channel: 'Direct', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: 'Desktop' },
+    attributes: { ...emptySessionAttributes(), channel: 'Direct', device: 'Desktop' },
   });
   return { events: [step.eventRow!], sessions: step.sessionVersions, drops: [] };
 }

@@ -1,3 +1,5 @@
+import { NOT_SET, SESSION_ATTRIBUTES, type SessionAttributeColumn, type SessionAttributeSpec } from '@sightline/events-schema';
+
 /**
  * Column expressions shared by the dimension and filter-field catalogues: a
  * session attribute as users see it, with the empty value replaced by its label
@@ -5,38 +7,22 @@
  * rows the breakdown shows under that label. Every events row and every sessions
  * row carries these attribute columns under the same names.
  */
-export const NOT_SET = '(not set)';
 export const NO_PROPERTY = '(none)';
+export { NOT_SET };
 
-/** Attribute columns whose empty value reads as a label, and the label. */
-export const EMPTY_LABELS = {
-  source: 'Direct / None',
-  referrer: 'Direct / None',
-  channel: 'Direct',
-  utm_source: NOT_SET,
-  utm_medium: NOT_SET,
-  utm_campaign: NOT_SET,
-  utm_content: NOT_SET,
-  utm_term: NOT_SET,
-  country: NOT_SET,
-  region: NOT_SET,
-  browser: NOT_SET,
-  browser_version: NOT_SET,
-  os: NOT_SET,
-  os_version: NOT_SET,
-  device: NOT_SET,
-} as const;
-export type LabelledField = keyof typeof EMPTY_LABELS;
+/** The session attributes users query (`visit:<name>`, filter field `<name>`): the catalogue's `queried` ones. */
+export const QUERIED_ATTRIBUTES: readonly SessionAttributeSpec[] = (SESSION_ATTRIBUTES as readonly SessionAttributeSpec[]).filter((a) => a.queried);
+export type AttributeField = SessionAttributeColumn;
 
-const labelled = (column: LabelledField) => `if(${column} = '', '${EMPTY_LABELS[column]}', ${column})`;
+/** Text attribute columns whose empty value reads as a label, and the label (numeric ones: see ATTRIBUTE_SQL). */
+export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.fromEntries(QUERIED_ATTRIBUTES.filter((a) => a.ts === 'string').map((a) => [a.name, a.emptyLabel]));
 
-export const ATTRIBUTE_SQL = {
-  ...(Object.fromEntries(Object.keys(EMPTY_LABELS).map((field) => [field, labelled(field as LabelledField)])) as Record<LabelledField, string>),
-  city: `if(city = 0, '${NOT_SET}', toString(city))`,
-};
-export type AttributeField = keyof typeof ATTRIBUTE_SQL;
+const labelled = (a: SessionAttributeSpec) =>
+  a.ts === 'string' ? `if(${a.name} = '', '${a.emptyLabel}', ${a.name})` : `if(${a.name} = ${a.empty}, '${a.emptyLabel}', toString(${a.name}))`;
 
-/** First path segment: `/blog/2026/x` → `/blog`, `/` → `/`. */
+/** Each queried attribute as users see it: the empty value replaced by its label, numbers as text. */
+export const ATTRIBUTE_SQL: Readonly<Record<string, string>> = Object.fromEntries(QUERIED_ATTRIBUTES.map((a) => [a.name, labelled(a)]));
+
 /**
  * The stored values that `labelled(column)` maps into `values`: the empty value when
  * the label is among them, every value but the empty one (the labelled expression
@@ -50,4 +36,5 @@ export function storedValues(values: readonly string[], emptyLabel: string): str
   return stored;
 }
 
+/** First path segment: `/blog/2026/x` → `/blog`, `/` → `/`. */
 export const folderOf = (pathColumn: string) => `concat('/', splitByChar('/', ${pathColumn})[2])`;

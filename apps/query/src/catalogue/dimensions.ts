@@ -1,4 +1,5 @@
-import { ATTRIBUTE_SQL, NO_PROPERTY, folderOf, type AttributeField } from './columns-sql.js';
+import type { SessionAttributeSpec } from '@sightline/events-schema';
+import { ATTRIBUTE_SQL, NO_PROPERTY, QUERIED_ATTRIBUTES, folderOf } from './columns-sql.js';
 import type { MetricName } from './metrics.js';
 
 /**
@@ -47,30 +48,17 @@ export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
 export const INTERVAL_OF: Record<TimeDimension, Interval> = { time: 'day', 'time:minute': 'minute', 'time:hour': 'hour', 'time:day': 'day', 'time:week': 'week', 'time:month': 'month' };
 
 const SESSION_ATTRIBUTE_METRICS = { visitors: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions' } as const;
-const attribute = (field: AttributeField, labels?: GeoLabelKind): DimensionSpec => ({
-  metrics: SESSION_ATTRIBUTE_METRICS, sessionSql: ATTRIBUTE_SQL[field], compare: true, ...(labels ? { labels } : {}),
+/** A session attribute's breakdown; an acquisition attribute's hostname filter keeps the visits that entered on it. */
+const attribute = (a: SessionAttributeSpec): DimensionSpec => ({
+  metrics: SESSION_ATTRIBUTE_METRICS, sessionSql: ATTRIBUTE_SQL[a.name]!, compare: true,
+  ...(a.labels ? { labels: a.labels } : {}),
+  ...(a.acquisition ? { hostnameFilterColumn: 'hostname' as const } : {}),
 });
-/** An acquisition attribute: a hostname filter keeps the visits that entered on it. */
-const acquisition = (field: AttributeField): DimensionSpec => ({ ...attribute(field), hostnameFilterColumn: 'hostname' });
 const PAGE_METRICS = { visitors: 'events', pageviews: 'events', bounce_rate: 'sessions', time_on_page: 'events', scroll_depth: 'events' } as const;
 
 export const DIMENSIONS: Record<string, DimensionSpec> = {
-  'visit:source': acquisition('source'),
-  'visit:referrer': acquisition('referrer'),
-  'visit:channel': acquisition('channel'),
-  'visit:utm_source': acquisition('utm_source'),
-  'visit:utm_medium': acquisition('utm_medium'),
-  'visit:utm_campaign': acquisition('utm_campaign'),
-  'visit:utm_content': acquisition('utm_content'),
-  'visit:utm_term': acquisition('utm_term'),
-  'visit:country': attribute('country', 'country'),
-  'visit:region': attribute('region', 'region'),
-  'visit:city': attribute('city', 'city'),
-  'visit:browser': attribute('browser'),
-  'visit:browser_version': attribute('browser_version'),
-  'visit:os': attribute('os'),
-  'visit:os_version': attribute('os_version'),
-  'visit:device': attribute('device'),
+  // visit:<attribute> for every queried attribute of the catalogue (libs/events-schema/src/attributes.ts)
+  ...Object.fromEntries(QUERIED_ATTRIBUTES.map((a) => [`visit:${a.name}`, attribute(a)])),
   'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', sessionSqlVaries: true, hostnameFilterColumn: 'hostname', compare: true },
   'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', sessionSqlVaries: true, hostnameFilterColumn: 'exit_hostname', eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
   // bounce_rate of a page = over sessions grouped by entry page (SEMANTICS)

@@ -1,4 +1,5 @@
-import { ATTRIBUTE_SQL, EMPTY_LABELS, type AttributeField } from './columns-sql.js';
+import type { SessionAttributeSpec } from '@sightline/events-schema';
+import { ATTRIBUTE_SQL, QUERIED_ATTRIBUTES } from './columns-sql.js';
 
 /**
  * The filter-field catalogue. `visit` fields are session attributes: they keep the
@@ -19,17 +20,14 @@ export interface FilterFieldSpec {
   labelled?: { column: string; emptyLabel: string };
 }
 
-const visit = (field: AttributeField): FilterFieldSpec => ({
-  level: 'visit', sessionSql: ATTRIBUTE_SQL[field], eventSql: ATTRIBUTE_SQL[field],
-  ...(field in EMPTY_LABELS ? { labelled: { column: field, emptyLabel: EMPTY_LABELS[field as keyof typeof EMPTY_LABELS] } } : {}),
+const visit = (a: SessionAttributeSpec): FilterFieldSpec => ({
+  level: 'visit', sessionSql: ATTRIBUTE_SQL[a.name]!, eventSql: ATTRIBUTE_SQL[a.name]!,
+  ...(a.ts === 'string' ? { labelled: { column: a.name, emptyLabel: a.emptyLabel } } : {}),
 });
 
 export const FILTER_FIELDS: Record<string, FilterFieldSpec> = {
-  browser: visit('browser'), browser_version: visit('browser_version'), os: visit('os'), os_version: visit('os_version'), device: visit('device'),
-  // geo fields take codes (the stored values), never display names
-  country: visit('country'), region: visit('region'), city: visit('city'),
-  utm_source: visit('utm_source'), utm_medium: visit('utm_medium'), utm_campaign: visit('utm_campaign'), utm_content: visit('utm_content'), utm_term: visit('utm_term'),
-  source: visit('source'), channel: visit('channel'), referrer: visit('referrer'),
+  // every queried attribute of the catalogue (libs/events-schema/src/attributes.ts); geo fields take codes (the stored values), never display names
+  ...Object.fromEntries(QUERIED_ATTRIBUTES.map((a) => [a.name, visit(a)])),
   entry_page: { level: 'session-only', sessionSql: 'entry_page' },
   exit_page: { level: 'session-only', sessionSql: 'exit_page' },
   page: { level: 'event', eventSql: 'pathname' },

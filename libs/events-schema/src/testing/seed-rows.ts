@@ -1,4 +1,5 @@
-import { ENGAGEMENT, EVENTS_TABLE, PAGEVIEW, SCROLL_DEPTH_NONE, SESSIONS_TABLE, STATUS_CODE_NONE, type EventRow, type SessionAttributeColumn, type SessionRow } from '../columns.js';
+import { emptySessionAttributes, type SessionAttributeColumn } from '../attributes.js';
+import { ENGAGEMENT, EVENTS_TABLE, PAGEVIEW, SCROLL_DEPTH_NONE, SESSIONS_TABLE, STATUS_CODE_NONE, type EventRow, type SessionRow } from '../columns.js';
 
 /**
  * TEST SUPPORT: builds consistent `events` + `sessions` rows from a compact
@@ -42,10 +43,7 @@ export interface SeedRows {
   sessions: SessionRow[];
 }
 
-const EMPTY_ATTRIBUTES: Record<SessionAttributeColumn, string | number> = {
-  referrer: '', source: '', channel: '', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '',
-  click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: '',
-};
+const EMPTY_ATTRIBUTES: Record<SessionAttributeColumn, string | number> = emptySessionAttributes();
 
 /** '2026-03-29 10:00:00' or ISO → 'YYYY-MM-DD HH:MM:SS.mmm' (the contract's text form). */
 export function seedTimestamp(at: string): string {

@@ -28,7 +28,7 @@ export interface TrackerBundle {
   buildMs: number;
 }
 
-/** Builds one selection with esbuild (bundle, minify, IIFE, ES2017). */
+/** Builds one selection with esbuild (bundle, minify, IIFE, ES2019: object spread and `catch {}` keep the standard preset within 1,000 B brotli; Chrome 66, Firefox 58, Safari 11.1). */
 export async function buildBundle(selection: readonly FeatureId[]): Promise<TrackerBundle> {
   const features = normalizeSelection(selection);
   const started = performance.now();
@@ -37,7 +37,7 @@ export async function buildBundle(selection: readonly FeatureId[]): Promise<Trac
     bundle: true,
     minify: true,
     format: 'iife',
-    target: 'es2017',
+    target: 'es2019',
     platform: 'browser',
     write: false,
     legalComments: 'none',

@@ -12,7 +12,8 @@ import { current } from './page.js';
  */
 export function send(name: string, extra?: Payload | false): void {
   if (off) return;
-  const payload: Payload = Object.assign({ k: KEY, n: name, u: current.u, d: loc.hostname }, extra) as Payload;
+  // w: the viewport width, the visit's screen size class in ingest
+  const payload: Payload = { k: KEY, n: name, u: current.u, d: loc.hostname, w: innerWidth, ...extra };
   for (const hook of payloadHooks) hook(payload);
   const body = JSON.stringify(payload);
   try {

@@ -99,6 +99,8 @@ export interface BrowserOptions {
   noFetch?: boolean;
   scrollHeight?: number;
   innerHeight?: number;
+  /** the viewport width the tracker sends as `w`; unset: undefined, so payloads carry no `w` */
+  innerWidth?: number;
 }
 
 export class FakeBrowser {
@@ -163,6 +165,7 @@ export class FakeBrowser {
       },
       scrollY: 0,
       innerHeight: options.innerHeight ?? 500,
+      innerWidth: options.innerWidth,
     });
     // bare `addEventListener(...)` in the script calls it without a receiver
     win.addEventListener = win.addEventListener.bind(win);
