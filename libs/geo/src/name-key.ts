@@ -23,7 +23,7 @@ const SUBDIVISION_WORDS = new Set([
   'state', 'of', 'the', 'province', 'provincia', 'region', 'oblast', 'oblast’', 'krai', 'kray', 'kraj',
   'republic', 'respublika', 'division', 'county', 'prefecture', 'department', 'departement', 'governorate',
   'district', 'voivodeship', 'municipality', 'city', 'metropolitan', 'autonomous', 'community', 'canton',
-  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll',
+  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll', 'parish',
 ]);
 
 /** nameKey without subdivision-kind words: `"State of Berlin"` → `"berlin"`. */
