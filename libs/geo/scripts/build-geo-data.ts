@@ -94,7 +94,7 @@ const rows = await readRows();
 // First pass, by name and coordinates only: the GeoNames admin1 of each state's cities
 // is what matches states to regions and GeoNames admin1 codes to ISO 3166-2.
 for (const row of rows) {
-  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude });
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state });
   if (match) {
     row.cityId = match.city.id;
     row.admin1 = match.city.admin1;
@@ -138,7 +138,7 @@ const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t
 const cityMethods = { region: 0, division: 0, name: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
-  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, region }, regionOfCity);
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state, region }, regionOfCity);
   row.cityId = match?.city.id ?? 0;
   row.admin1 = match?.city.admin1 ?? '';
   if (match) cityMethods[match.method]++;

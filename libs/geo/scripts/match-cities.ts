@@ -16,7 +16,7 @@
 //      region within CITY_KM. DB-IP names districts GeoNames' cities1000 does not list
 //      (Johannesburg's "Sandton", New Cairo, Seoul's dongs): they lie in that city. The
 //      same region keeps a district out of the large city across a border.
-import { bareCityKey, cityNameKey, nameKey } from '../src/name-key.js';
+import { bareCityKey, cityNameKey, nameKey, withoutStateName } from '../src/name-key.js';
 import type { GeoNamesCity, GeoNamesDivision } from './build-inputs.js';
 import { distanceKm } from './distance.js';
 
@@ -102,23 +102,29 @@ function neighbourhood(index: CityIndex, country: string, lat: number, lon: numb
 }
 
 /**
- * `region`: the ISO 3166-2 code of DB-IP's state ('' when unknown); `regionOf` gives a
+ * `state`: DB-IP's state name; `region`: its ISO 3166-2 code ('' when unknown); `regionOf` gives a
  * GeoNames city's. Without them (the first pass, before regions are known) step 1 is skipped.
  */
 export function matchCity(
   index: CityIndex,
-  place: { country: string; name: string; latitude: number; longitude: number; region?: string },
+  place: { country: string; name: string; latitude: number; longitude: number; state?: string; region?: string },
   regionOf?: RegionOfCity,
 ): { city: GeoNamesCity | GeoNamesDivision; method: CityMatchMethod } | undefined {
   const { country, name, latitude, longitude, region } = place;
   if (!name) return undefined;
-  const named = nameKeys(name).map((key) => index.byName.get(`${country}\t${key}`) ?? []);
+  const lookUp = (keys: string[]) => keys.map((key) => index.byName.get(`${country}\t${key}`) ?? []);
+  let keys = nameKeys(name);
+  let named = lookUp(keys);
+  if (named.every((candidates) => candidates.length === 0)) {
+    keys = nameKeys(withoutStateName(name, place.state));
+    named = lookUp(keys);
+  }
   if (region && regionOf) {
     for (const candidates of named) {
       const inRegion = mostPopulous(candidates.filter((city) => regionOf(city) === region));
       if (inRegion) return { city: inRegion, method: 'region' };
     }
-    for (const key of nameKeys(name)) {
+    for (const key of keys) {
       const divisions = (index.divisionsByName.get(`${country}\t${key}`) ?? []).filter((division) => regionOf(division) === region);
       // two wards of one name in one region would be a guess
       if (divisions.length === 1) return { city: divisions[0]!, method: 'division' };

@@ -4,7 +4,7 @@ import maxmind, { type Reader, type Response } from 'maxmind';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { geoData } from './geo-data.js';
 import { geoLabels, openGeoLookup, type GeoLookup } from './index.js';
-import { bareCityKey, nameKey, regionNameKey } from './name-key.js';
+import { bareCityKey, nameKey, regionNameKey, withoutStateName } from './name-key.js';
 import { publicIp } from './public-ip.js';
 
 // Do our labels name the place DB-IP itself names? Random public IPv4 addresses (seeded,
@@ -127,8 +127,16 @@ function sameRegion(code: string, theirs: string): boolean {
   );
 }
 
-function sameCity(ours: string | undefined, theirs: string): boolean {
-  return !!ours && bareCityKey(ours) === bareCityKey(theirs);
+/**
+ * Same city name as the mapping compares them (also with DB-IP's state appended aside:
+ * "Abbotsford British Columbia"), or the whole name with DB-IP's district
+ * in parentheses (DB-IP "Chicago (Loop)" is GeoNames' section "Chicago Loop"). In China a
+ * pinyin "shi" (市, city) written onto the name is a kind word: "Taiyuanshi" is Taiyuan.
+ */
+function sameCity(country: string, ours: string | undefined, theirs: string): boolean {
+  if (!ours) return false;
+  if (bareCityKey(ours) === bareCityKey(theirs) || nameKey(ours) === nameKey(theirs)) return true;
+  return country === 'CN' && bareCityKey(ours) === bareCityKey(theirs).replace(/(?<=\p{L}{3})shi$/u, '');
 }
 
 interface Verdict {
@@ -158,7 +166,10 @@ function judge(geo: GeoLookup, reader: Reader<Response>, ip: string): Verdict | 
       dbip.state1 && !namesTheCountry(dbip.country_code, dbip.state1)
         ? !!location.region && sameRegion(location.region, dbip.state1)
         : !location.region,
-    city: dbip.city ? sameCity(ours.city, dbip.city) : !location.city,
+    city: dbip.city
+      ? sameCity(dbip.country_code, ours.city, dbip.city) ||
+        sameCity(dbip.country_code, ours.city, withoutStateName(dbip.city, dbip.state1))
+      : !location.city,
   };
 }
 
@@ -194,6 +205,17 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
     expect(namesTheCountry('MX', 'Mexico')).toBe(false); // the state MX-MEX
   });
 
+  it('reads DB-IP\'s city names with their district in parentheses, and China\'s "-shi"', () => {
+    expect(sameCity('US', 'Chicago Loop', 'Chicago (Loop)')).toBe(true);
+    expect(sameCity('US', 'Chicago', 'Chicago (Loop)')).toBe(true);
+    expect(sameCity('US', 'Indianapolis', 'Indpls (Mile Square)')).toBe(false);
+    expect(sameCity('CN', 'Taiyuan', 'Taiyuanshi (Xiaodian Qu)')).toBe(true);
+    expect(sameCity('CN', 'Zhengzhou', 'Guancheng')).toBe(false); // a district of Zhengzhou, not its name
+    expect(sameCity('JP', 'Taiyuan', 'Taiyuanshi')).toBe(false);
+    expect(withoutStateName('Abbotsford British Columbia', 'British Columbia')).toBe('Abbotsford');
+    expect(withoutStateName('British Columbia', 'British Columbia')).toBe('British Columbia');
+  });
+
   it('names the country DB-IP names for every address', () => {
     expect(share((v) => v.country)).toBe(1);
   });
@@ -202,20 +224,19 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
     expect(share((v) => v.region)).toBeGreaterThanOrEqual(0.95);
   });
 
-  // Cities reach the 95 % goal: Tokyo's wards agree through GeoNames ADM2 ("Chiyoda-ku"),
-  // exonyms through GeoNames' alternate names ("Geneva"), villages and new places through
-  // cities500. What remains are districts GeoNames does not list (Indianapolis' "Indpls
-  // (Mile Square)", Wuhan's Shizishan). All three stay below 95 % with the region (96.7 %:
-  // DB-IP's "Taiwan" state has no ISO 3166-2 code); that floor keeps what is reached.
-  it('names the city DB-IP names for at least 95 %, and all three for at least 92.5 %', () => {
+  // Cities and all three reach the 95 % goal (all three: 92.6 % before aliases fixed
+  // Finland's, Czechia's and France's states and ISO's local names were read). What remains:
+  // districts GeoNames does not list (Indianapolis' "Indpls (Mile Square)", Giza's Sheikh
+  // Zayed), districts of Hong Kong, Macau, New Caledonia that ISO 3166-2 gives no code.
+  it('names the city DB-IP names for at least 95 %, and all three for at least 95 %', () => {
     const disagreements = verdicts.filter((v) => !(v.country && v.region && v.city));
     console.log(
       `agreement with DB-IP over ${verdicts.length} addresses (seed ${SEED}): country ${share((v) => v.country)}, ` +
         `region ${share((v) => v.region)}, city ${share((v) => v.city)}, all three ${share((v) => v.country && v.region && v.city)}; ` +
         `a city for ${share((v) => !!v.ours.city)}; first disagreements:`,
-      disagreements.map((v) => `${v.region?'':'R'}${v.city?'':'C'} ${v.ip} ${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`).join('\n'),
+      disagreements.slice(0, 20).map((v) => `${v.region ? '' : 'region '}${v.city ? '' : 'city '}${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`),
     );
     expect(share((v) => v.city)).toBeGreaterThanOrEqual(0.95);
-    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.925);
+    expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.95);
   });
 });

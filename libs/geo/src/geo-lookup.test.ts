@@ -54,6 +54,11 @@ describe('openGeoLookup', () => {
     expect(geo.lookup('90.40.40.31').region).toBe('FR-BFC');
   });
 
+  it('reads a DB-IP city name with its state appended as the city', () => {
+    // DB-IP "British Columbia / Abbotsford British Columbia": GeoNames Abbotsford, BC (5881791); was no city
+    expect(geo.lookup('70.69.152.193')).toEqual({ country: 'CA', region: 'CA-BC', city: 5881791 });
+  });
+
   it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
     // DB-IP "Sandton (Sandhurst)", a district of Johannesburg (993800) cities1000 does not list
     expect(geo.lookup('197.168.178.184')).toEqual({ country: 'ZA', region: 'ZA-GT', city: 993800 });

@@ -52,3 +52,15 @@ export function bareCityKey(name: string): string {
   if (words.length > 1 && words[0] === 'st') words[0] = 'saint';
   return words.join(' ');
 }
+
+/**
+ * DB-IP's name without its own state's name appended ("Abbotsford British Columbia" in
+ * British Columbia is Abbotsford); a name that is only the state's stays. Tried only when
+ * the whole name names no GeoNames place ("New Delhi" in Delhi stays New Delhi).
+ */
+export function withoutStateName(name: string, state: string | undefined): string {
+  if (!state) return name;
+  const key = nameKey(name);
+  const suffix = ` ${nameKey(state)}`;
+  return key.endsWith(suffix) && key.length > suffix.length ? name.slice(0, name.length - state.length).replace(/[\s,]+$/, '') : name;
+}
