@@ -144,8 +144,6 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   // "Baladiyat" is Arabic for municipality: the municipality of Doha
   QA: { 'Baladiyat ad Dawhah': 'QA-DA' },
   AE: { Dubai: 'AE-DU' },
-  // the votes of cities500's villages put it in Sisak-Moslavina (HR-03)
-  HR: { 'Dubrovacko-Neretvanska': 'HR-19' },
   // wilayas of 2019, which ISO 3166-2 does not list: the wilaya each was carved from
   DZ: { 'In Salah': 'DZ-11', 'Ouled Djellal': 'DZ-07', Timimoun: 'DZ-01' },
   // the cantons, not the old districts two of them share a name with (LU-D, LU-G)
@@ -166,6 +164,19 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
     'Dakhla-Oued Ed-Dahab': 'MA-12',
   },
   TW: { Taipei: 'TW-TPE' },
+  // Numbered ISO codes the admin1 rule had mixed up (GeoNames numbers them otherwise), and
+  // names a region shares with its prefecture (GN) or ISO writes in another language (CY "Baf")
+  // (Dubrovnik-Neretva: the votes of cities500's villages put it in Sisak-Moslavina, HR-03)
+  HR: { 'Dubrovacko-Neretvanska': 'HR-19', 'Vukovar-Srijem': 'HR-16' },
+  GN: { 'Boke Region': 'GN-B', 'Kankan Region': 'GN-K', Kindia: 'GN-D', 'Nzerekore Region': 'GN-N' },
+  CY: { Pafos: 'CY-05', Keryneia: 'CY-06' },
+  DO: { Nacional: 'DO-01' },
+  KE: { 'Elegeyo-Marakwet': 'KE-05' },
+  // Pemba's two regions: Kaskazini (North) and Kusini (South) Pemba
+  TZ: { 'Pemba North': 'TZ-06', 'Pemba South': 'TZ-10' },
+  GF: { Guyane: 'GF-GF' },
+  // Iż-Żebbuġ is Gozo's council (ISO "Żebbuġ Gozo"); Malta's is Ħaż-Żebbuġ (MT-66)
+  MT: { 'Iz-Zebbug': 'MT-65' },
 };
 
 

@@ -37,6 +37,11 @@ describe('names to codes', () => {
     expect(regionCodeByName('CL', "O'Higgins Region")).toBe('CL-LI');
     expect(regionCodeByName('UA', 'Odesa')).toBe('UA-51');
     expect(regionCodeByName('QA', 'Baladiyat ad Dawhah')).toBe('QA-DA');
+    // GeoNames numbers Croatia's counties otherwise than ISO: was Međimurje (HR-20) by the admin1 rule
+    expect(regionCodeByName('HR', 'Krapinsko-Zagorska')).toBe('HR-02');
+    // Maltese articles are kind words: ISO's "Kalkara" (was Marsa, MT-26, by the admin1 rule)
+    expect(regionCodeByName('MT', 'Il-Kalkara')).toBe('MT-21');
+    expect(regionCodeByName('MT', 'Iz-Zebbug')).toBe('MT-65');
     // "Parish" is a kind word like "Province": Grenada's GD-01
     expect(regionCodeByName('GD', 'Saint Andrew Parish')).toBe('GD-01');
   });

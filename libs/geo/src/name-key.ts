@@ -23,7 +23,9 @@ const SUBDIVISION_WORDS = new Set([
   'state', 'of', 'the', 'province', 'provincia', 'region', 'oblast', 'oblast’', 'krai', 'kray', 'kraj',
   'republic', 'respublika', 'division', 'county', 'prefecture', 'department', 'departement', 'governorate',
   'district', 'voivodeship', 'municipality', 'city', 'metropolitan', 'autonomous', 'community', 'canton',
-  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll', 'parish',
+  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll', 'parish', 'zupanija',
+  // Maltese articles DB-IP writes before a council's name ("Il-Kalkara", "Hal Ghaxaq"; ISO: "Kalkara")
+  'il', 'l', 'ix', 'iz', 'in', 'is', 'ir', 'it', 'tal', 'tas', 'tax', 'haz', 'hal',
 ]);
 
 /** nameKey without subdivision-kind words: `"State of Berlin"` → `"berlin"`. */
