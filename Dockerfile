@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # One image for every Sightline service: `--target=<service>` picks what runs
 # (gateway, identity, sites, settings, script-builder, query, ingest, migrate; default all).
-# Stages: manifests (the workspaces' package.json only) → deps (npm ci) → dashboard (its
-# static build) → build (sources compiled to JavaScript) → runtime. Dependencies are
+# Stages: manifests (the workspaces' package.json only) → deps (npm ci) → build (the
+# dashboard's static files; sources compiled to JavaScript) → runtime. Dependencies are
 # installed before any source is copied, so a source edit rebuilds from the build stage
 # on and reuses the install.
 
@@ -37,30 +37,18 @@ RUN --mount=type=secret,id=npm_ca \
  && npm cache clean --force \
  && if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then rm -rf node_modules/@chdb; fi
 
-# The dashboard's static build (apps/dashboard/build.ts: hashed assets, .br/.gz siblings,
-# manifest.json), with every dependency the build needs (dev ones too); only its dist goes on.
-FROM ${NODE_IMAGE} AS dashboard
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY --from=manifests /manifests/ ./
-RUN --mount=type=secret,id=npm_ca \
-    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
- && npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.base.json ./
-COPY apps/ ./apps/
-COPY libs/ ./libs/
-RUN mkdir -p apps/dashboard/dist && npm run --if-present build:dashboard
-
 FROM deps AS build
 COPY tsconfig.base.json ./
 COPY apps/ ./apps/
 COPY libs/ ./libs/
-COPY --from=dashboard /app/apps/dashboard/dist ./apps/dashboard/dist
 COPY tools/image/compile.mjs ./tools/image/
 # No test code in the image; then every .ts becomes a .js beside it (esbuild, one
 # file per file) and the packages' exports point at it: node runs it without tsx.
+# The dashboard's static files come first (esbuild: hashed assets, .br/.gz siblings,
+# manifest.json in apps/dashboard/dist), then the server's TypeScript is compiled.
 RUN find apps libs -name '*.test.ts' -delete \
  && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \
+ && npm run build:dashboard \
  && node tools/image/compile.mjs \
  && rm -rf tools tsconfig.base.json
 

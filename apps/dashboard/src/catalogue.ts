@@ -41,7 +41,8 @@ const fixed = (dimension: string, label: string, field: FilterField | undefined,
   metrics,
   ...extra,
 });
-const hasIs = (filters: readonly Filter[], field: FilterField) => filters.some((f) => f.field === field && f.operator === 'is');
+/** a single-valued `is` filter on the field (several browsers at once do not drill down) */
+const hasIs = (filters: readonly Filter[], field: FilterField) => filters.some((f) => f.field === field && f.operator === 'is' && f.values.length === 1);
 /** Browsers → versions of the filtered browser (OS likewise), as Plausible drills down. */
 const drill = (field: 'browser' | 'os', label: string, versionLabel: string): Omit<TabSpec, 'id' | 'label'> => ({
   dimension: (filters) => (hasIs(filters, field) ? `visit:${field}_version` : `visit:${field}`),
@@ -89,6 +90,7 @@ export const PANELS: PanelSpec[] = [
       { id: 'browsers', label: 'Browsers', ...drill('browser', 'Browser', 'Browser version') },
       { id: 'os', label: 'Operating systems', ...drill('os', 'Operating system', 'OS version') },
       { id: 'devices', label: 'Devices', ...fixed('visit:device', 'Device', 'device', ATTRIBUTE_METRICS) },
+      { id: 'screens', label: 'Screen sizes', ...fixed('visit:screen', 'Screen size', 'screen', ATTRIBUTE_METRICS) },
     ],
   },
   {
@@ -115,7 +117,7 @@ export const FIELD_LABELS: Record<FilterField, string> = {
   page: 'Page', entry_page: 'Entry page', exit_page: 'Exit page', hostname: 'Hostname', source: 'Source', channel: 'Channel',
   referrer: 'Referrer', utm_source: 'UTM source', utm_medium: 'UTM medium', utm_campaign: 'UTM campaign', utm_content: 'UTM content',
   utm_term: 'UTM term', country: 'Country', region: 'Region', city: 'City', browser: 'Browser', browser_version: 'Browser version',
-  os: 'Operating system', os_version: 'OS version', device: 'Device', code: 'Status code', event: 'Custom event',
+  os: 'Operating system', os_version: 'OS version', device: 'Device', screen: 'Screen size', code: 'Status code', event: 'Custom event',
 };
 
 /** The breakdown that suggests values for a filter field (the filter dialog). */
@@ -124,7 +126,7 @@ export const SUGGESTION_DIMENSION: Record<FilterField, string> = {
   channel: 'visit:channel', referrer: 'visit:referrer', utm_source: 'visit:utm_source', utm_medium: 'visit:utm_medium',
   utm_campaign: 'visit:utm_campaign', utm_content: 'visit:utm_content', utm_term: 'visit:utm_term', country: 'visit:country',
   region: 'visit:region', city: 'visit:city', browser: 'visit:browser', browser_version: 'visit:browser_version', os: 'visit:os',
-  os_version: 'visit:os_version', device: 'visit:device', code: 'event:status_code', event: 'event:name',
+  os_version: 'visit:os_version', device: 'visit:device', screen: 'visit:screen', code: 'event:status_code', event: 'event:name',
 };
 
 /** The metric a suggestion breakdown ranks by (event:status_code computes only pageviews). */

@@ -58,6 +58,15 @@ export function formatMetric(metric: string, value: number | null | undefined): 
   }
 }
 
+/**
+ * A total as the top stats show it: over no visits the API answers 0 for rates
+ * and averages (bounce rate 0%, 0.00 views per visit), which are no values: a dash.
+ */
+export function formatTotal(metric: string, metrics: Record<string, number | null | undefined>): string {
+  if (metrics['visits'] === 0 && (METRIC_KIND[metric] ?? 'count') !== 'count') return '–';
+  return formatMetric(metric, metrics[metric]);
+}
+
 /** The exact value (tables, CSV, tooltips): integers with thousands separators. */
 export function formatExact(metric: string, value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
@@ -81,6 +90,44 @@ export function formatChange(metric: string, change: number | null | undefined):
   const magnitude = Math.abs(change);
   const number = Number.isInteger(magnitude) ? String(magnitude) : magnitude.toFixed(DIFFERENCE_METRICS.has(metric) ? 1 : 0);
   return { text: `${sign}${number}${DIFFERENCE_METRICS.has(metric) ? ' pp' : '%'}`, direction, good };
+}
+
+export interface ComparisonView extends ChangeView {
+  /** "was 40%": absent when the comparison period had no visits (its 0% bounce rate is no value) */
+  previous?: string;
+  /** the whole comparison for a screen reader */
+  label: string;
+}
+
+/** The visits (or, on breakdown rows without visits, the visitors) a side of a comparison counted. */
+function visitCount(values: Record<string, number | null | undefined>): number | undefined {
+  const count = values['visits'] ?? values['visitors'];
+  return typeof count === 'number' ? count : undefined;
+}
+
+/**
+ * A metric's change against the comparison period, as a stat or a row shows it.
+ * Decided on the comparison's visits, not on the metric: with no visits there the
+ * API still answers 0 for rates (bounce rate 0%), which would read "+23 pp, was 0%";
+ * instead the change reads "new" (visits now) or "—" (none in either period).
+ */
+export function comparisonOf(
+  metric: string,
+  current: Record<string, number | null | undefined>,
+  comparison: { metrics: Record<string, number | null | undefined>; change: Record<string, number | null | undefined> } | undefined,
+): ComparisonView | undefined {
+  if (!comparison) return undefined;
+  const before = visitCount(comparison.metrics);
+  if (before === 0) {
+    const now = visitCount(current) ?? 0;
+    return now > 0
+      ? { text: 'new', direction: 'flat', good: undefined, label: 'new: no visits in the comparison period' }
+      : { text: '—', direction: 'flat', good: undefined, label: 'no visits in either period' };
+  }
+  const previous = `was ${formatMetric(metric, comparison.metrics[metric])}`;
+  const change = formatChange(metric, comparison.change[metric]);
+  if (!change) return { text: '—', direction: 'flat', good: undefined, previous, label: `no change to show, ${previous}` };
+  return { ...change, previous, label: `${change.text} against the comparison period, ${previous}` };
 }
 
 /** 🇩🇪 from "DE" (two regional indicator symbols); '' for anything that is not two ASCII letters. */

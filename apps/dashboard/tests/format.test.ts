@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flagOf, formatChange, formatCount, formatDuration, formatExact, formatMetric, referrerHref } from '../src/format.js';
+import { comparisonOf, flagOf, formatChange, formatTotal, formatCount, formatDuration, formatExact, formatMetric, referrerHref } from '../src/format.js';
 
 describe('formatting', () => {
   it('shortens counts', () => {
@@ -26,6 +26,36 @@ describe('formatting', () => {
     expect(formatChange('conversion_rate', 1.25)).toEqual({ text: '+1.3 pp', direction: 'up', good: true });
     expect(formatChange('visitors', 0)).toEqual({ text: '±0%', direction: 'flat', good: undefined });
     expect(formatChange('visitors', null)).toBeUndefined();
+  });
+
+  it('an empty comparison period reads "new" or "—", decided on its visits, never "was 0%"', () => {
+    // the API's answer when the previous period had no visits: bounce rate 0, change +23 pp
+    const empty = { metrics: { visits: 0, visitors: 0, bounce_rate: 0, visit_duration: 0 }, change: { visits: null, visitors: null, bounce_rate: 23, visit_duration: null } };
+    const now = { visits: 40, visitors: 30, bounce_rate: 23, visit_duration: 61 };
+    expect(comparisonOf('bounce_rate', now, empty)).toEqual({ text: 'new', direction: 'flat', good: undefined, label: 'new: no visits in the comparison period' });
+    expect(comparisonOf('visitors', now, empty)?.text).toBe('new');
+    expect(comparisonOf('bounce_rate', now, empty)?.previous).toBeUndefined();
+    const none = { visits: 0, visitors: 0, bounce_rate: 0, visit_duration: 0 };
+    expect(comparisonOf('bounce_rate', none, empty)).toEqual({ text: '—', direction: 'flat', good: undefined, label: 'no visits in either period' });
+    // a breakdown row (visitors, no visits) absent from the comparison period
+    expect(comparisonOf('bounce_rate', { visitors: 3, bounce_rate: 100 }, { metrics: { visitors: 0, bounce_rate: 0 }, change: { visitors: null, bounce_rate: 100 } })?.text).toBe('new');
+  });
+
+  it('a comparison with visits shows the change and the previous value', () => {
+    const before = { metrics: { visits: 10, visitors: 8, bounce_rate: 0, visit_duration: null }, change: { visits: 300, visitors: 275, bounce_rate: 23, visit_duration: null } };
+    const now = { visits: 40, visitors: 30, bounce_rate: 23, visit_duration: 61 };
+    // a real 0% bounce rate over 10 visits is a value: it is shown
+    expect(comparisonOf('bounce_rate', now, before)).toEqual({ text: '+23 pp', direction: 'up', good: false, previous: 'was 0%', label: '+23 pp against the comparison period, was 0%' });
+    expect(comparisonOf('visitors', now, before)).toMatchObject({ text: '+275%', good: true, previous: 'was 8' });
+    // the API's null change (no value on one side) reads as a dash, with the previous value
+    expect(comparisonOf('visit_duration', now, before)).toEqual({ text: '—', direction: 'flat', good: undefined, previous: 'was –', label: 'no change to show, was –' });
+    expect(comparisonOf('visitors', now, undefined)).toBeUndefined();
+  });
+
+  it('totals over no visits: counts are 0, rates and averages a dash', () => {
+    const none = { visitors: 0, visits: 0, pageviews: 0, views_per_visit: 0, bounce_rate: 0, visit_duration: null };
+    expect(['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration'].map((m) => formatTotal(m, none))).toEqual(['0', '0', '0', '–', '–', '–']);
+    expect(formatTotal('bounce_rate', { visits: 4, bounce_rate: 0 })).toBe('0%');
   });
 
   it('makes flags from two letters only', () => {

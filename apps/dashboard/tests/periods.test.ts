@@ -20,7 +20,7 @@ describe('periods', () => {
     expect(resolvePeriod(at({ period: 'last_month' }), TODAY)).toMatchObject({ dateRange: ['2026-02-01', '2026-02-28'] });
     expect(resolvePeriod(at({ period: 'last_month' }), '2026-01-10')).toMatchObject({ dateRange: ['2025-12-01', '2025-12-31'] });
     expect(resolvePeriod(at({ period: '12mo' }), TODAY)).toMatchObject({ dateRange: ['2025-04-01', TODAY], interval: 'month' });
-    const all = resolvePeriod(at({ period: 'all' }), TODAY);
+    const all = resolvePeriod(at({ period: '366d' }), TODAY);
     expect(all.dateRange).toEqual(['2025-03-15', TODAY]);
     expect(daysIn(all.start, all.end)).toBe(366);
     const custom = resolvePeriod(at({ period: 'custom', from: '2020-01-01', to: '2026-01-01' }), TODAY);

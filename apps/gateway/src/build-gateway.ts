@@ -228,7 +228,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const dist = options.dashboardDir ? await loadDashboardDist(options.dashboardDir) : undefined;
   if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
   await app.register(webRoutes, { dist, lookup, rateLimit });
-  await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes });
+  const announceDataChange = async (siteId: number) => {
+    answers.forgetSite(siteId);
+    await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
+  };
+  await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

@@ -6,7 +6,8 @@ import type { ShareSites } from './share/share-sites.js';
  * The news that drops cached query answers and share-hash lookups on every gateway
  * replica (plain subscriptions, like report-context-news.ts: every replica sees every
  * message). New data for a past window arrives only through an import, so
- * `import.progress` drops the site's answers; a site's timezone, deletion or settings
+ * `import.progress` (and `report-data.changed`: an import deleted) drops the site's
+ * answers; a site's timezone, deletion or settings
  * (the public-dashboard flag among them) drop both; a plan or membership change drops
  * the share lookups that carry the plan.
  */
@@ -18,6 +19,7 @@ export async function subscribeAnswerNews(bus: Bus, answers: QueryAnswerCache, s
   };
   try {
     subscriptions.push(await bus.subscribe(SUBJECTS.importProgress, (progress) => answers.forgetSite(progress.site_id)));
+    subscriptions.push(await bus.subscribe(SUBJECTS.reportDataChanged, (changed) => answers.forgetSite(changed.site_id)));
     subscriptions.push(await bus.subscribe(SUBJECTS.siteUpdated, (updated) => forgetSite(updated.site_id)));
     subscriptions.push(await bus.subscribe(SUBJECTS.siteDeleted, (deleted) => forgetSite(deleted.site_id)));
     subscriptions.push(await bus.subscribe(SUBJECTS.settingsChanged, (changed) => forgetSite(changed.site_id)));

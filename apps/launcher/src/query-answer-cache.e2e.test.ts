@@ -4,7 +4,7 @@ import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { createLogger, grpcServerHandled } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, waitFor, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
-import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
+import { ApiClient, codeFromMail, freshIp, register, type Registered } from './test-support/api-client.js';
 import { CORE_ROWS, toNdjson } from './test-support/query-fixture-data.js';
 
 // The gateway's query answer cache over the real launcher (gateway → gRPC → query
@@ -28,6 +28,7 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
   let sightline: RunningSightline;
   let client: ApiClient;
   let owner: Registered;
+  let ownerEmail: string;
   let siteA: { id: number; hash: string };
   let siteB: { id: number; hash: string };
   const stamp = Date.now().toString(36);
@@ -46,11 +47,12 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     return { id: site.body.site_id, hash: site.body.hash };
   }
 
-  async function importRows(siteId: number, ndjson: string): Promise<void> {
+  async function importRows(siteId: number, ndjson: string): Promise<number> {
     const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() }, body: ndjson });
     const created = (await response.json()) as { import_id: number };
     expect(response.status).toBe(202);
     await waitFor(async () => (await client.request<{ status: string }>('GET', `/api/v1/sites/${siteId}/imports/${created.import_id}`, { token: owner.token })).body.status === 'completed', 20_000);
+    return created.import_id;
   }
 
   beforeAll(async () => {
@@ -63,7 +65,8 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     client = new ApiClient(sightline.url!).withIp(freshIp());
-    owner = await register(client, smtp, `cache.${stamp}@mail.sightline-e2e.net`);
+    ownerEmail = `cache.${stamp}@mail.sightline-e2e.net`;
+    owner = await register(client, smtp, ownerEmail);
     siteA = await createSite('a');
     siteB = await createSite('b');
     await importRows(siteA.id, toNdjson(CORE_ROWS));
@@ -94,6 +97,15 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     expect(await callsDuring(async () => expect((await query(body)).body).toEqual(answers[0]!.body))).toBe(0);
     const { site_id: _site, ...shareBody } = { site_id: 0, ...body };
     expect(await callsDuring(async () => expect((await client.request('POST', `/api/v1/share/${siteA.hash}/query`, { body: shareBody })).body).toEqual(answers[0]!.body))).toBe(0);
+    // and to the dashboard's browser session (cookie + CSRF header on the same route)
+    const before = smtp.received.length;
+    expect((await client.request('POST', '/api/v1/auth/send-otp', { body: { email: ownerEmail } })).status).toBe(200);
+    const code = await codeFromMail(smtp, ownerEmail, before);
+    const session = await client.request<{ csrf_token: string }>('POST', '/web/session', { body: { email: ownerEmail, code } });
+    expect(session.status).toBe(200);
+    const cookie = /^sightline_session=([^;]*)/.exec(session.headers.get('set-cookie') ?? '')![1]!;
+    const headers = { cookie: `sightline_session=${cookie}`, 'x-csrf-token': session.body.csrf_token };
+    expect(await callsDuring(async () => expect((await client.request('POST', '/api/v1/query', { body: { site_id: siteA.id, ...body }, headers })).body).toEqual(answers[0]!.body))).toBe(0);
   });
 
   it('never shares an answer between sites, filters, metrics or routes', async () => {
@@ -125,14 +137,18 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     })).toBe(2);
   });
 
-  it('an import completing drops the site’s answers at once, however long closed windows are kept', async () => {
+  it('an import completing or deleted drops the site’s answers at once, however long closed windows are kept', async () => {
     const body = { metrics: ['visitors', 'pageviews'], date_range: LATER };
     expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 0, pageviews: 0 });
     expect(await callsDuring(() => query(body))).toBe(0);
-    await importRows(siteA.id, toNdjson([{ ...CORE_ROWS[0], timestamp: '2024-06-05T10:00:00Z' }, { ...CORE_ROWS[1], timestamp: '2024-06-05T10:05:00Z' }]));
+    const importId = await importRows(siteA.id, toNdjson([{ ...CORE_ROWS[0], timestamp: '2024-06-05T10:00:00Z' }, { ...CORE_ROWS[1], timestamp: '2024-06-05T10:05:00Z' }]));
     // import.progress reaches the gateway beside the job record; within moments, not the closed TTL (1 h)
     await waitFor(async () => (await query(body)).body.results[0]!.metrics.pageviews === 2, 5_000);
     expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 1, pageviews: 2 });
+    expect(await callsDuring(() => query(body))).toBe(0);
+    // deleting the import takes its rows out of a closed window: its answer goes at once too
+    expect((await client.request('DELETE', `/api/v1/sites/${siteA.id}/imports/${importId}`, { token: owner.token })).status).toBe(204);
+    expect((await query(body)).body.results[0]!.metrics).toEqual({ visitors: 0, pageviews: 0 });
   });
 
   it('keeps a window reaching today only for the live TTL', async () => {

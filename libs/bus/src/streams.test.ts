@@ -18,6 +18,7 @@ describe('stream catalogue', () => {
   it('keeps the broadcast subjects out of every stream (JetStream would store them)', () => {
     expect(captured(SUBJECTS.keysRevoked)).toEqual([]);
     expect(captured(SUBJECTS.reportAccessChanged)).toEqual([]);
+    expect(captured(SUBJECTS.reportDataChanged)).toEqual([]);
   });
 
   it('keeps collected events (raw IP and UA) in a work queue with a 3-day backstop, superseding EVENTS', () => {

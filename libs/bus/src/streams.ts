@@ -32,6 +32,8 @@ export const SUBJECTS = {
   keysRevoked: 'keys.revoked',
   /** Broadcast, not stored: a member lost access to a site, or an account's plan changed; gateways drop cached report access. */
   reportAccessChanged: 'report-access.changed',
+  /** Broadcast, not stored: a site's stored events changed outside ingest's stream (an import deleted); gateways drop cached answers. */
+  reportDataChanged: 'report-data.changed',
 } as const;
 
 export type SubjectName = (typeof SUBJECTS)[keyof typeof SUBJECTS];
@@ -99,6 +101,8 @@ export interface SubjectPayloads {
   [SUBJECTS.keysRevoked]: { key_id: string; account_id: number };
   /** published by a gateway after a member removal (site_id) or a subscription change (account_id) */
   [SUBJECTS.reportAccessChanged]: { site_id?: number; account_id?: number };
+  /** published by the gateway that deleted an import's rows */
+  [SUBJECTS.reportDataChanged]: { site_id: number };
 }
 
 /**

@@ -3,7 +3,10 @@
  * the signed-in session (cookie + X-CSRF-Token, routes of /api/v1) or a share hash
  * (the public, read-only /api/v1/share/{hash}/… routes). Every failure becomes an
  * `ApiFailure` carrying the API's error object, so each panel shows its own.
+ * Stats reads answered 429/503 are tried once more after Retry-After (≤ 10 s).
  */
+import { retryDelayMs } from './retry.js';
+
 export type DataSource = { kind: 'session'; siteId: number; csrfToken: string } | { kind: 'share'; hash: string };
 
 export type DateRange = string | [string, string];
@@ -72,6 +75,8 @@ export class ApiFailure extends Error {
     readonly code: string,
     message: string,
     readonly request_id: string | undefined,
+    /** the answer's Retry-After header (429/503) */
+    readonly retryAfter?: string | null,
   ) {
     super(message);
     this.name = 'ApiFailure';
@@ -82,7 +87,43 @@ const TIMEOUT_MS = 30_000;
 /** Fired on window when a session-authorised call answers 401: the page asks to sign in again. */
 export const SESSION_ENDED = 'sightline:session-ended';
 
-async function call<T>(method: string, path: string, options: { body?: unknown; csrfToken?: string; signal?: AbortSignal } = {}): Promise<T> {
+interface CallOptions {
+  body?: unknown;
+  csrfToken?: string;
+  signal?: AbortSignal;
+  /** a read: try once more after a 429/503's Retry-After (never for sign-in: its limits are the point) */
+  retry?: boolean;
+}
+
+/** Resolves after `ms`, or rejects at once when the signal aborts (the panel moved on). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  if (!options.retry) return callOnce<T>(method, path, options);
+  try {
+    return await callOnce<T>(method, path, options);
+  } catch (error) {
+    const wait = error instanceof ApiFailure ? retryDelayMs(error.status, error.retryAfter ?? null, Date.now(), Math.random()) : undefined;
+    if (wait === undefined) throw error;
+    await sleep(wait, options.signal);
+    return callOnce<T>(method, path, options);
+  }
+}
+
+async function callOnce<T>(method: string, path: string, options: CallOptions): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.csrfToken) headers['x-csrf-token'] = options.csrfToken;
@@ -112,6 +153,7 @@ async function call<T>(method: string, path: string, options: { body?: unknown; 
       typeof error.code === 'string' ? error.code : 'http_error',
       typeof error.error === 'string' ? error.error : `The server answered ${response.status}.`,
       typeof error.request_id === 'string' ? error.request_id : (response.headers.get('x-request-id') ?? undefined),
+      response.headers.get('retry-after'),
     );
   }
   return body as T;
@@ -125,22 +167,22 @@ export class StatsClient {
   constructor(readonly source: DataSource) {}
 
   query(request: QueryRequest, signal?: AbortSignal): Promise<QueryAnswer> {
-    if (this.source.kind === 'share') return call('POST', `/api/v1/share/${enc(this.source.hash)}/query`, { body: request, ...(signal ? { signal } : {}) });
-    return call('POST', '/api/v1/query', { body: { site_id: this.source.siteId, ...request }, csrfToken: this.source.csrfToken, ...(signal ? { signal } : {}) });
+    if (this.source.kind === 'share') return call('POST', `/api/v1/share/${enc(this.source.hash)}/query`, { body: request, retry: true, ...(signal ? { signal } : {}) });
+    return call('POST', '/api/v1/query', { body: { site_id: this.source.siteId, ...request }, csrfToken: this.source.csrfToken, retry: true, ...(signal ? { signal } : {}) });
   }
 
   props(dateRange: DateRange, signal?: AbortSignal): Promise<PropsAnswer> {
     const range = enc(rangeParam(dateRange));
-    if (this.source.kind === 'share') return call('GET', `/api/v1/share/${enc(this.source.hash)}/props?date_range=${range}`, signal ? { signal } : {});
-    return call('GET', `/api/v1/props?site_id=${this.source.siteId}&date_range=${range}`, { csrfToken: this.source.csrfToken, ...(signal ? { signal } : {}) });
+    if (this.source.kind === 'share') return call('GET', `/api/v1/share/${enc(this.source.hash)}/props?date_range=${range}`, { retry: true, ...(signal ? { signal } : {}) });
+    return call('GET', `/api/v1/props?site_id=${this.source.siteId}&date_range=${range}`, { csrfToken: this.source.csrfToken, retry: true, ...(signal ? { signal } : {}) });
   }
 
   async site(): Promise<SiteInfo> {
-    if (this.source.kind === 'share') return call<SiteInfo>('GET', `/api/v1/share/${enc(this.source.hash)}`);
+    if (this.source.kind === 'share') return call<SiteInfo>('GET', `/api/v1/share/${enc(this.source.hash)}`, { retry: true });
     const { siteId, csrfToken } = this.source;
     const [site, goals] = await Promise.all([
-      call<SiteEntry>('GET', `/api/v1/sites/${siteId}`, { csrfToken }),
-      call<{ goals: SiteInfo['goals'] }>('GET', `/api/v1/sites/${siteId}/goals`, { csrfToken }).catch(() => ({ goals: [] })),
+      call<SiteEntry>('GET', `/api/v1/sites/${siteId}`, { csrfToken, retry: true }),
+      call<{ goals: SiteInfo['goals'] }>('GET', `/api/v1/sites/${siteId}/goals`, { csrfToken, retry: true }).catch(() => ({ goals: [] })),
     ]);
     return { domain: site.name.replace(/^https?:\/\//, ''), timezone: site.timezone, goals: goals.goals };
   }

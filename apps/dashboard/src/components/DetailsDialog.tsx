@@ -7,6 +7,7 @@ import { client, period, view } from '../state/store.js';
 import { useAsync } from '../state/use-query.js';
 import { Modal } from './Modal.js';
 import { ErrorNote } from './Notes.js';
+import { Flag } from './Flag.js';
 import { applyRow, rowFilter, shownRows, type ShownRow } from './rows.js';
 
 const PAGE_SIZE = 20;
@@ -94,7 +95,7 @@ export function DetailsDialog({ tab, dimension, title, onClose }: { tab: TabSpec
                 return (
                   <tr key={row.value}>
                     <th scope="row">
-                      {row.flag && <span class="flag" aria-hidden="true">{row.flag} </span>}
+                      <Flag flag={row.flag} />
                       {filter ? (
                         <button
                           type="button"

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { FIELD_LABELS, OPERATOR_LABELS } from '../catalogue.js';
-import { filterLabel } from '../state/labels.js';
+import { describeFilter } from '../state/labels.js';
 import { updateView, view, setView } from '../state/store.js';
-import { withoutFilter } from '../state/url-state.js';
+import { filterText, withoutFilter } from '../state/url-state.js';
 import { FilterDialog } from './FilterDialog.js';
 
 /** The active filters as removable chips, "Add filter" (any field), "Clear filters"; Esc clears. */
@@ -21,9 +20,9 @@ export function FilterBar() {
     <div class="filter-bar" role="region" aria-label="Filters">
       <ul class="chips">
         {filters.map((filter) => {
-          const text = `${FIELD_LABELS[filter.field]} ${OPERATOR_LABELS[filter.operator]} ${filterLabel(filter.field, filter.value)}`;
+          const text = describeFilter(filter);
           return (
-            <li key={`${filter.operator},${filter.field},${filter.value}`} class="chip">
+            <li key={filterText(filter)} class="chip">
               <span class="chip-text">{text}</span>
               <button type="button" class="chip-remove" aria-label={`Remove filter: ${text}`} onClick={() => setView(withoutFilter(view.value, filter))}>
                 ×

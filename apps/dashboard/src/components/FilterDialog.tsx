@@ -3,17 +3,31 @@ import { FIELD_LABELS, OPERATOR_LABELS, SUGGESTION_DIMENSION, suggestionMetric }
 import { rememberLabel } from '../state/labels.js';
 import { breakdownRequest } from '../state/requests.js';
 import { period, setView, view } from '../state/store.js';
-import { FILTER_FIELDS, FILTER_OPERATORS, MAX_FILTER_VALUE, withFilter, type FilterField, type FilterOperator } from '../state/url-state.js';
+import { filterLabel } from '../state/labels.js';
+import { cleanValues, FILTER_FIELDS, FILTER_OPERATORS, MAX_FILTER_VALUE, MAX_FILTER_VALUES, withFilter, type FilterField, type FilterOperator } from '../state/url-state.js';
 import { useQuery } from '../state/use-query.js';
 import { Modal } from './Modal.js';
 
 const GEO = new Set<FilterField>(['country', 'region', 'city']);
 
-/** Filter on any field: is / is not / contains / does not contain, with suggested values from a breakdown. */
+/**
+ * Filter on any field: is / is not / contains / does not contain, with suggested
+ * values from a breakdown. Several values are one filter (the API's OR; "is not":
+ * none of them); the event filter takes one.
+ */
 export function FilterDialog({ onClose }: { onClose: () => void }) {
   const [field, setField] = useState<FilterField>('page');
   const [operator, setOperator] = useState<FilterOperator>('is');
   const [value, setValue] = useState('');
+  const [values, setValues] = useState<string[]>([]);
+  const single = field === 'event';
+  const add = (v: string) => {
+    const next = v.trim();
+    if (!next) return;
+    if (single) setValues([next]);
+    else if (!values.includes(next) && values.length < MAX_FILTER_VALUES) setValues([...values, next]);
+    setValue('');
+  };
   const [typed, setTyped] = useState('');
   useEffect(() => {
     const timer = setTimeout(() => setTyped(value), 250);
@@ -37,9 +51,9 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
         class="filter-form"
         onSubmit={(e) => {
           e.preventDefault();
-          const v = value.trim();
-          if (!v) return;
-          setView(withFilter(view.value, { field, operator, value: v }));
+          const chosen = cleanValues(single && value.trim() ? [value.trim()] : [...values, value.trim()]);
+          if (!chosen?.length) return;
+          setView(withFilter(view.value, { field, operator, values: chosen }));
           onClose();
         }}
       >
@@ -52,6 +66,7 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
               setField(next);
               if (next === 'event') setOperator('is');
               setValue('');
+              setValues([]);
             }}
           >
             {FILTER_FIELDS.map((f) => (
@@ -71,10 +86,47 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
             ))}
           </select>
         </label>
-        <label>
-          <span>Value{GEO.has(field) ? ' (code)' : ''}</span>
-          <input type="text" list="filter-suggestions" required maxLength={MAX_FILTER_VALUE} autocomplete="off" value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
-        </label>
+        {values.length > 0 && (
+          <div class="chosen-values">
+            <p id="chosen-label">{single ? 'Value' : operator === 'is_not' || operator === 'does_not_contain' ? 'Values (none of them)' : 'Values (any of them)'}</p>
+            <ul class="chips" aria-labelledby="chosen-label">
+              {values.map((v) => (
+                <li key={v} class="chip">
+                  <span class="chip-text">{filterLabel(field, v)}</span>
+                  <button type="button" class="chip-remove" aria-label={`Remove value ${filterLabel(field, v)}`} onClick={() => setValues(values.filter((x) => x !== v))}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div class="value-entry">
+          <label>
+            <span>{values.length && !single ? 'Another value' : 'Value'}{GEO.has(field) ? ' (code)' : ''}</span>
+            <input
+              type="text"
+              list="filter-suggestions"
+              required={values.length === 0}
+              maxLength={MAX_FILTER_VALUE}
+              autocomplete="off"
+              value={value}
+              onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)}
+              onKeyDown={(e) => {
+                // Enter in the field adds the value when the filter takes several; Apply submits
+                if (e.key === 'Enter' && !single && value.trim()) {
+                  e.preventDefault();
+                  add(value);
+                }
+              }}
+            />
+          </label>
+          {!single && (
+            <button type="button" disabled={!value.trim()} onClick={() => add(value)}>
+              Add value
+            </button>
+          )}
+        </div>
         <datalist id="filter-suggestions">
           {options.map((o) => (
             <option key={o.code} value={o.code} label={o.label ?? o.code} />
@@ -86,7 +138,7 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
             <ul aria-labelledby="suggestions-label">
               {options.slice(0, 12).map((o) => (
                 <li key={o.code}>
-                  <button type="button" class="link-button" onClick={() => setValue(o.code)}>
+                  <button type="button" class="link-button" aria-pressed={values.includes(o.code)} onClick={() => (single ? setValue(o.code) : add(o.code))}>
                     {o.label ? `${o.label} (${o.code})` : o.code}
                   </button>
                 </li>

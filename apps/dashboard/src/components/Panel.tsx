@@ -1,12 +1,14 @@
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PanelSpec, TabSpec } from '../catalogue.js';
-import { formatExact, formatMetric, METRIC_LABELS, referrerHref } from '../format.js';
-import { breakdownRequest } from '../state/requests.js';
+import { comparisonOf, formatExact, formatMetric, METRIC_LABELS, referrerHref } from '../format.js';
+import { breakdownRequest, withCompare } from '../state/requests.js';
 import { client, clock, period, siteInfo, view } from '../state/store.js';
 import { useAsync, useQuery } from '../state/use-query.js';
 import { DetailsDialog } from './DetailsDialog.js';
 import { ErrorNote, ImportedBadge } from './Notes.js';
+import { ChangeText } from './TopStats.js';
+import { Flag } from './Flag.js';
 import { applyRow, rowFilter, shownRows, type ShownRow } from './rows.js';
 
 const WorldMap = lazy(() => import('../map/WorldMap.js').then((m) => m.WorldMap));
@@ -63,7 +65,7 @@ type ReportLoading = (loading: boolean) => void;
 function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab: TabSpec; panelTitle: string; dimensionOverride?: string; reportLoading: ReportLoading }) {
   const state = view.value;
   const dimension = dimensionOverride ?? tab.dimension(state.filters);
-  const answer = useQuery(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), state.period === 'realtime' ? clock.value : 0);
+  const answer = useQuery(withCompare(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), period.value), state.period === 'realtime' ? clock.value : 0);
   useEffect(() => reportLoading(answer.loading), [answer.loading]);
   const [details, setDetails] = useState(false);
   const [mapAsTable, setMapAsTable] = useState(false);
@@ -94,16 +96,26 @@ function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab:
   );
 }
 
-/** The rows with a bar proportional to the first metric; the value is always plain text. */
+/**
+ * The rows with a bar proportional to the first metric; the value is always plain
+ * text. With compare on, a muted column before the value gives each row's change.
+ */
 export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[]; column: string }) {
   const state = view.value;
   const metric = tab.metrics[0]!;
   const max = Math.max(1, ...rows.map((r) => r.metrics[metric] ?? 0));
+  const compared = rows.some((r) => r.comparison);
   return (
     <table class="rows">
       <thead>
         <tr>
           <th scope="col">{column}</th>
+          {compared && (
+            <th scope="col" class="change-col">
+              <span aria-hidden="true">Change</span>
+              <span class="sr-only">Change against the comparison period</span>
+            </th>
+          )}
           <th scope="col" class="num">{METRIC_LABELS[metric]}</th>
         </tr>
       </thead>
@@ -116,7 +128,7 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
             <tr key={row.value}>
               <td class="row-label">
                 <span class="bar" aria-hidden="true" style={{ width: `${share.toFixed(1)}%` }} />
-                {row.flag && <span class="flag" aria-hidden="true">{row.flag}</span>}
+                <Flag flag={row.flag} />
                 {filter ? (
                   <button type="button" class="row-button" title={`Filter by ${row.label}`} onClick={() => applyRow(tab, state, row)}>
                     {row.label}
@@ -130,6 +142,7 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
                   </a>
                 )}
               </td>
+              {compared && <td class="change-col">{row.comparison && <RowChange metric={metric} row={row} />}</td>}
               <td class="num" title={formatExact(metric, row.metrics[metric])}>
                 {formatMetric(metric, row.metrics[metric])}
               </td>
@@ -139,6 +152,11 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
       </tbody>
     </table>
   );
+}
+
+function RowChange({ metric, row }: { metric: string; row: ShownRow }) {
+  const change = comparisonOf(metric, row.metrics, row.comparison);
+  return change ? <ChangeText change={change} compact /> : null;
 }
 
 /**
@@ -166,7 +184,7 @@ function PropsTab({ tab, reportLoading }: { tab: TabSpec; reportLoading: ReportL
       {keys.data && list.length === 0 && <p class="muted empty">No custom properties recorded in this period.</p>}
       {list.length > 0 && (
         <label class="inline-label">
-          <span>Property of “{event.value}”</span>
+          <span>Property of “{event.values[0]}”</span>
           <select value={chosen} onChange={(e) => setKey((e.currentTarget as HTMLSelectElement).value)}>
             {list.map((p) => (
               <option key={p.key} value={p.key}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { period, today, updateView, view } from '../state/store.js';
 import { addDays, MAX_EXPLICIT_DAYS, PERIOD_LABELS, PERIOD_SHORTCUTS } from '../state/periods.js';
-import { PERIODS, type CompareMode, type Period } from '../state/url-state.js';
+import { clampRangeEnd, PERIODS, type CompareMode, type Period } from '../state/url-state.js';
 
 const COMPARE_LABELS: Record<CompareMode, string> = { off: 'Off', previous: 'Previous period', year: 'Year over year' };
 const SHORTCUT_OF = new Map(PERIOD_SHORTCUTS.map(([key, p]) => [p, key]));
@@ -50,7 +50,7 @@ export function PeriodPicker() {
           class="custom-range"
           onSubmit={(e) => {
             e.preventDefault();
-            if (from && to && from <= to) updateView({ period: 'custom', from, to, interval: undefined });
+            if (from && to && from <= to) updateView({ period: 'custom', from, to: clampRangeEnd(from, to), interval: undefined });
           }}
         >
           <label>
@@ -77,6 +77,7 @@ export function PeriodPicker() {
       </label>
       <p class="range-note" aria-live="polite">
         {state.period === 'realtime' ? 'Last 30 minutes' : resolved.start === resolved.end ? resolved.start : `${resolved.start} – ${resolved.end}`}
+        {state.period === '366d' && ' (the longest range: 366 days)'}
       </p>
     </div>
   );

@@ -1,4 +1,4 @@
-import { formatChange, formatExact, formatMetric, METRIC_LABELS } from '../format.js';
+import { comparisonOf, type ComparisonView, formatExact, formatTotal, METRIC_LABELS } from '../format.js';
 import { clock, period, updateView, view } from '../state/store.js';
 import { realtimeRequest, statsRequest } from '../state/requests.js';
 import { GRAPH_METRICS } from '../state/url-state.js';
@@ -26,25 +26,38 @@ export function TopStats() {
         <span class="stat-value" title="Unique visitors in the last 30 minutes">{now.data ? formatExact('visitors', now.data.results[0]?.metrics['visitors'] ?? 0) : now.error ? '–' : '…'}</span>
       </div>
       {GRAPH_METRICS.map((metric) => {
-        const change = formatChange(metric, row?.comparison?.change[metric]);
+        const change = row ? comparisonOf(metric, row.metrics, row.comparison) : undefined;
         const selected = state.metric === metric;
         return (
           <button key={metric} type="button" class={selected ? 'stat selected' : 'stat'} aria-pressed={selected} onClick={() => updateView({ metric })}>
             <span class="stat-label">{METRIC_LABELS[metric]}</span>{' '}
-            <span class="stat-value">{row ? formatMetric(metric, row.metrics[metric]) : '…'}</span>{' '}
-            {change && (
-              <span class={`change change-${change.direction} ${change.good === undefined ? '' : change.good ? 'good' : 'bad'}`}>
-                <span aria-hidden="true">{change.direction === 'up' ? '↑' : change.direction === 'down' ? '↓' : ''}</span>
-                <span class="sr-only">change </span>
-                {change.text}
-              </span>
-            )}{' '}
-            {row?.comparison && <span class="previous">was {formatMetric(metric, row.comparison.metrics[metric])}</span>}
+            <span class="stat-value">{row ? formatTotal(metric, row.metrics) : '…'}</span>{' '}
+            {change && <ChangeText change={change} />}
           </button>
         );
       })}
       {stats.error && <ErrorNote error={stats.error} />}
       {stats.data?.has_import && <ImportedBadge />}
     </section>
+  );
+}
+
+/** The change with its arrow and previous value; one accessible text for the whole (arrows are decoration). */
+export function ChangeText({ change, compact = false }: { change: ComparisonView; compact?: boolean }) {
+  const tone = change.good === undefined ? '' : change.good ? ' good' : ' bad';
+  return (
+    <span class={`change-group${compact ? ' compact' : ''}`}>
+      <span class={`change change-${change.direction}${tone}`} aria-hidden="true">
+        {change.direction === 'up' ? '↑' : change.direction === 'down' ? '↓' : ''}
+        {change.text}
+      </span>
+      {!compact && change.previous && (
+        <span class="previous" aria-hidden="true">
+          {' '}
+          {change.previous}
+        </span>
+      )}
+      <span class="sr-only">, {change.label}</span>
+    </span>
   );
 }

@@ -12,6 +12,8 @@ export interface ShownRow {
   label: string;
   flag: string;
   metrics: Record<string, number | null>;
+  /** the row's values in the comparison period (compare on; absent for goals and status codes) */
+  comparison?: QueryRow['comparison'];
 }
 
 export function shownRows(rows: readonly QueryRow[], dimension: string, field: FilterField | undefined): ShownRow[] {
@@ -19,7 +21,7 @@ export function shownRows(rows: readonly QueryRow[], dimension: string, field: F
     const value = row.dimensions?.[dimension] ?? '';
     const label = row.labels?.[dimension] ?? value;
     if (field) rememberLabel(field, value, row.labels?.[dimension]);
-    return { value, label, flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '', metrics: row.metrics };
+    return { value, label, flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '', metrics: row.metrics, ...(row.comparison ? { comparison: row.comparison } : {}) };
   });
 }
 
@@ -27,13 +29,13 @@ export function shownRows(rows: readonly QueryRow[], dimension: string, field: F
 export function rowFilter(tab: TabSpec, filters: readonly Filter[], row: ShownRow, site: SiteInfo | undefined): Filter | undefined {
   if (tab.id === 'goals') {
     const goal = site?.goals.find((g) => g.display_name === row.value);
-    if (goal?.event_name) return { field: 'event', operator: 'is', value: goal.event_name };
-    if (goal?.page_path && !goal.page_path.includes('*')) return { field: 'page', operator: 'is', value: goal.page_path };
+    if (goal?.event_name) return { field: 'event', operator: 'is', values: [goal.event_name] };
+    if (goal?.page_path && !goal.page_path.includes('*')) return { field: 'page', operator: 'is', values: [goal.page_path] };
     return undefined;
   }
   const field = tab.filterField(filters);
   if (!field || row.value === '') return undefined;
-  return { field, operator: 'is', value: row.value };
+  return { field, operator: 'is', values: [row.value] };
 }
 
 export function applyRow(tab: TabSpec, state: DashboardState, row: ShownRow): void {

@@ -1,4 +1,5 @@
-import type { FilterField } from './url-state.js';
+import { FIELD_LABELS, OPERATOR_LABELS } from '../catalogue.js';
+import type { Filter, FilterField } from './url-state.js';
 
 /**
  * Readable names of geo codes the page has seen in API rows (`labels`), so a chip
@@ -26,4 +27,13 @@ export function filterLabel(field: FilterField, value: string): string {
     }
   }
   return value;
+}
+
+/**
+ * A chip's text: "Country is Germany or France"; the negative operators exclude
+ * every value (NOT IN), so they read "Country is not Germany nor France".
+ */
+export function describeFilter(filter: Filter): string {
+  const joiner = filter.operator === 'is_not' || filter.operator === 'does_not_contain' ? ' nor ' : ' or ';
+  return `${FIELD_LABELS[filter.field]} ${OPERATOR_LABELS[filter.operator]} ${filter.values.map((v) => filterLabel(filter.field, v)).join(joiner)}`;
 }

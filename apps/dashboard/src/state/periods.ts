@@ -1,4 +1,4 @@
-import type { CompareMode, DashboardState, Interval, Period } from './url-state.js';
+import { MAX_RANGE_DAYS, type CompareMode, type DashboardState, type Interval, type Period } from './url-state.js';
 
 /**
  * Periods → the API's `date_range`, `compare` and allowed intervals (spec: `Nd` for
@@ -21,8 +21,8 @@ export interface ResolvedPeriod {
   includesToday: boolean;
 }
 
-/** The API's longest explicit range: "all time" and "12 months" stay within it. */
-export const MAX_EXPLICIT_DAYS = 366;
+/** The API's longest explicit range: "last 366 days" (no "all time": the API has none) and "12 months" stay within it. */
+export const MAX_EXPLICIT_DAYS = MAX_RANGE_DAYS;
 const MAX_HOURLY_DAYS = 31;
 
 export const PERIOD_LABELS: Record<Period, string> = {
@@ -35,7 +35,7 @@ export const PERIOD_LABELS: Record<Period, string> = {
   month: 'This month',
   last_month: 'Last month',
   '12mo': 'Last 12 months',
-  all: 'All time (last 366 days)',
+  '366d': 'Last 366 days',
   custom: 'Custom range',
 };
 
@@ -87,7 +87,7 @@ function window(state: DashboardState, today: string): { dateRange: DateRange; s
       return explicit(monthStart(today, 1), addDays(monthStart(today, 0), -1));
     case '12mo':
       return explicit(monthStart(today, 11), today);
-    case 'all':
+    case '366d':
       return explicit(addDays(today, -(MAX_EXPLICIT_DAYS - 1)), today);
     case 'custom': {
       const start = state.from ?? today;
@@ -111,7 +111,7 @@ export function intervalsFor(period: Period, days: number): Interval[] {
 function defaultInterval(period: Period, days: number): Interval {
   if (period === 'realtime') return 'minute';
   if (days <= 2) return 'hour';
-  if (period === '12mo' || period === 'all' || days > 120) return 'month';
+  if (period === '12mo' || period === '366d' || days > 120) return 'month';
   return 'day';
 }
 
@@ -157,7 +157,8 @@ export function currentBucket(labels: readonly string[], nowMinute: string, incl
 
 /**
  * The period each keyboard shortcut selects: Plausible's letters (d today, e yesterday,
- * r realtime, w 7 days, t 30 days, m this month, l 12 months, a all time, c custom),
+ * r realtime, w 7 days, t 30 days, m this month, l 12 months, a "all time" — here the
+ * last 366 days, the API's longest window — c custom),
  * plus f for 28 days and p for the previous month.
  */
 export const PERIOD_SHORTCUTS: ReadonlyArray<[key: string, period: Period]> = [
@@ -170,6 +171,6 @@ export const PERIOD_SHORTCUTS: ReadonlyArray<[key: string, period: Period]> = [
   ['m', 'month'],
   ['p', 'last_month'],
   ['l', '12mo'],
-  ['a', 'all'],
+  ['a', '366d'],
   ['c', 'custom'],
 ];

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, type QueryAnswer, type QueryRequest } from '../api/client.js';
-import { client } from './store.js';
+import { client, reportPollFailure } from './store.js';
 
 export interface QueryState<T> {
   data: T | undefined;
@@ -29,6 +29,7 @@ export function useAsync<T>(key: string | null, run: (signal: AbortSignal) => Pr
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'client_error', error instanceof Error ? error.message : String(error), undefined);
+        if (refresh !== 0) reportPollFailure(failure);
         setState({ data: undefined, error: failure, loading: false });
       },
     );

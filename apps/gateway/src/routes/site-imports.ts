@@ -16,6 +16,8 @@ export interface ImportRouteOptions {
   deadlineMs: number;
   /** IMPORT_MAX_BYTES */
   maxBytes: number;
+  /** an import's rows were deleted: drop the site's cached report answers here and on every replica */
+  announceDataChange?: (siteId: number) => Promise<void>;
 }
 
 const security = [{ apiKey: [] }];
@@ -40,7 +42,7 @@ function importIdOf(raw: string): number {
  * (reach rules, audit); the body streams to ingest, which parses, stages, sessionizes
  * and writes the rows and reports progress back to the job.
  */
-export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (app, { sites, ingest, deadlineMs, maxBytes }) => {
+export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (app, { sites, ingest, deadlineMs, maxBytes, announceDataChange }) => {
   // Only NDJSON reaches these routes, as the raw stream (never buffered whole); this
   // plugin's parsers do not leak to other routes (fastify encapsulation).
   app.removeAllContentTypeParsers();
@@ -119,6 +121,8 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
       await callUnary(sites, sites.deleteImport, 'Sites/DeleteImport', { actor: actorOf(request), audit: auditOf(request), siteId, importId }, callOptions(request, deadlineMs));
       // after the reach check: the rows go even when the record was already gone (a retry after a failed call)
       if (importId > 0) await callUnary(ingest, ingest.deleteImport, 'Ingest/DeleteImport', { siteId, importId }, callOptions(request, 5 * deadlineMs));
+      // cached report answers of the site counted those rows (every replica's)
+      if (importId > 0) await announceDataChange?.(siteId);
       return reply.code(204).send(null);
     },
   );
