@@ -88,7 +88,7 @@ const cityIds = new Set(geoNames.map((city) => city.id));
 for (const division of municipalities) {
   if (cityIds.has(division.id)) throw new Error(`GeoNames id ${division.id} is both a city and a municipality`);
 }
-const cityIndex = indexCities(geoNames, municipalities);
+const cityIndex = indexCities(geoNames, municipalities, readGeoNamesAlternateNames(cityIds));
 const rows = await readRows();
 
 // First pass, by name and coordinates only: the GeoNames admin1 of each state's cities
@@ -135,7 +135,7 @@ for (const [key, votes] of admin1Votes) {
 const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
 
 // Second pass: a namesake in DB-IP's own region first (see match-cities.ts).
-const cityMethods = { region: 0, division: 0, name: 0, coordinates: 0, district: 0 };
+const cityMethods = { region: 0, division: 0, name: 0, alternate: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
   const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state, region }, regionOfCity);
@@ -232,7 +232,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
   citiesInDbipEnglish: englishNames.size,
-  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
+  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, alternate ${cityMethods.alternate}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
 

@@ -59,6 +59,12 @@ describe('openGeoLookup', () => {
     expect(geo.lookup('70.69.152.193')).toEqual({ country: 'CA', region: 'CA-BC', city: 5881791 });
   });
 
+  it('finds a city by one of GeoNames\' alternate names, and labels it with DB-IP\'s', () => {
+    // DB-IP "Petah Tikva" is GeoNames "Petaẖ Tiqva" (293918), which lists "Petah Tikva"; was Giv'at Shmuel by its point
+    expect(geo.lookup('80.179.128.146')).toEqual({ country: 'IL', region: 'IL-M', city: 293918 });
+    expect(geoLabels.cityName(293918)).toBe('Petah Tikva');
+  });
+
   it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
     // DB-IP "Sandton (Sandhurst)", a district of Johannesburg (993800) cities1000 does not list
     expect(geo.lookup('197.168.178.184')).toEqual({ country: 'ZA', region: 'ZA-GT', city: 993800 });
