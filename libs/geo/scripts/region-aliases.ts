@@ -175,6 +175,10 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   // Pemba's two regions: Kaskazini (North) and Kusini (South) Pemba
   TZ: { 'Pemba North': 'TZ-06', 'Pemba South': 'TZ-10' },
   GF: { Guyane: 'GF-GF' },
+  // "St." is not read as "Saint" in region names; consensus had given Kingston (JM-01)
+  JM: { 'St. Andrew': 'JM-02' },
+  // Vava'u (TO-05); the admin1 consensus had given Tongatapu
+  TO: { Vavau: 'TO-05' },
   // Iż-Żebbuġ is Gozo's council (ISO "Żebbuġ Gozo"); Malta's is Ħaż-Żebbuġ (MT-66)
   MT: { 'Iz-Zebbug': 'MT-65' },
 };
@@ -220,3 +224,10 @@ export const RENAMED_REGIONS: Record<string, string> = {
   'MA-11': 'Laâyoune-Sakia El Hamra',
   'MA-12': 'Dakhla-Oued Ed-Dahab',
 };
+
+/**
+ * Codes ISO has replaced since iso-3166-2 1.0.0 that CLDR lists only under the new code,
+ * without an alias: old code → new one, whose English name labels the old (ISO 3166-2:ZA,
+ * 2018: ZA-NL became ZA-KZN; without this KwaZulu-Natal was labelled "GaZulu-Natala").
+ */
+export const RECODED_REGIONS: Record<string, string> = { 'ZA-NL': 'ZA-KZN' };

@@ -42,6 +42,8 @@ describe('names to codes', () => {
     // Maltese articles are kind words: ISO's "Kalkara" (was Marsa, MT-26, by the admin1 rule)
     expect(regionCodeByName('MT', 'Il-Kalkara')).toBe('MT-21');
     expect(regionCodeByName('MT', 'Iz-Zebbug')).toBe('MT-65');
+    expect(regionCodeByName('JM', 'St. Andrew')).toBe('JM-02');
+    expect(regionCodeByName('TO', 'Vavau')).toBe('TO-05');
     // "Parish" is a kind word like "Province": Grenada's GD-01
     expect(regionCodeByName('GD', 'Saint Andrew Parish')).toBe('GD-01');
   });
