@@ -16,7 +16,8 @@ export interface ShareRouteOptions {
   rateLimit: ClientRateLimit;
 }
 
-export const ShareParams = z.object({ hash: z.string().max(64).describe('The site’s share hash (`hash` of GET /sites/{id}).') });
+// up to the router's own bound: any hash that names no public dashboard is the one 404, malformed ones included
+export const ShareParams = z.object({ hash: z.string().max(200).describe('The site’s share hash (`hash` of GET /sites/{id}).') });
 
 const ShareSiteObject = z
   .object({
