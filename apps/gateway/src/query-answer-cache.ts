@@ -27,7 +27,7 @@ export interface AnswerKey {
   weekStart: number;
   /** the goals event:goal resolves (in the order the site lists them) */
   goals: unknown;
-  /** the request proper (POST /query's body without site_id; the props date range) */
+  /** the request proper (POST /query's parsed request, libs/query-contract; the props date range) */
   request: unknown;
 }
 

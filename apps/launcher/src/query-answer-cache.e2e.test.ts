@@ -113,6 +113,19 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     expect(await callsDuring(async () => expect((await client.request('POST', '/api/v1/query', { body: { site_id: siteA.id, ...body }, headers })).body).toEqual(answers[0]!.body))).toBe(0);
   });
 
+  it('keys on the parsed query: one query however it is spelled; a malformed one never reaches the service', async () => {
+    const body = { metrics: ['visitors', 'pageviews'], date_range: W, dimensions: ['event:page'] };
+    const first = await query(body);
+    expect(first.status).toBe(200);
+    // defaults written out, keys in another order: the same parsed request, the same entry
+    expect(await callsDuring(async () => expect((await query({ filters: [], dimensions: ['event:page'], date_range: W, metrics: ['visitors', 'pageviews'] })).body).toEqual(first.body))).toBe(0);
+    // the gateway parses after the site checks and before any call: the spec's code, no call
+    expect(await callsDuring(async () => {
+      expect((await query({ metrics: [], date_range: W })).body.code).toBe('metrics_required');
+      expect((await query({ ...body, surprise: 1 })).body.code).toBe('invalid_request');
+    })).toBe(0);
+  });
+
   it('never shares an answer between sites, filters, metrics or routes', async () => {
     const base = { metrics: ['visitors'], date_range: W };
     await query(base);
