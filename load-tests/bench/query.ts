@@ -5,6 +5,7 @@ import { loadConfig } from '@sightline/config';
 import type { EventStore } from '@sightline/event-store';
 import { startSightline } from '@sightline/launcher';
 import { intlGeoLabels, runQuery } from '@sightline/query';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
 import { NO_BUDGETS } from './auth.js';
@@ -56,6 +57,21 @@ function recording(store: EventStore, log: Array<[string, Record<string, unknown
     get(target, prop, receiver) {
       if (prop === 'query') return (sql: string, params: Record<string, unknown> = {}) => (log.push([sql, params]), target.query(sql, params));
       return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
+/** The store with one statement at a time, as the pipeline ran a query's statements before they overlapped. */
+function oneAtATime(store: EventStore): EventStore {
+  let tail: Promise<unknown> = Promise.resolve();
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (sql: string, params: Record<string, unknown> = {}) => {
+        const run = tail.then(() => target.query(sql, params));
+        tail = run.catch(() => undefined);
+        return run;
+      };
     },
   });
 }
@@ -178,7 +194,7 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
       if (ONLY && !label.includes(ONLY)) continue;
       const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
       const statements: Array<[string, Record<string, unknown>]> = [];
-      await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, body, site);
+      await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, parseQueryRequest(body), site);
       const timing = await timePaired(
         () => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }),
         async () => {
@@ -186,6 +202,13 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
         },
       );
       figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
+      // the pipeline in this process, its independent statements at once beside one at a time, interleaved run by run
+      const request = parseQueryRequest(body);
+      const overlap = await timePaired(
+        () => runQuery({ events: store, geo: intlGeoLabels }, request, site),
+        () => runQuery({ events: oneAtATime(store), geo: intlGeoLabels }, request, site),
+      );
+      figures[`${label}: pipeline, statements at once | one at a time (p50 ms) | ratio`] = `${overlap.http.p50} | ${overlap.direct.p50} | ${(overlap.http.p50 / overlap.direct.p50).toFixed(2)}`;
       loads.push(os.loadavg()[0]!);
     }
     loads.sort((a, b) => a - b);

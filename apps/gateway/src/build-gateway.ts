@@ -47,7 +47,7 @@ import { ReportQueries } from './report-queries.js';
 import { shareRoutes } from './routes/share.js';
 import { ClientRateLimit } from './share/client-rate-limit.js';
 import { ShareSites, shareLookup } from './share/share-sites.js';
-import { loadDashboardDist } from './web/dashboard-dist.js';
+import { loadDashboardDist, type DashboardDist } from './web/dashboard-dist.js';
 import { webRoutes } from './web/web-routes.js';
 
 const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
@@ -225,8 +225,16 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
   await app.register(shareRoutes, { lookup, reports, rateLimit });
-  const dist = options.dashboardDir ? await loadDashboardDist(options.dashboardDir) : undefined;
-  if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
+  // a missing or broken build (one being rewritten, say) costs the pages, never the API
+  let dist: DashboardDist | undefined;
+  if (options.dashboardDir) {
+    try {
+      dist = await loadDashboardDist(options.dashboardDir);
+      if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
+    } catch (error) {
+      options.log.error({ err: error, dashboard_dir: options.dashboardDir }, 'the dashboard build is unreadable: its pages answer 503 until it is rebuilt and the gateway restarted');
+    }
+  }
   await app.register(webRoutes, { dist, lookup, rateLimit });
   const announceDataChange = async (siteId: number) => {
     answers.forgetSite(siteId);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { queryAnswers } from '@sightline/telemetry';
 
 export interface QueryAnswerCacheOptions {
   /** QUERY_CACHE_MAX_BYTES: the answers kept, by their JSON's bytes; 0 turns caching and single-flight off */
@@ -26,7 +27,7 @@ export interface AnswerKey {
   weekStart: number;
   /** the goals event:goal resolves (in the order the site lists them) */
   goals: unknown;
-  /** the request proper (POST /query's body without site_id; the props date range) */
+  /** the request proper (POST /query's parsed request, libs/query-contract; the props date range) */
   request: unknown;
 }
 
@@ -42,7 +43,9 @@ interface Flight {
   stale: boolean;
 }
 
-/** What the cache did, for tests and the crowd bench. */
+const OUTCOME: Record<keyof QueryAnswerCacheStats, string> = { loads: 'computed', hits: 'cached', joined: 'joined' };
+
+/** What the cache did (also `sightline_query_answers_total{outcome}`). */
 export interface QueryAnswerCacheStats {
   /** answers computed by the query service */
   loads: number;
@@ -87,22 +90,22 @@ export class QueryAnswerCache {
    */
   async answer(key: AnswerKey, load: () => Promise<string>): Promise<string> {
     if (!this.entries) {
-      this.stats.loads += 1;
+      this.count('loads');
       return load();
     }
     const now = this.now();
     const text = keyText(key, localDate(now, key.timezone));
     const cached = this.entries.get(text);
     if (cached && cached.expiresAt > now) {
-      this.stats.hits += 1;
+      this.count('hits');
       return cached.answerJson;
     }
     const running = this.flights.get(text);
     if (running) {
-      this.stats.joined += 1;
+      this.count('joined');
       return running.promise;
     }
-    this.stats.loads += 1;
+    this.count('loads');
     const flight: Flight = { promise: load(), stale: false };
     this.flights.set(text, flight);
     try {
@@ -129,6 +132,11 @@ export class QueryAnswerCache {
     }
     if (!this.entries) return;
     for (const text of [...this.entries.keys()]) if (text.startsWith(prefix)) this.entries.delete(text);
+  }
+
+  private count(what: keyof QueryAnswerCacheStats): void {
+    this.stats[what] += 1;
+    queryAnswers.inc({ outcome: OUTCOME[what] });
   }
 
   /** bytes held (tests) */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { queryV1 } from '@sightline/proto';
+import { decodeQueryAnswer, encodeQueryRequest, queryAnswerText, type QueryAnswer, type QueryRequest } from '@sightline/query-contract';
 import { callOptions } from './request-context.js';
 import type { QueryAnswerCache } from './query-answer-cache.js';
 
@@ -9,7 +10,8 @@ export interface ReportSite {
   siteId: number;
   timezone: string;
   weekStart: number;
-  goals: Array<{ displayName: string; eventName?: string; pagePath?: string }>;
+  /** what event:goal resolves (ListGoals' goals as they are: the query service reads only these fields) */
+  goals: readonly queryV1.QueryGoal[];
 }
 
 export interface PropsAnswerObject {
@@ -29,14 +31,13 @@ export class ReportQueries {
     private readonly deadlineMs: number,
   ) {}
 
-  /** POST /query's answer for `body` (its `site_id` already resolved into `site` and left out). */
-  async run(request: FastifyRequest, site: ReportSite, body: Record<string, unknown>): Promise<unknown> {
-    const queryJson = JSON.stringify(body);
-    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: body }, async () => {
-      const answer = await callUnary(this.query, this.query.query, 'Query/Query', { site: siteContextOf(site), queryJson }, callOptions(request, this.deadlineMs));
-      return answer.answerJson;
+  /** POST /query's answer to `query` (parsed by the route, after the site checks). */
+  async run(request: FastifyRequest, site: ReportSite, query: QueryRequest): Promise<QueryAnswer> {
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: query }, async () => {
+      const { answer } = await callUnary(this.query, this.query.query, 'Query/Query', { site: siteContextOf(site), query: encodeQueryRequest(query) }, callOptions(request, this.deadlineMs));
+      return queryAnswerText(answer);
     });
-    return JSON.parse(answerJson) as unknown;
+    return decodeQueryAnswer(answerJson);
   }
 
   /** GET /props's answer; `rawDateRange` as the query string has it (`7d`, `start,end`). */
@@ -63,6 +64,6 @@ export function siteContextOf(site: ReportSite, now = new Date()): queryV1.SiteC
     timezone: site.timezone,
     weekStart: site.weekStart,
     now: now.toISOString(),
-    goals: site.goals.map((g) => ({ displayName: g.displayName, ...(g.eventName !== undefined ? { eventName: g.eventName } : {}), ...(g.pagePath !== undefined ? { pagePath: g.pagePath } : {}) })),
+    goals: [...site.goals],
   };
 }

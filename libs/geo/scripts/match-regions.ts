@@ -4,7 +4,8 @@
 //   alias      hand-checked table (region-aliases.ts) for large regions no rule finds
 //   name       same name (ISO's local name or CLDR's English one) once accents, case and
 //              kind words ("State of", "Oblast") are dropped
-//   admin1     the state's cities' GeoNames admin1 code is itself the ISO suffix (US, ES, CH, GB, BE…)
+//   admin1     the state's cities' GeoNames admin1 code is itself the ISO suffix (US, ES, CH, GB, BE…),
+//              as the states matched by name confirm
 //   prefix     one ISO name in the country shares a long prefix ("Hesse"/"Hessen", "Lombardy"/"Lombardia")
 //   consensus  another DB-IP state whose cities lie in the same GeoNames admin1 was matched
 import { nameKey, regionNameKey } from '../src/name-key.js';
@@ -120,6 +121,20 @@ export function matchRegions(
       pending.push(s);
     }
 
+    // Numbered admin1 codes may be numbered otherwise than ISO's (Croatia, Malta, Finland:
+    // GeoNames' HR 20 is Krapina-Zagorje, ISO's HR-20 Međimurje): trust the admin1 rule only
+    // where the states matched by name confirm it.
+    let checked = 0;
+    let confirmed = 0;
+    for (const s of countryStates) {
+      const match = result.get(s);
+      const admin1 = topVote(s.admin1Votes);
+      if (!match || !admin1) continue;
+      checked++;
+      if (match.code === `${country}-${admin1}`) confirmed++;
+    }
+    const admin1Confirmed = admin1IsIso && checked >= 2 && confirmed >= 0.8 * checked;
+
     const stillPending: DbipState[] = [];
     for (const s of pending) {
       const named = ambiguous.get(s);
@@ -129,7 +144,7 @@ export function matchRegions(
         continue;
       }
       const admin1 = topVote(s.admin1Votes);
-      if (admin1IsIso && admin1 && isoSuffixes.has(admin1)) {
+      if (admin1Confirmed && admin1 && isoSuffixes.has(admin1)) {
         result.set(s, { code: `${country}-${admin1}`, method: 'admin1' });
         continue;
       }

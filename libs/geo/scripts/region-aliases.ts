@@ -53,6 +53,36 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
     'Pays de la Loire': 'FR-PDL',
     "Provence-Alpes-Côte d'Azur": 'FR-PAC',
     "Provence-Alpes-Cote d'Azur": 'FR-PAC',
+    // Regions merged on 1 January 2016 (Wikipedia "Regions of France"): the region each
+    // now lies in, not its pre-2016 code (FR-V, FR-D), so one place has one code. The
+    // name-only "Provence" matched Seine-Saint-Denis's department (FR-93) by consensus.
+    'Rhone-Alpes': 'FR-ARA',
+    Bourgogne: 'FR-BFC',
+    Provence: 'FR-PAC',
+  },
+  // GeoNames' Finnish admin1 numbers are not ISO's (the admin1 rule sent "North Savo" to
+  // Pirkanmaa): ISO 3166-2:FI with each region's English name (Wikipedia "Regions of Finland").
+  FI: {
+    'North Savo': 'FI-15',
+    'Kanta-Hame': 'FI-06',
+    'South Savo': 'FI-04',
+    'North Ostrobothnia': 'FI-14',
+    'South Ostrobothnia': 'FI-03',
+    'Paijat-Hame': 'FI-16',
+    // the city of Tampere lies in Pirkanmaa; Uusimaa (Swedish "Nyland") means "new land"
+    Tampere: 'FI-11',
+    Newland: 'FI-18',
+  },
+  // DB-IP's "X Region" is the kraj, not the district of its seat (CZ-532 Pardubice)
+  CZ: {
+    Prague: 'CZ-PR',
+    Zlin: 'CZ-ZL',
+    'Pardubice Region': 'CZ-PA',
+    'Olomouc Region': 'CZ-OL',
+    'Liberec Region': 'CZ-LI',
+    'Hradec Kralove Region': 'CZ-KR',
+    'Usti nad Labem Region': 'CZ-US',
+    'Plzen Region': 'CZ-PL',
   },
   ES: {
     Valencia: 'ES-VC',
@@ -99,7 +129,7 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   },
   RU: { Moscow: 'RU-MOW', 'St.-Petersburg': 'RU-SPE', 'Moscow Oblast': 'RU-MOS' },
   VN: { Hanoi: 'VN-HN', 'Ho Chi Minh City (HCMC)': 'VN-SG' },
-  EG: { Cairo: 'EG-C', Giza: 'EG-GZ' },
+  EG: { Cairo: 'EG-C', Giza: 'EG-GZ', 'Beni Suweif': 'EG-BNS' },
   CO: { 'Bogota D.C.': 'CO-DC' },
   // DB-IP's "F.D." is the federal district, the city (AR-C), not the province named like it (AR-B)
   AR: { 'Buenos Aires F.D.': 'AR-C' },
@@ -108,11 +138,12 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   BG: { 'Sofia-grad': 'BG-22' },
   CN: { 'Inner Mongolia': 'CN-15' },
   TH: { Bangkok: 'TH-10' },
-  CL: { 'Santiago Metropolitan': 'CL-RM' },
+  CL: { 'Santiago Metropolitan': 'CL-RM', "O'Higgins Region": 'CL-LI' },
+  // Odesa city is no ISO subdivision of its own (unlike Kyiv, UA-30): the oblast
+  UA: { Odesa: 'UA-51' },
+  // "Baladiyat" is Arabic for municipality: the municipality of Doha
+  QA: { 'Baladiyat ad Dawhah': 'QA-DA' },
   AE: { Dubai: 'AE-DU' },
-  CZ: { Prague: 'CZ-PR' },
-  // the votes of cities500's villages put it in Sisak-Moslavina (HR-03)
-  HR: { 'Dubrovacko-Neretvanska': 'HR-19' },
   // wilayas of 2019, which ISO 3166-2 does not list: the wilaya each was carved from
   DZ: { 'In Salah': 'DZ-11', 'Ouled Djellal': 'DZ-07', Timimoun: 'DZ-01' },
   // the cantons, not the old districts two of them share a name with (LU-D, LU-G)
@@ -133,6 +164,23 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
     'Dakhla-Oued Ed-Dahab': 'MA-12',
   },
   TW: { Taipei: 'TW-TPE' },
+  // Numbered ISO codes the admin1 rule had mixed up (GeoNames numbers them otherwise), and
+  // names a region shares with its prefecture (GN) or ISO writes in another language (CY "Baf")
+  // (Dubrovnik-Neretva: the votes of cities500's villages put it in Sisak-Moslavina, HR-03)
+  HR: { 'Dubrovacko-Neretvanska': 'HR-19', 'Vukovar-Srijem': 'HR-16' },
+  GN: { 'Boke Region': 'GN-B', 'Kankan Region': 'GN-K', Kindia: 'GN-D', 'Nzerekore Region': 'GN-N' },
+  CY: { Pafos: 'CY-05', Keryneia: 'CY-06' },
+  DO: { Nacional: 'DO-01' },
+  KE: { 'Elegeyo-Marakwet': 'KE-05' },
+  // Pemba's two regions: Kaskazini (North) and Kusini (South) Pemba
+  TZ: { 'Pemba North': 'TZ-06', 'Pemba South': 'TZ-10' },
+  GF: { Guyane: 'GF-GF' },
+  // "St." is not read as "Saint" in region names; consensus had given Kingston (JM-01)
+  JM: { 'St. Andrew': 'JM-02' },
+  // Vava'u (TO-05); the admin1 consensus had given Tongatapu
+  TO: { Vavau: 'TO-05' },
+  // Iż-Żebbuġ is Gozo's council (ISO "Żebbuġ Gozo"); Malta's is Ħaż-Żebbuġ (MT-66)
+  MT: { 'Iz-Zebbug': 'MT-65' },
 };
 
 
@@ -176,3 +224,10 @@ export const RENAMED_REGIONS: Record<string, string> = {
   'MA-11': 'Laâyoune-Sakia El Hamra',
   'MA-12': 'Dakhla-Oued Ed-Dahab',
 };
+
+/**
+ * Codes ISO has replaced since iso-3166-2 1.0.0 that CLDR lists only under the new code,
+ * without an alias: old code → new one, whose English name labels the old (ISO 3166-2:ZA,
+ * 2018: ZA-NL became ZA-KZN; without this KwaZulu-Natal was labelled "GaZulu-Natala").
+ */
+export const RECODED_REGIONS: Record<string, string> = { 'ZA-NL': 'ZA-KZN' };

@@ -22,6 +22,8 @@ describe('geoLabels', () => {
     expect(geoLabels.regionName('TH-10')).toBe('Bangkok'); // Krung Thep Maha Nakhon
     // a code ISO has replaced since iso-3166-2 1.0.0 (PL-MZ → PL-14) gets its successor's name
     expect(geoLabels.regionName('PL-MZ')).toBe('Mazovia');
+    // ZA-NL became ZA-KZN in 2018 and CLDR names only the new code (ISO's local name: "GaZulu-Natala")
+    expect(geoLabels.regionName('ZA-NL')).toBe('KwaZulu-Natal');
     // Morocco's 2015 regions: ISO's MA-06 is Casablanca-Settat since 2019 (iso-3166-2 1.0.0 and CLDR: Meknès-Tafilalet)
     expect(geoLabels.regionName('MA-06')).toBe('Casablanca-Settat');
     // CLDR's superscript that tells two equal names apart is not part of the label

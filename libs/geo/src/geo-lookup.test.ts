@@ -44,6 +44,27 @@ describe('openGeoLookup', () => {
     expect(geoLabels.cityName(3448639)).toBe('São José do Rio Preto');
   });
 
+  it('gives DB-IP states the ISO region they lie in, not a lookalike code', () => {
+    // DB-IP "North Savo / Iisalmi": Pohjois-Savo FI-15 (GeoNames' Finnish admin1 numbers sent it to Pirkanmaa, FI-11)
+    expect(geo.lookup('77.223.62.30').region).toBe('FI-15');
+    // DB-IP "Provence / Marseille": Provence-Alpes-Côte d'Azur (was Seine-Saint-Denis, FR-93)
+    expect(geo.lookup('90.60.186.180').region).toBe('FR-PAC');
+    // DB-IP's pre-2016 "Rhone-Alpes / Lyon" and "Bourgogne": the regions they merged into (were FR-V, FR-D)
+    expect(geo.lookup('176.185.106.90').region).toBe('FR-ARA');
+    expect(geo.lookup('90.40.40.31').region).toBe('FR-BFC');
+  });
+
+  it('reads a DB-IP city name with its state appended as the city', () => {
+    // DB-IP "British Columbia / Abbotsford British Columbia": GeoNames Abbotsford, BC (5881791); was no city
+    expect(geo.lookup('70.69.152.193')).toEqual({ country: 'CA', region: 'CA-BC', city: 5881791 });
+  });
+
+  it('finds a city by one of GeoNames\' alternate names, and labels it with DB-IP\'s', () => {
+    // DB-IP "Petah Tikva" is GeoNames "Petaẖ Tiqva" (293918), which lists "Petah Tikva"; was Giv'at Shmuel by its point
+    expect(geo.lookup('80.179.128.146')).toEqual({ country: 'IL', region: 'IL-M', city: 293918 });
+    expect(geoLabels.cityName(293918)).toBe('Petah Tikva');
+  });
+
   it('puts a district GeoNames does not list into the large city of its region it lies in', () => {
     // DB-IP "Sandton (Sandhurst)", a district of Johannesburg (993800) cities1000 does not list
     expect(geo.lookup('197.168.178.184')).toEqual({ country: 'ZA', region: 'ZA-GT', city: 993800 });

@@ -27,6 +27,27 @@ describe('names to codes', () => {
     expect(regionCodeByName('FR', 'Île-de-France')).toBe('FR-IDF');
   });
 
+  it('finds regions by DB-IP\'s names that no automatic rule maps right (hand-checked aliases)', () => {
+    // the kraj, not the district of its seat (CZ-532 Pardubice)
+    expect(regionCodeByName('CZ', 'Pardubice Region')).toBe('CZ-PA');
+    expect(regionCodeByName('CZ', 'Plzen Region')).toBe('CZ-PL');
+    // Uusimaa (Swedish Nyland) means "new land"; was Åland (FI-01)
+    expect(regionCodeByName('FI', 'Newland')).toBe('FI-18');
+    expect(regionCodeByName('EG', 'Beni Suweif')).toBe('EG-BNS');
+    expect(regionCodeByName('CL', "O'Higgins Region")).toBe('CL-LI');
+    expect(regionCodeByName('UA', 'Odesa')).toBe('UA-51');
+    expect(regionCodeByName('QA', 'Baladiyat ad Dawhah')).toBe('QA-DA');
+    // GeoNames numbers Croatia's counties otherwise than ISO: was Međimurje (HR-20) by the admin1 rule
+    expect(regionCodeByName('HR', 'Krapinsko-Zagorska')).toBe('HR-02');
+    // Maltese articles are kind words: ISO's "Kalkara" (was Marsa, MT-26, by the admin1 rule)
+    expect(regionCodeByName('MT', 'Il-Kalkara')).toBe('MT-21');
+    expect(regionCodeByName('MT', 'Iz-Zebbug')).toBe('MT-65');
+    expect(regionCodeByName('JM', 'St. Andrew')).toBe('JM-02');
+    expect(regionCodeByName('TO', 'Vavau')).toBe('TO-05');
+    // "Parish" is a kind word like "Province": Grenada's GD-01
+    expect(regionCodeByName('GD', 'Saint Andrew Parish')).toBe('GD-01');
+  });
+
   it('finds cities; the region picks among namesakes, else the most populous wins', () => {
     expect(cityIdByName('DE', 'Berlin')).toBe(2950159);
     // GeoNames US "Berlin"s: NH 9367 people (5083330), NJ 7590, WI 5420 (5245497), MD, MA, PA smaller.

@@ -23,7 +23,9 @@ const SUBDIVISION_WORDS = new Set([
   'state', 'of', 'the', 'province', 'provincia', 'region', 'oblast', 'oblast’', 'krai', 'kray', 'kraj',
   'republic', 'respublika', 'division', 'county', 'prefecture', 'department', 'departement', 'governorate',
   'district', 'voivodeship', 'municipality', 'city', 'metropolitan', 'autonomous', 'community', 'canton',
-  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll',
+  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll', 'parish', 'zupanija',
+  // Maltese articles DB-IP writes before a council's name ("Il-Kalkara", "Hal Ghaxaq"; ISO: "Kalkara")
+  'il', 'l', 'ix', 'iz', 'in', 'is', 'ir', 'it', 'tal', 'tas', 'tax', 'haz', 'hal',
 ]);
 
 /** nameKey without subdivision-kind words: `"State of Berlin"` → `"berlin"`. */
@@ -51,4 +53,16 @@ export function bareCityKey(name: string): string {
   if (words.length > 2 && words[0] === 'township' && words[1] === 'of') words.splice(0, 2);
   if (words.length > 1 && words[0] === 'st') words[0] = 'saint';
   return words.join(' ');
+}
+
+/**
+ * DB-IP's name without its own state's name appended ("Abbotsford British Columbia" in
+ * British Columbia is Abbotsford); a name that is only the state's stays. Tried only when
+ * the whole name names no GeoNames place ("New Delhi" in Delhi stays New Delhi).
+ */
+export function withoutStateName(name: string, state: string | undefined): string {
+  if (!state) return name;
+  const key = nameKey(name);
+  const suffix = ` ${nameKey(state)}`;
+  return key.endsWith(suffix) && key.length > suffix.length ? name.slice(0, name.length - state.length).replace(/[\s,]+$/, '') : name;
 }

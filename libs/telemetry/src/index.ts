@@ -20,6 +20,7 @@ export {
   ingestDroppedEvents,
   ingestStoredEvents,
   queryDuration,
+  queryAnswers,
   statusClass,
 } from './metrics.js';
 export type { BusStreamFigures } from './metrics.js';

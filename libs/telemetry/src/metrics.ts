@@ -147,6 +147,13 @@ export const queryDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const queryAnswers = new Counter({
+  name: 'sightline_query_answers_total',
+  help: "Report answers a gateway gave (POST /query, GET /props, the share routes), by outcome: computed by the query service, cached, or joined to an identical query already running.",
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 /** `2xx`, `4xx`, … : the status label of request counters. */
 export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;

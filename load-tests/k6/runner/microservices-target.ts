@@ -36,7 +36,7 @@ export async function microservicesTarget(): Promise<{ baseUrl: string; ctx: Loa
   const nats = await isolatedNats(backendUrl('nats'));
   const clickhouse = await startChdbHttpServer({ dataDir: path.join(dir.path, 'clickhouse') });
   const { ports, env: addresses } = await serviceAddresses();
-  const env = { DATABASE_URL: database.url, NATS_URL: nats.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dir.path, MAIL_OUTBOX_DIR: path.join(dir.path, 'mail'), SECRET_KEY: 'load-test-secret-key-0123456789abcdefghij', ...NO_BUDGETS };
+  const env = { DATABASE_URL: database.url, NATS_URL: nats.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dir.path, MAIL_OUTBOX_DIR: path.join(dir.path, 'mail'), SECRET_KEY: 'load-test-secret-key-0123456789abcdefghij', ...NO_BUDGETS, QUERY_CACHE_MAX_BYTES: '0' };
   const services = await Promise.all(SERVICE_NAMES.map((name) => startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, HOST: '127.0.0.1' })));
   let gateway: LauncherProcess | undefined;
   const stop = async () => {

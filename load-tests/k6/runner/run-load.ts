@@ -35,7 +35,8 @@ interface Target {
 
 async function localTarget(): Promise<Target> {
   const dir = await makeTempDir('sightline-load-');
-  const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, ...NO_BUDGETS } });
+  // QUERY_CACHE_MAX_BYTES=0: dashboard-queries measures the engine, not the gateway's answer cache (bench share-crowd does)
+  const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, ...NO_BUDGETS, QUERY_CACHE_MAX_BYTES: '0' } });
   const { token } = await registerViaOutbox(server, dir.path);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const siteHost = 'load.sightline-bench.net';

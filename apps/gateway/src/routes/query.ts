@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { principalOf } from '../auth/authenticate.js';
 import { actorOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
@@ -71,10 +72,10 @@ export const queryRoutes: FastifyPluginAsyncZod<QueryRouteOptions> = async (app,
       },
     },
     async (request) => {
-      const dimensions = Array.isArray(request.body.dimensions) ? request.body.dimensions : [];
-      const site = await siteOf(request, request.body.site_id, dimensions.includes('event:goal'));
-      const { site_id: _resolved, ...rest } = request.body;
-      return (await reports.run(request, site, rest)) as typeof QueryAnswer._output;
+      const { site_id: siteId, ...body } = request.body;
+      const site = await siteOf(request, siteId, body.dimensions?.includes('event:goal') === true);
+      // the query's own codes come after the site's (the order the description states)
+      return reports.run(request, site, parseQueryRequest(body));
     },
   );
 

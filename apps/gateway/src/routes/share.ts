@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { assertReportsReadable } from '../report-access.js';
 import type { ReportQueries } from '../report-queries.js';
 import { errorResponses } from '../schemas/error-responses.js';
@@ -16,7 +17,8 @@ export interface ShareRouteOptions {
   rateLimit: ClientRateLimit;
 }
 
-export const ShareParams = z.object({ hash: z.string().max(64).describe('The site’s share hash (`hash` of GET /sites/{id}).') });
+// up to the router's own bound: any hash that names no public dashboard is the one 404, malformed ones included
+export const ShareParams = z.object({ hash: z.string().max(200).describe('The site’s share hash (`hash` of GET /sites/{id}).') });
 
 const ShareSiteObject = z
   .object({
@@ -80,10 +82,9 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
       // looseObject keeps unknown keys: a site_id must not pick another site, nor pass silently
       if (Object.hasOwn(request.body, 'site_id')) throw new ApiError('invalid_request', 'A share query names its site by the hash; send no site_id.');
       const { site } = await readable(request, request.params.hash);
-      const dimensions = Array.isArray(request.body.dimensions) ? request.body.dimensions : [];
       // goals only where POST /query loads them too, so both routes share cached answers
-      const asked = dimensions.includes('event:goal') ? site : { ...site, goals: [] };
-      return (await reports.run(request, asked, request.body)) as typeof QueryAnswer._output;
+      const asked = request.body.dimensions?.includes('event:goal') === true ? site : { ...site, goals: [] };
+      return reports.run(request, asked, parseQueryRequest(request.body));
     },
   );
 

@@ -1,13 +1,15 @@
 import { SESSION_ATTRIBUTES } from '@sightline/events-schema';
 
 /**
- * What POST /query accepts, as the OpenAPI document (and README.md, "Querying
- * statistics") show it to users. The query service's catalogue
- * (apps/query/src/catalogue) is the validator; the gateway may not import an app,
- * so this is its published copy, and apps/launcher/src/openapi-limits.e2e.test.ts
- * holds the served document and the README to the service's catalogue and limits.
+ * The names POST /query accepts, as the OpenAPI document (and README.md, "Querying
+ * statistics") show them to users. The query service's catalogue
+ * (apps/query/src/catalogue) is the validator; the gateway may not import an app, so
+ * what the attribute catalogue does not give is copied here, and
+ * apps/launcher/src/openapi-limits.e2e.test.ts holds the served document and the
+ * README to the service's catalogue. The numeric limits are libs/query-contract's.
  */
-export const QUERY_DOC_LIMITS = { metrics: 20, filters: 20, values: 100, valueLength: 1000, offsetMax: 1_000_000, limitMax: 1000, limitDefault: 100, propKeyLength: 300 } as const;
+/** the longest `event:props:<key>` key (apps/query's PROP_KEY_MAX) */
+export const PROP_KEY_MAX_CHARS = 300;
 
 /** The metrics of aggregates and time series. */
 export const ALL_SHAPES_METRICS = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'] as const;

@@ -12,6 +12,15 @@ export interface BootData {
 }
 
 /**
+ * The page icon, inline: a `data:` image (CSP img-src allows it) so no page makes a
+ * request that can only 404, and nothing is fetched from another host.
+ */
+const ICON_LINK =
+  '<link rel="icon" href="data:image/svg+xml,' +
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#4338ca"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="2" fill="none"/></svg>') +
+  '">';
+
+/**
  * The one HTML shell every dashboard page answers: the hashed stylesheet and module,
  * and the boot data as JSON (not script: `type="application/json"` never runs, and
  * `<`, `>` and `&` are escaped so no value can close the element).
@@ -20,6 +29,7 @@ export function renderShell(manifest: Pick<DashboardManifest, 'entry' | 'css'>, 
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    ICON_LINK +
     `<title>${escapeHtml(title)}</title>` +
     `<link rel="stylesheet" href="/${escapeHtml(manifest.css)}">` +
     `<script type="module" src="/${escapeHtml(manifest.entry)}"></script>` +
@@ -44,6 +54,7 @@ export function escapeHtml(text: string): string {
 export const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
   '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+  ICON_LINK +
   '<title>Not found · Sightline</title></head><body><main><h1>Not found</h1>' +
   '<p>There is no dashboard at this address. It may never have existed, or its owner no longer shares it.</p>' +
   '<p><a href="/">Sightline</a></p></main></body></html>';

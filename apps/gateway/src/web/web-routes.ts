@@ -17,7 +17,8 @@ export interface WebRouteOptions {
 }
 
 const SITE_ID = /^[1-9][0-9]{0,15}$/;
-const PageQuery = z.object({ embed: z.string().max(10).optional(), theme: z.string().max(10).optional() });
+/** the router's own bound (maxParamLength): a longer or malformed value is the 404 page, never a 400 */
+const PageParam = z.string().max(200);
 const THEMES = new Set<Theme>(['light', 'dark', 'system']);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -29,7 +30,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export const webRoutes: FastifyPluginAsyncZod<WebRouteOptions> = async (app, { dist, lookup, rateLimit }) => {
   const config = { write: false };
-  const schema = { hide: true, querystring: PageQuery };
+  // no querystring schema: a page never answers 400 for a parameter it does not know or cannot use
+  const schema = { hide: true };
 
   const page = (reply: FastifyReply, boot: BootData, title: string) => {
     setPageHeaders(reply, boot.embed);
@@ -40,12 +42,12 @@ export const webRoutes: FastifyPluginAsyncZod<WebRouteOptions> = async (app, { d
 
   app.get('/', { config, schema }, async (_request, reply) => page(reply, { page: 'home', embed: false, theme: 'system' }, 'Sightline'));
 
-  app.get('/sites/:id', { config, schema: { ...schema, params: z.object({ id: z.string().max(40) }) } }, async (request, reply) => {
+  app.get('/sites/:id', { config, schema: { ...schema, params: z.object({ id: PageParam }) } }, async (request, reply) => {
     if (!SITE_ID.test(request.params.id)) return notFound(reply);
     return page(reply, { page: 'site', site_id: Number(request.params.id), embed: false, theme: 'system' }, 'Sightline');
   });
 
-  app.get('/share/:hash', { config, schema: { ...schema, params: z.object({ hash: z.string().max(64) }) } }, async (request, reply) => {
+  app.get('/share/:hash', { config, schema: { ...schema, params: z.object({ hash: PageParam }) } }, async (request, reply) => {
     limitClient(request, rateLimit);
     let domain: string;
     try {
@@ -54,8 +56,9 @@ export const webRoutes: FastifyPluginAsyncZod<WebRouteOptions> = async (app, { d
       if (isApiError(error) && error.code === 'unknown_site') return notFound(reply);
       throw error;
     }
-    const embed = request.query.embed === 'true';
-    const theme = THEMES.has(request.query.theme as Theme) ? (request.query.theme as Theme) : 'system';
+    const query = request.query as Record<string, unknown>;
+    const embed = query.embed === 'true';
+    const theme = THEMES.has(query.theme as Theme) ? (query.theme as Theme) : 'system';
     return page(reply, { page: 'share', share_hash: request.params.hash, embed, theme }, `${domain} · Sightline`);
   });
 

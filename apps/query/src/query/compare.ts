@@ -1,17 +1,5 @@
+import type { Comparison, MetricValues } from '@sightline/query-contract';
 import { METRICS, type MetricName } from '../catalogue/metrics.js';
-
-/**
- * A compare block: the previous values and the change of each metric: percent
- * change (integer) for counts and durations, absolute difference for rates
- * (bounce_rate, exit_rate, conversion_rate); null where undefined (a side without
- * data, or a percent change from 0).
- */
-export type MetricValues = Partial<Record<MetricName, number | null>>;
-
-export interface Comparison {
-  metrics: MetricValues;
-  change: MetricValues;
-}
 
 export function changeOf(metric: MetricName, current: number | null | undefined, previous: number | null | undefined): number | null {
   if (current === null || current === undefined || previous === null || previous === undefined) return null;
@@ -23,6 +11,12 @@ export function changeOf(metric: MetricName, current: number | null | undefined,
   return Math.round(((current - previous) / previous) * 100);
 }
 
+/**
+ * A compare block: the previous values and the change of each metric: percent
+ * change (integer) for counts and durations, absolute difference for rates
+ * (bounce_rate, exit_rate, conversion_rate); null where undefined (a side without
+ * data, or a percent change from 0).
+ */
 export function compareBlock(metrics: readonly MetricName[], current: MetricValues, previous: MetricValues): Comparison {
   const change: MetricValues = {};
   const before: MetricValues = {};

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
 import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
@@ -66,7 +67,7 @@ describe.each([
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
   const site: SiteContext = { siteId, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-12-01T12:00:00Z') };
-  const ask = (body: Record<string, unknown>, timezone = 'UTC') => runQuery({ events, geo: intlGeoLabels }, body, { ...site, timezone });
+  const ask = async (body: Record<string, unknown>, timezone = 'UTC') => runQuery({ events, geo: intlGeoLabels }, parseQueryRequest(body), { ...site, timezone });
   const rowsOf = async (body: Record<string, unknown>) => (await ask(body)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
   const host = (operator: string, value: string) => [{ field: 'hostname', operator, values: [value] }];
   const EXITS = ['2026-06-02', '2026-06-02'];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@sightline/errors';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
 import { seedVisits } from '@sightline/events-schema/testing';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { handleListProps } from '../query-service.js';
@@ -30,8 +31,8 @@ async function codeOrAnswer<T>(promise: Promise<T>): Promise<T | { refused: stri
 describe('explicit dates of any year, in any site timezone, on chDB', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
-  const query = (body: Record<string, unknown>, timezone: string) =>
-    runQuery({ events, geo: intlGeoLabels }, body, { siteId: 1, timezone, weekStart: 1, goals: [], nowMs: Date.parse(NOW) });
+  const query = async (body: Record<string, unknown>, timezone: string) =>
+    runQuery({ events, geo: intlGeoLabels }, parseQueryRequest(body), { siteId: 1, timezone, weekStart: 1, goals: [], nowMs: Date.parse(NOW) });
   // the gateway hands ListProps `start,end` as a JSON pair
   const props = (range: string[], timezone: string) =>
     handleListProps(events, { site: { siteId: 1, timezone, weekStart: 1, now: NOW, goals: [] }, dateRange: JSON.stringify(range) });

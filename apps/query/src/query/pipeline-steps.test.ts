@@ -3,7 +3,7 @@ import { ApiError } from '@sightline/errors';
 import { checkInterval, listBuckets } from './buckets.js';
 import { changeOf } from './compare.js';
 import { goalPattern } from './goal-match-sql.js';
-import { parseQueryRequest } from './parse-request.js';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { planQuery } from './plan.js';
 import { resolveCompareWindow, resolveWindow } from './resolve-dates.js';
 import { validateQuery } from './validate.js';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEventStore, runEventMigrations } from '@sightline/event-store';
 import { buildSeedRows, seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
+import { parseQueryRequest } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
@@ -67,8 +68,8 @@ const WEEK = ['2026-06-01', '2026-06-07'];
 describe('POST /query on chDB', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
-  const ask = (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
-    runQuery({ events, geo: intlGeoLabels }, { date_range: WEEK, ...body }, { ...site, ...context });
+  const ask = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
+    runQuery({ events, geo: intlGeoLabels }, parseQueryRequest({ date_range: WEEK, ...body }), { ...site, ...context });
   const metricsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) => (await ask(body, context)).results.map((r) => r.metrics);
   const rowsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
     (await ask(body, context)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
@@ -315,22 +316,23 @@ describe('POST /query on chDB', () => {
 
   it('reads a past or compare window\'s visitors from sessions unless a late event lies in its days', async () => {
     // which table each statement reads: the answer is the same either way by design
-    const statements: string[] = [];
+    const statements: Array<{ sql: string; start: string }> = [];
     const recording = new Proxy(events, {
-      get: (target, key) => (key === 'query' ? (sql: string, params?: Record<string, unknown>) => (statements.push(sql), target.query(sql, params)) : Reflect.get(target, key, target)),
+      get: (target, key) => (key === 'query' ? (sql: string, params?: Record<string, unknown>) => (statements.push({ sql, start: String(params?.start) }), target.query(sql, params)) : Reflect.get(target, key, target)),
     });
-    const visitorsSql = () => statements.filter((sql) => /uniqExact/.test(sql)).map((sql) => (/FROM sessions/.test(sql) ? 'sessions' : 'events'));
-    const answer = await runQuery({ events: recording, geo: intlGeoLabels }, { metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }, site);
+    // the two windows run side by side: the current window (the later start) first
+    const visitorsSql = () => statements.filter(({ sql }) => /uniqExact/.test(sql)).sort((a, b) => b.start.localeCompare(a.start)).map(({ sql }) => (/FROM sessions/.test(sql) ? 'sessions' : 'events'));
+    const answer = await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
     // site 1: 06-01..06-07 V1, V2 and V3; 05-25..05-31 nobody (V5's import is on 05-20)
     expect(answer.results[0]!.metrics.visitors).toBe(3);
     expect(answer.results[0]!.comparison!.metrics.visitors).toBe(0);
     // both windows end before site 1's latest visit (06-08): before late_event_days, both counted events
     expect(visitorsSql()).toEqual(['sessions', 'sessions']);
-    expect(statements.filter((sql) => sql.includes('late_event_days'))).toHaveLength(2);
+    expect(statements.filter(({ sql }) => sql.includes('late_event_days'))).toHaveLength(2);
     // a late event's day inside the previous window: that window counts events again, the other not
     statements.length = 0;
     await events.insert('late_event_days', [{ site_id: 1, day: '2026-05-28' }]);
-    const again = await runQuery({ events: recording, geo: intlGeoLabels }, { metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }, site);
+    const again = await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
     expect(again.results).toEqual(answer.results);
     expect(visitorsSql()).toEqual(['sessions', 'events']);
     await events.command('DELETE FROM late_event_days WHERE site_id = 1');

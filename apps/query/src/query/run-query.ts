@@ -1,12 +1,12 @@
 import { ApiError } from '@sightline/errors';
 import { queryDuration } from '@sightline/telemetry';
 import type { EventStore } from '@sightline/event-store';
+import type { QueryAnswer, QueryRequest, QueryRow } from '@sightline/query-contract';
 import type { GeoLabels } from '../geo-labels.js';
 import { checkInterval, listBuckets } from './buckets.js';
-import { compareBlock, type Comparison, type MetricValues } from './compare.js';
+import { compareBlock } from './compare.js';
 import { compilePart, hasImportStatement } from './compile-sql.js';
-import { parseQueryRequest } from './parse-request.js';
-import { planQuery, type Plan } from './plan.js';
+import { planQuery, type Part, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
 import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
@@ -15,31 +15,12 @@ import { validateQuery, type ValidQuery } from './validate.js';
 import { isTimezone } from './zoned-time.js';
 
 /**
- * The query pipeline: parse → validate → resolve the window → plan → compile one
- * statement per part → run → shape. A pure function of (request body, site context,
- * events store): the gateway has already checked key, reach, plan and tracking.
+ * The query pipeline: validate → resolve the window → plan → compile one statement
+ * per part → run → shape. A pure function of (request, site context, events store):
+ * the gateway has already checked key, reach, plan and tracking, and the request was
+ * parsed by libs/query-contract. Statements that do not need another's rows run at
+ * the same time (see runPlan and runQuery).
  */
-export interface QueryRow {
-  dimensions?: Record<string, string>;
-  labels?: Record<string, string>;
-  metrics: MetricValues;
-  comparison?: Comparison;
-}
-
-export interface QueryAnswer {
-  results: QueryRow[];
-  meta?: { total: number; limit: number; offset: number; has_more: boolean };
-  has_import: boolean;
-  query: {
-    site_id: number;
-    metrics: string[];
-    dimensions: string[];
-    filters: { field: string; operator: string; values: string[] }[];
-    date_range: [string, string];
-    compare?: [string, string];
-  };
-}
-
 interface PartResults {
   groups: Map<string, Record<string, number | null>>;
   order: string[];
@@ -47,27 +28,33 @@ interface PartResults {
   totalVisitors?: number;
 }
 
+/**
+ * The plan's statements for one window. A breakdown's primary ranks and pages the
+ * values the other parts are restricted to, so they start once it has answered,
+ * unless the values are given (a compare window reads the current window's rows); every
+ * other part, and a goal-total, runs beside the primary.
+ */
 async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext, values?: string[]): Promise<PartResults> {
-  const primaryRows = await events.query<RawRow>(...statementArgs(compilePart({ query, part: plan.primary, window, site, ...(values ? { values } : {}) })));
+  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
+  const goalTotal = plan.secondary.find((part) => part.kind === 'goal-total');
+  const others = plan.secondary.filter((part) => part.kind !== 'goal-total');
+  const waitsForPrimary = query.shape === 'breakdown' && !values;
+  const runOthers = (restrict: string[] | undefined): Promise<RawRow[][]> =>
+    restrict && restrict.length === 0 ? Promise.resolve([]) : Promise.all(others.map((part) => run(part, restrict)));
+
+  const [primaryRows, goalTotalRows, earlyOthers] = await Promise.all([
+    run(plan.primary, values),
+    goalTotal ? run(goalTotal) : undefined,
+    waitsForPrimary ? undefined : runOthers(query.shape === 'breakdown' ? values : undefined),
+  ]);
   const order = primaryRows.map((row) => String(row.g));
   let total = Number(primaryRows[0]?.total ?? 0);
-  if (!values && primaryRows.length === 0 && query.shape === 'breakdown' && query.offset > 0) {
-    // paged past the end: the window function saw no row, so count from the start
-    const [first] = await events.query<RawRow>(...statementArgs(compilePart({ query: { ...query, offset: 0, limit: 1 }, part: plan.primary, window, site })));
-    total = Number(first?.total ?? 0);
-  }
-  const restrict = query.shape === 'breakdown' ? (values ?? order) : undefined;
-  let totalVisitors: number | undefined;
-  const secondaryRows: RawRow[][] = [];
-  for (const part of plan.secondary) {
-    if (part.kind === 'goal-total') {
-      const [row] = await events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site })));
-      totalVisitors = Number(row?.m_visitors ?? 0);
-      continue;
-    }
-    if (restrict && restrict.length === 0) continue;
-    secondaryRows.push(await events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site, ...(restrict ? { values: restrict } : {}) }))));
-  }
+  // paged past the end: the window function saw no row, so count from the start
+  const pagedPastEnd = !values && primaryRows.length === 0 && query.shape === 'breakdown' && query.offset > 0;
+  const countFromStart = pagedPastEnd ? events.query<RawRow>(...statementArgs(compilePart({ query: { ...query, offset: 0, limit: 1 }, part: plan.primary, window, site }))) : undefined;
+  const [secondaryRows, firstPage] = await Promise.all([earlyOthers ?? runOthers(order), countFromStart]);
+  if (firstPage) total = Number(firstPage[0]?.total ?? 0);
+  const totalVisitors = goalTotalRows ? Number(goalTotalRows[0]?.m_visitors ?? 0) : undefined;
   return { groups: mergeParts([primaryRows, ...secondaryRows]), order, total, ...(totalVisitors !== undefined ? { totalVisitors } : {}) };
 }
 
@@ -83,41 +70,43 @@ function statementArgs(statement: { sql: string; params: Record<string, unknown>
   return [statement.sql, statement.params];
 }
 
-export interface RunQueryDeps {
+interface RunQueryDeps {
   events: EventStore;
   geo: GeoLabels;
 }
 
-export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteContext): Promise<QueryAnswer> {
-  const parsed = parseQueryRequest(body);
-  const query = validateQuery(parsed);
+export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: SiteContext): Promise<QueryAnswer> {
+  const query = validateQuery(request);
   const stopTimer = queryDuration.startTimer({ shape: query.shape });
   if (!isTimezone(site.timezone)) throw new ApiError('internal', 'The site has an unknown timezone.');
-  const window = resolveWindow(parsed.dateRange, site.timezone, site.nowMs);
-  const compareWindow = parsed.compare !== undefined ? resolveCompareWindow(parsed.compare, window, site.timezone) : undefined;
+  const window = resolveWindow(request.dateRange, site.timezone, site.nowMs);
+  const compareWindow = request.compare !== undefined ? resolveCompareWindow(request.compare, window, site.timezone) : undefined;
   if (query.interval) checkInterval(query.interval, window);
   const plan = planQuery(query);
+  const withCompare = compareWindow !== undefined && (query.shape !== 'breakdown' || query.breakdown!.compare === true) ? compareWindow : undefined;
 
-  const current = await runPlan(deps.events, query, await planForWindow(deps.events, query, plan, window, site), window, site);
-  const [importRow] = await deps.events.query<{ has_import: number | boolean }>(...statementArgs(hasImportStatement(window, site)));
-  const withCompare = compareWindow && (query.shape !== 'breakdown' || query.breakdown!.compare);
+  const run = (w: Window, values?: string[]) => runPlan(deps.events, query, plan, w, site, values);
+  const runWithSessionVisitors = async (w: Window) => runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site);
+  // the current window, has_import and the compare window side by side; a breakdown's
+  // compare reads the current rows' values, so it follows them
+  const [current, [importRow], previous] = await Promise.all([
+    runWithSessionVisitors(window),
+    deps.events.query<{ has_import: number | boolean }>(...statementArgs(hasImportStatement(window, site))),
+    !withCompare ? undefined : query.shape === 'aggregate' ? runWithSessionVisitors(withCompare) : query.shape === 'timeseries' ? run(withCompare) : undefined,
+  ]);
 
   let results: QueryRow[];
   let meta: QueryAnswer['meta'];
   if (query.shape === 'aggregate') {
     const metrics = metricValues(query.metrics, current.groups.get(''), current.totalVisitors);
     results = [{ metrics }];
-    if (withCompare) {
-      const previous = await runPlan(deps.events, query, await planForWindow(deps.events, query, plan, compareWindow, site), compareWindow, site);
-      results[0]!.comparison = compareBlock(query.metrics, metrics, metricValues(query.metrics, previous.groups.get(''), previous.totalVisitors));
-    }
+    if (previous) results[0]!.comparison = compareBlock(query.metrics, metrics, metricValues(query.metrics, previous.groups.get(''), previous.totalVisitors));
   } else if (query.shape === 'timeseries') {
     const buckets = listBuckets(query.interval!, window, site.timezone, site.weekStart);
     results = buckets.map((bucket) => ({ dimensions: { [query.dimension!]: bucket.label }, metrics: metricValues(query.metrics, current.groups.get(bucket.key)) }));
-    if (withCompare) {
+    if (previous && withCompare) {
       // aligned by position: the n-th bucket of the compare window
-      const previous = await runPlan(deps.events, query, plan, compareWindow, site);
-      const previousBuckets = listBuckets(query.interval!, compareWindow, site.timezone, site.weekStart);
+      const previousBuckets = listBuckets(query.interval!, withCompare, site.timezone, site.weekStart);
       results.forEach((row, index) => {
         const bucket = previousBuckets[index];
         row.comparison = compareBlock(query.metrics, row.metrics, bucket ? metricValues(query.metrics, previous.groups.get(bucket.key)) : {});
@@ -132,10 +121,10 @@ export async function runQuery(deps: RunQueryDeps, body: unknown, site: SiteCont
     });
     if (withCompare && current.order.length) {
       // each row against its own previous value
-      const previous = await runPlan(deps.events, query, plan, compareWindow, site, current.order);
+      const before = await run(withCompare, current.order);
       for (const row of results) {
         const value = row.dimensions![query.dimension!]!;
-        row.comparison = compareBlock(query.metrics, row.metrics, metricValues(query.metrics, previous.groups.get(value) ?? {}, previous.totalVisitors));
+        row.comparison = compareBlock(query.metrics, row.metrics, metricValues(query.metrics, before.groups.get(value) ?? {}, before.totalVisitors));
       }
     }
     meta = { total: current.total, limit: query.limit, offset: query.offset, has_more: query.offset + current.order.length < current.total };

@@ -1,7 +1,7 @@
 import { METRICS, type MetricName } from '../catalogue/metrics.js';
 import type { GeoLabelKind } from '../catalogue/dimensions.js';
 import type { GeoLabels } from '../geo-labels.js';
-import type { MetricValues } from './compare.js';
+import type { MetricValues } from '@sightline/query-contract';
 
 /**
  * Step 7: raw part rows → metric values per group. Merges the parts by group value,

@@ -1,20 +1,18 @@
+import type { queryV1 } from '@sightline/proto';
+
+/** A goal as the gateway sends it: exactly one of eventName / pagePath (with `*` wildcards). */
+export type SiteGoal = queryV1.QueryGoal;
+
 /**
  * What the gateway resolved about the site before the query runs: the query
  * service needs nothing else (no PostgreSQL), so it is a pure function of
  * (query, site context, events store).
  */
-export interface SiteGoal {
-  displayName: string;
-  /** exactly one of eventName / pagePath (with `*` wildcards) */
-  eventName?: string;
-  pagePath?: string;
-}
-
 export interface SiteContext {
   siteId: number;
   timezone: string;
   /** 0 = Sunday … 6 = Saturday */
   weekStart: number;
-  goals: SiteGoal[];
+  goals: readonly SiteGoal[];
   nowMs: number;
 }

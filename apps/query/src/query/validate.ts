@@ -1,8 +1,8 @@
 import { ApiError } from '@sightline/errors';
+import { QUERY_LIMITS, type QueryFilter, type QueryRequest } from '@sightline/query-contract';
 import { DIMENSIONS, INTERVAL_OF, PROP_KEY_MAX, PROPS_PREFIX, isTimeDimension, propsDimension, type DimensionSpec, type Interval } from '../catalogue/dimensions.js';
 import { FILTER_FIELDS, FILTER_OPERATORS, type FilterFieldSpec, type FilterOperator } from '../catalogue/filter-fields.js';
 import { ALL_SHAPE_METRICS, isMetricName, type MetricName } from '../catalogue/metrics.js';
-import type { ParsedQuery } from './parse-request.js';
 
 /**
  * Step 2: names checked against the catalogues. Produces the query's shape, the
@@ -31,11 +31,9 @@ export interface ValidQuery {
   offset: number;
 }
 
-export const LIMIT_DEFAULT = 100;
-export const LIMIT_MAX = 1000;
 const FIXED_EVENTS = new Set(['pageview', 'engagement']);
 
-function validateFilter(filter: ParsedQuery['filters'][number]): ValidFilter {
+function validateFilter(filter: QueryFilter): ValidFilter {
   const spec = FILTER_FIELDS[filter.field];
   if (!spec || !Object.hasOwn(FILTER_FIELDS, filter.field)) throw new ApiError('invalid_filter', `No filter field ${JSON.stringify(filter.field.slice(0, 60))}.`);
   if (!(FILTER_OPERATORS as readonly string[]).includes(filter.operator)) throw new ApiError('invalid_filter', `Operators: ${FILTER_OPERATORS.join(', ')}.`);
@@ -50,7 +48,7 @@ function validateFilter(filter: ParsedQuery['filters'][number]): ValidFilter {
   return { field: filter.field, spec, operator, values: filter.values };
 }
 
-export function validateQuery(parsed: ParsedQuery): ValidQuery {
+export function validateQuery(parsed: QueryRequest): ValidQuery {
   const dimension = parsed.dimensions[0];
   let shape: Shape = 'aggregate';
   let interval: Interval | undefined;
@@ -81,7 +79,7 @@ export function validateQuery(parsed: ParsedQuery): ValidQuery {
   const filters = parsed.filters.map(validateFilter);
   if (propKey !== undefined && !filters.some((f) => f.field === 'event')) throw new ApiError('event_filter_required');
   if (shape !== 'breakdown' && (parsed.limit !== undefined || parsed.offset !== undefined)) throw new ApiError('limit_offset_misuse');
-  const limit = Math.min(LIMIT_MAX, Math.max(1, parsed.limit ?? LIMIT_DEFAULT));
+  const limit = Math.min(QUERY_LIMITS.limitMax, Math.max(1, parsed.limit ?? QUERY_LIMITS.limitDefault));
   return {
     metrics, shape, filters, limit, offset: parsed.offset ?? 0,
     ...(dimension !== undefined ? { dimension } : {}), ...(interval ? { interval } : {}), ...(breakdown ? { breakdown } : {}), ...(propKey !== undefined ? { propKey } : {}),

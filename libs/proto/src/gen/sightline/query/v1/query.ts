@@ -46,13 +46,13 @@ export interface QueryRequest {
   site?:
     | SiteContext
     | undefined;
-  /** the POST /query body (site_id already resolved into `site`) */
-  queryJson: string;
+  /** libs/query-contract's QueryRequest (encodeQueryRequest): the body without site_id */
+  query: Buffer;
 }
 
 export interface QueryResponse {
-  /** {results, meta?, has_import, query} */
-  answerJson: string;
+  /** libs/query-contract's QueryAnswer (encodeQueryAnswer) */
+  answer: Buffer;
 }
 
 export interface ListPropsRequest {
@@ -339,7 +339,7 @@ export const QueryGoal: MessageFns<QueryGoal> = {
 };
 
 function createBaseQueryRequest(): QueryRequest {
-  return { site: undefined, queryJson: "" };
+  return { site: undefined, query: Buffer.alloc(0) };
 }
 
 export const QueryRequest: MessageFns<QueryRequest> = {
@@ -347,8 +347,8 @@ export const QueryRequest: MessageFns<QueryRequest> = {
     if (message.site !== undefined) {
       SiteContext.encode(message.site, writer.uint32(10).fork()).join();
     }
-    if (message.queryJson !== "") {
-      writer.uint32(18).string(message.queryJson);
+    if (message.query.length !== 0) {
+      writer.uint32(18).bytes(message.query);
     }
     return writer;
   },
@@ -379,7 +379,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
               break;
             }
 
-            message.queryJson = reader.string();
+            message.query = Buffer.from(reader.bytes());
             continue;
           }
         }
@@ -397,11 +397,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
   fromJSON(object: any): QueryRequest {
     return {
       site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
-      queryJson: isSet(object.queryJson)
-        ? globalThis.String(object.queryJson)
-        : isSet(object.query_json)
-        ? globalThis.String(object.query_json)
-        : "",
+      query: isSet(object.query) ? Buffer.from(bytesFromBase64(object.query)) : Buffer.alloc(0),
     };
   },
 
@@ -410,8 +406,8 @@ export const QueryRequest: MessageFns<QueryRequest> = {
     if (message.site !== undefined) {
       obj.site = SiteContext.toJSON(message.site);
     }
-    if (message.queryJson !== "") {
-      obj.queryJson = message.queryJson;
+    if (message.query.length !== 0) {
+      obj.query = base64FromBytes(message.query);
     }
     return obj;
   },
@@ -424,19 +420,19 @@ export const QueryRequest: MessageFns<QueryRequest> = {
     message.site = (object.site !== undefined && object.site !== null)
       ? SiteContext.fromPartial(object.site)
       : undefined;
-    message.queryJson = object.queryJson ?? "";
+    message.query = object.query ?? Buffer.alloc(0);
     return message;
   },
 };
 
 function createBaseQueryResponse(): QueryResponse {
-  return { answerJson: "" };
+  return { answer: Buffer.alloc(0) };
 }
 
 export const QueryResponse: MessageFns<QueryResponse> = {
   encode(message: QueryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.answerJson !== "") {
-      writer.uint32(10).string(message.answerJson);
+    if (message.answer.length !== 0) {
+      writer.uint32(10).bytes(message.answer);
     }
     return writer;
   },
@@ -459,7 +455,7 @@ export const QueryResponse: MessageFns<QueryResponse> = {
               break;
             }
 
-            message.answerJson = reader.string();
+            message.answer = Buffer.from(reader.bytes());
             continue;
           }
         }
@@ -475,19 +471,13 @@ export const QueryResponse: MessageFns<QueryResponse> = {
   },
 
   fromJSON(object: any): QueryResponse {
-    return {
-      answerJson: isSet(object.answerJson)
-        ? globalThis.String(object.answerJson)
-        : isSet(object.answer_json)
-        ? globalThis.String(object.answer_json)
-        : "",
-    };
+    return { answer: isSet(object.answer) ? Buffer.from(bytesFromBase64(object.answer)) : Buffer.alloc(0) };
   },
 
   toJSON(message: QueryResponse): unknown {
     const obj: any = {};
-    if (message.answerJson !== "") {
-      obj.answerJson = message.answerJson;
+    if (message.answer.length !== 0) {
+      obj.answer = base64FromBytes(message.answer);
     }
     return obj;
   },
@@ -497,7 +487,7 @@ export const QueryResponse: MessageFns<QueryResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<QueryResponse>, I>>(object: I): QueryResponse {
     const message = createBaseQueryResponse();
-    message.answerJson = object.answerJson ?? "";
+    message.answer = object.answer ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -963,9 +953,9 @@ export const QueryServiceService = {
   },
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
-   * tracking state; the service is a pure function of (query, site context, events).
-   * The query and its answer travel as JSON: their shapes are the public API's
-   * (spec: POST /query), validated by the service with the spec's error codes.
+   * tracking state and parsed the query; the service is a pure function of (query,
+   * site context, events). The query and its answer are one zod-checked contract in
+   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query: {
     path: "/sightline.query.v1.QueryService/Query" as const,
@@ -997,9 +987,9 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
   siteActivity: handleUnaryCall<SiteActivityRequest, SiteActivityResponse>;
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
-   * tracking state; the service is a pure function of (query, site context, events).
-   * The query and its answer travel as JSON: their shapes are the public API's
-   * (spec: POST /query), validated by the service with the spec's error codes.
+   * tracking state and parsed the query; the service is a pure function of (query,
+   * site context, events). The query and its answer are one zod-checked contract in
+   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query: handleUnaryCall<QueryRequest, QueryResponse>;
   /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
@@ -1029,9 +1019,9 @@ export interface QueryServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
-   * tracking state; the service is a pure function of (query, site context, events).
-   * The query and its answer travel as JSON: their shapes are the public API's
-   * (spec: POST /query), validated by the service with the spec's error codes.
+   * tracking state and parsed the query; the service is a pure function of (query,
+   * site context, events). The query and its answer are one zod-checked contract in
+   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query(
     request: QueryRequest,
@@ -1074,6 +1064,14 @@ export const QueryServiceClient = makeGenericClientConstructor(
   service: typeof QueryServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
