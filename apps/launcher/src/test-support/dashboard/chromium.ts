@@ -42,9 +42,6 @@ const INIT_SCRIPT = `(() => {
   });
 })();`;
 
-/** Chromium asks every page for /favicon.ico; the gateway answers 404 and the console says so. */
-export const FAVICON_404 = /status of 404 .*\/favicon\.ico\)$/;
-
 /** Signed out, the page's first call (GET /web/session) answers 401 as it should, and Chromium logs every 4xx. */
 export const SIGNED_OUT_PROBE = /status of 401 .*\/web\/session\)$/;
 
@@ -56,11 +53,8 @@ export interface WatchedPage {
   problems: string[];
   /** alert/confirm/prompt messages (each dismissed) */
   dialogs: string[];
-  /**
-   * Fails the test with everything collected, less messages matching `allow`. The page's
-   * 404 for /favicon.ico (a known gap, see the share-numbers suite) is let through unless `strict`.
-   */
-  assertClean(allow?: RegExp[], options?: { strict?: boolean }): void;
+  /** Fails the test with everything collected, less messages matching `allow`. */
+  assertClean(allow?: RegExp[]): void;
   close(): Promise<void>;
 }
 
@@ -84,9 +78,8 @@ export async function openWatchedPage(browser: Browser, options: BrowserContextO
     context,
     problems,
     dialogs,
-    assertClean(allow = [], { strict = false } = {}) {
-      const allowed = strict ? allow : [...allow, FAVICON_404];
-      const left = problems.filter((p) => !allowed.some((a) => a.test(p)));
+    assertClean(allow = []) {
+      const left = problems.filter((p) => !allow.some((a) => a.test(p)));
       if (left.length > 0 || dialogs.length > 0) throw new Error(`the page reported problems:\n${[...left, ...dialogs.map((d) => `dialog ${d}`)].join('\n')}`);
     },
     close: () => context.close(),
