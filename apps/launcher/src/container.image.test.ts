@@ -88,6 +88,9 @@ describe.skipIf(skipReason !== undefined)('container image (buildah)', () => {
       expect(files.some((file) => file.startsWith('tools/') || file === 'tsconfig.base.json')).toBe(false);
       expect(existsSync(path.join(app, 'node_modules/fastify'))).toBe(true);
       expect(existsSync(path.join(app, 'node_modules/vitest'))).toBe(false);
+      // the dashboard: its build only (hashed, precompressed assets), not its sources
+      expect(files).toContain('apps/dashboard/dist/manifest.json');
+      expect(files.some((file) => file.startsWith('apps/dashboard/src/'))).toBe(false);
       // the proxy CA reached `npm ci` as a build secret, not as a file of the image
       expect(existsSync(path.join(root, 'run/secrets/npm_ca'))).toBe(false);
     } finally {
@@ -122,6 +125,14 @@ describe.skipIf(skipReason !== undefined)('container image (buildah)', () => {
       });
       expect(unknownKey.status).toBe(404);
       expect(await unknownKey.json()).toMatchObject({ code: 'unknown_site' });
+      // the dashboard's page and its script, served brotli from the build in the image
+      const home = await fetch(`${base}/`);
+      expect(home.status).toBe(200);
+      const script = /<script type="module" src="(\/assets\/[^"]+\.js)">/.exec(await home.text())?.[1];
+      expect(script).toBeDefined();
+      const asset = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'br' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
 
       // the node process itself (buildah run → chroot runtime → exec → node) runs as 10001
       const node = descendants(run.pid!).find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node');
