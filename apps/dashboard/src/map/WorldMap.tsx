@@ -26,7 +26,7 @@ export function WorldMap({ rows, onPick }: { rows: ShownRow[]; onPick: (row: Sho
             key={shape.code || shape.name}
             d={shape.d}
             class={`country level-${level}`}
-            tabIndex={row ? 0 : -1}
+            tabindex={row ? 0 : -1}
             role={row ? 'button' : undefined}
             aria-label={row ? `${name}: ${formatExact('visitors', visitors)} visitors` : undefined}
             onClick={row ? () => onPick(row) : undefined}
