@@ -50,7 +50,7 @@ export const ENV_SCHEMA = z.object({
   MAIL_OUTBOX_DIR: z.string().min(1).max(4096).optional().describe('Directory of the `.eml` outbox used when `SMTP_URL` is unset. Default: `<data dir>/mail/` in single-process mode. `--target=identity` without `SMTP_URL` refuses to start unless this is set on purpose: each replica writes to its own disk, where sign-in codes reach nobody.'),
   MAIL_FROM: z.string().default('Sightline <no-reply@localhost>').describe('Sender address of outgoing mail.'),
   // -- identity, keys and plans
-  SECRET_KEY: z.string().min(32, 'at least 32 characters').optional().describe('Server secret (≥ 32 chars) keying the hashes of one-time codes. Required when identity runs alone; `npm start` generates one in `<data dir>/secret-key`.'),
+  SECRET_KEY: z.string().min(32, 'at least 32 characters').optional().describe('Server secret (≥ 32 chars) keying the hashes of one-time codes and the widget keys. Required when identity or sites runs alone; `npm start` generates one in `<data dir>/secret-key`.'),
   TERMS_VERSION: z.string().min(1).max(50).default('2026-11-01').describe('Version of the terms of service recorded with each acceptance.'),
   TERMS_URL: url.optional().describe('Where your terms of service are published; linked from the sign-in mail and the OpenAPI description, and `GET /terms` redirects there. Unset: `GET /terms` serves the bundled default terms.'),
   KEYS_PER_ACCOUNT: positiveInt.default(10).describe('Cap of active (unrevoked, unexpired) API keys per account; beyond it 400 `key_limit_reached`.'),
@@ -69,6 +69,9 @@ export const ENV_SCHEMA = z.object({
   QUERY_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(67_108_864).describe('Memory for cached report answers (`POST /query`, `GET /props`, the share routes) per gateway replica, 64 MiB by default; least recently used answers go first. Identical queries arriving together run once. 0: no cache and no single flight.'),
   QUERY_CACHE_LIVE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000).describe('How long an answer whose window reaches today (or realtime) is reused. 0: not kept (identical queries arriving together still run once).'),
   QUERY_CACHE_CLOSED_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000).describe('How long an answer whose window ended before today (in the site’s time zone, over an hour ago) is reused; an import into the site, a change of the site or its settings drop it sooner, on every replica.'),
+  WIDGET_CACHE_TTL_MS: z.coerce.number().int().min(15_000).max(60_000).default(60_000).describe('How long a widget\'s data (`GET /api/v1/widgets/{type}`) is reused per site, type and window on each gateway replica, 15 to 60 s; the viewers asking meanwhile share one answer (one load at a time), so a widget costs the events store at most two queries per TTL whatever its audience.'),
+  WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600).describe('Widget data requests per minute one client address may make (`GET /api/v1/widgets/{type}`), per gateway replica; a minute’s worth may come at once. Past it 429 `rate_limited` with Retry-After. The address honours `TRUSTED_PROXIES`. 0: no limit.'),
+  WIDGET_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(60).describe('Widget answers per minute one widget key may have computed (requests its site\'s cached answers do not cover: another type or window, an expired answer), per gateway replica. Past it 429 `rate_limited` with Retry-After; cached answers are never refused. 0: no limit.'),
   // -- sites
   HOBBY_ZONES: csv
     .default(['github.io', 'gitlab.io', 'pages.dev', 'netlify.app', 'vercel.app', 'neocities.org'])
