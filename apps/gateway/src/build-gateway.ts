@@ -54,6 +54,8 @@ import { WidgetAnswerCache } from './widgets/widget-answer-cache.js';
 import { WidgetAnswers } from './widgets/widget-answers.js';
 import { subscribeWidgetNews } from './widgets/widget-news.js';
 import { WidgetSites } from './widgets/widget-sites.js';
+import { widgetScriptRoutes } from './routes/widget-scripts.js';
+import { loadWidgetsDist, type WidgetsDist } from './widgets/widgets-dist.js';
 
 const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
 
@@ -98,6 +100,8 @@ export interface GatewayOptions {
   shareRateLimitPerMinute?: number;
   /** the embeddable widgets' data: WIDGET_CACHE_TTL_MS, WIDGET_RATE_LIMIT_PER_MINUTE, WIDGET_KEY_RATE_LIMIT_PER_MINUTE (default 60 s, 600, 60) */
   widgets?: { cacheTtlMs: number; rateLimitPerMinute: number; keyRateLimitPerMinute: number };
+  /** WIDGETS_DIR: the widgets build (manifest.json + bundles); without a manifest /widgets/v1/*.js answer 404 */
+  widgetsDir?: string;
   /** DASHBOARD_DIR: the dashboard build (manifest.json + assets/); without a manifest the pages answer 503 */
   dashboardDir?: string;
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
@@ -262,6 +266,16 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }
   }
   await app.register(webRoutes, { dist, lookup, rateLimit });
+  let widgetsDist: WidgetsDist | undefined;
+  if (options.widgetsDir) {
+    try {
+      widgetsDist = await loadWidgetsDist(options.widgetsDir);
+      if (!widgetsDist) options.log.warn({ widgets_dir: options.widgetsDir }, 'the widgets are not built (no manifest.json): /widgets/v1/*.js answer 404 until `npm run build:widgets` and a restart');
+    } catch (error) {
+      options.log.error({ err: error, widgets_dir: options.widgetsDir }, 'the widgets build is unreadable: /widgets/v1/*.js answer 404 until it is rebuilt (`npm run build:widgets`) and the gateway restarted');
+    }
+  }
+  await app.register(widgetScriptRoutes, { dist: widgetsDist });
   const announceDataChange = async (siteId: number) => {
     answers.forgetSite(siteId);
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));

@@ -48,6 +48,8 @@ const GATEWAY_NEEDS: StoreNeeds = { bus: true };
 
 /** apps/dashboard/dist beside this app, from the sources (tsx) and the image's compiled tree alike */
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
+/** apps/widgets/dist beside this app, likewise */
+const DEFAULT_WIDGETS_DIR = fileURLToPath(new URL('../../widgets/dist', import.meta.url));
 /** a window counts as closed (cached for QUERY_CACHE_CLOSED_TTL_MS) once its last day ended an hour ago: 30-minute sessions across midnight, ingest lag */
 const CLOSED_AFTER_MS = 3_600_000;
 
@@ -137,6 +139,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       shareRateLimitPerMinute: config.SHARE_RATE_LIMIT_PER_MINUTE,
       widgets: { cacheTtlMs: config.WIDGET_CACHE_TTL_MS, rateLimitPerMinute: config.WIDGET_RATE_LIMIT_PER_MINUTE, keyRateLimitPerMinute: config.WIDGET_KEY_RATE_LIMIT_PER_MINUTE },
       dashboardDir: config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
+      widgetsDir: config.WIDGETS_DIR ?? DEFAULT_WIDGETS_DIR,
       extraRoutes,
     });
     // buildGateway returns it ready (plugins loaded): the reserved port is free only for the listen call
