@@ -48,6 +48,51 @@ const visits: SeedVisit[] = [
   { visitor: 1, site: 2, events: [{ at: '2026-06-01 10:00:00', path: '/pricing' }, { at: '2026-06-01 10:01:00', path: '/signup/a' }, { at: '2026-06-01 10:02:00', name: 'Purchase' }] },
 ];
 
+/*
+ * Sites 7 and 8: 400 generated visits each (a seeded generator: 150 visitors, 1-8 events
+ * each from the funnel's pages, near-misses and Purchase) for the oracle tests. Site 7's
+ * events are often at the same millisecond or 1 ms apart: a plain JavaScript walk of each
+ * visit must agree with the report. Site 8 has no two events at one instant: there
+ * ClickHouse's own windowFunnel(…, 'strict_increase') must agree too (with ties it
+ * differs: a repeated step-1 event at a step-2 event's millisecond restarts its chain,
+ * hiding the chain from the earlier step 1 that the report counts).
+ */
+function generatedVisits(site: 7 | 8): SeedVisit[] {
+  const gaps = site === 7 ? [0, 1, 1000, 30_000, 120_000] : [1000, 2000, 30_000, 120_000, 600_000];
+  let state = 20_261_127;
+  const next = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const kinds = [{ path: '/pricing' }, { path: '/signup/a' }, { path: '/signup' }, { path: '/other' }, { name: 'Purchase', path: '/x' }];
+  return Array.from({ length: 400 }, (_, v) => {
+    const start = Date.parse('2026-07-01T00:00:00Z') + Math.floor(next() * 2 * 86_400) * 1000;
+    let at = start;
+    const events = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
+      at += gaps[Math.floor(next() * gaps.length)]!;
+      return { at: new Date(at).toISOString(), ...kinds[Math.floor(next() * kinds.length)]! };
+    });
+    return { visitor: 1000 + Math.floor(next() * 150), site, session: site * 1000 + v, events };
+  });
+}
+
+/** The greedy chain of one visit in JavaScript: each step's first time strictly after the previous one's. */
+function chainTimes(events: SeedVisit['events'], steps: FunnelStep[]): number[] {
+  const matches = (e: SeedVisit['events'][number], step: FunnelStep) =>
+    step.event_name !== undefined ? e.name === step.event_name : (e.name ?? 'pageview') === 'pageview' && new RegExp(`^${step.page_path!.replace(/\*/g, '.*')}$`).test(e.path ?? '/');
+  const times: number[] = [];
+  for (const step of steps) {
+    const after = times.at(-1) ?? -Infinity;
+    const hits = events.filter((e) => matches(e, step)).map((e) => Date.parse(e.at)).filter((t) => t > after);
+    if (!hits.length) break;
+    times.push(Math.min(...hits));
+  }
+  return times;
+}
+
+const medianOf = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
 const STEPS: FunnelStep[] = [
   { goal_id: 11, name: 'Pricing', page_path: '/pricing' },
   { goal_id: 12, name: 'Signup form', page_path: '/signup/*' },
@@ -70,6 +115,7 @@ describe('funnel report on chDB', () => {
     events = await ChdbEventStore.open({ path: dir.path, database: 'funnel_test' });
     await runEventMigrations(events, { dir: INGEST_MIGRATIONS });
     await seedVisits(events, visits, { siteId: 1 });
+    await seedVisits(events, [...generatedVisits(7), ...generatedVisits(8)], { siteId: 7 });
   }, 60_000);
 
   afterAll(async () => {
@@ -152,6 +198,36 @@ describe('funnel report on chDB', () => {
   it('the site is the one of the context: another site’s funnel is never seen', async () => {
     expect(await figures({ date_range: '2026-06-01,2026-06-01' }, { siteId: 2 })).toEqual([[1, 100, 100, 0, 60], [1, 100, 100, 0, 60], [1, 100, 100, null, null]]);
     expect(await figures({ date_range: '2026-06-01,2026-06-01' }, { siteId: 99 })).toEqual([[0, null, null, 0, null], [0, null, null, 0, null], [0, null, null, null, null]]);
+  });
+
+  const walkOf = (generated: SeedVisit[]) => {
+    const chains = generated.map((visit) => ({ visitor: visit.visitor, times: chainTimes(visit.events, STEPS) }));
+    const reached = (n: number) => new Set(chains.filter((c) => c.times.length >= n).map((c) => c.visitor)).size;
+    const medianSeconds = (n: number) => Math.round(medianOf(chains.filter((c) => c.times.length > n).map((c) => c.times[n]! - c.times[n - 1]!)) / 1000);
+    return { visitors: [reached(1), reached(2), reached(3)], medians: [medianSeconds(1), medianSeconds(2), null] };
+  };
+
+  it('agrees with a JavaScript walk of each visit on 400 generated visits full of same-millisecond events', async () => {
+    const answer = await report({ date_range: '2026-07-01,2026-07-02' }, { siteId: 7 });
+    const walk = walkOf(generatedVisits(7));
+    expect(walk.visitors[2]).toBeGreaterThan(5); // the data reaches every step
+    expect(answer.steps.map((s) => s.visitors)).toEqual(walk.visitors);
+    expect(answer.steps.map((s) => s.median_seconds_to_next)).toEqual(walk.medians);
+  });
+
+  it('agrees with windowFunnel (strict_increase) and the walk on 400 generated visits without ties', async () => {
+    const answer = await report({ date_range: '2026-07-01,2026-07-02' }, { siteId: 8 });
+    const [oracle] = await events.query<Record<string, number>>(
+      `SELECT uniqExactIf(visitor_id, level >= 1) AS v1, uniqExactIf(visitor_id, level >= 2) AS v2, uniqExactIf(visitor_id, level >= 3) AS v3 FROM (
+         SELECT visitor_id, windowFunnel(100000000000, 'strict_increase')(toUInt64(toUnixTimestamp64Milli(timestamp)),
+           name = 'pageview' AND pathname = '/pricing', name = 'pageview' AND match(pathname, '^/signup/.*$'), name = 'Purchase') AS level
+         FROM events WHERE site_id = 8 GROUP BY visitor_id, session_id)`,
+    );
+    const walk = walkOf(generatedVisits(8));
+    expect(walk.visitors[2]).toBeGreaterThan(5);
+    expect(answer.steps.map((s) => s.visitors)).toEqual([Number(oracle!.v1), Number(oracle!.v2), Number(oracle!.v3)]);
+    expect(answer.steps.map((s) => s.visitors)).toEqual(walk.visitors);
+    expect(answer.steps.map((s) => s.median_seconds_to_next)).toEqual(walk.medians);
   });
 
   it('POST /query’s codes for the window, filters and compare', async () => {
