@@ -27,6 +27,7 @@ import { billingRoutes } from './routes/billing.js';
 import { siteRoutes } from './routes/sites.js';
 import { memberRoutes } from './routes/site-members.js';
 import { goalRoutes } from './routes/site-goals.js';
+import { funnelReportRoutes } from './routes/site-funnel-report.js';
 import { auditRoutes } from './routes/site-audit.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
@@ -242,6 +243,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
   const reports = new ReportQueries(query, answers, deadlineMs);
   await app.register(queryRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
+  await app.register(funnelReportRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
   await app.register(shareRoutes, { lookup, reports, rateLimit });
