@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { sitesV1 } from '@sightline/proto';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
@@ -28,6 +29,7 @@ import { siteRoutes } from './routes/sites.js';
 import { memberRoutes } from './routes/site-members.js';
 import { goalRoutes } from './routes/site-goals.js';
 import { auditRoutes } from './routes/site-audit.js';
+import { annotationRoutes } from './routes/site-annotations.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
@@ -200,6 +202,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
+  await app.register(annotationRoutes, { sites, identity, deadlineMs });
   const trackingKeys = new TrackingKeyCheck({
     lookup: (trackingKey, requestId) =>
       callUnary(sites, sites.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', { trackingKey }, { requestId, deadlineMs }).then(
@@ -224,7 +227,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(queryRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
-  await app.register(shareRoutes, { lookup, reports, rateLimit });
+  const sharedAnnotations = (request: FastifyRequest, siteId: number, window: sitesV1.AnnotationWindow) =>
+    callUnary(sites, sites.listSharedAnnotations, 'Sites/ListSharedAnnotations', { siteId, window }, { requestId: request.id, deadlineMs });
+  await app.register(shareRoutes, { lookup, reports, rateLimit, annotations: sharedAnnotations });
   // a missing or broken build (one being rewritten, say) costs the pages, never the API
   let dist: DashboardDist | undefined;
   if (options.dashboardDir) {

@@ -11,6 +11,9 @@ export const SITES_AUDIT_ACTIONS = [
   'funnel.delete',
   'import.create',
   'import.delete',
+  'annotation.create',
+  'annotation.update',
+  'annotation.delete',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

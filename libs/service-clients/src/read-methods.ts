@@ -27,6 +27,8 @@ const READS = {
     sitesV1.SitesServiceService.listAudit.path,
     sitesV1.SitesServiceService.listImports.path,
     sitesV1.SitesServiceService.getImport.path,
+    sitesV1.SitesServiceService.listAnnotations.path,
+    sitesV1.SitesServiceService.listSharedAnnotations.path,
   ],
   settings: [
     settingsV1.SettingsServiceService.getTracking.path,
