@@ -43,7 +43,12 @@ export async function startFixtureApi(rows: SeedRow[]): Promise<FixtureApi> {
     requests: [],
     rotateKey: () => (state.key = key = newKey()),
     deleteSite: () => void (key = null),
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // a browser's kept-alive connections would hold close() open
+        server.closeAllConnections();
+      }),
   };
 
   const server = http.createServer((req, res) => {
