@@ -18,8 +18,7 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
   let allFour: string;
 
   beforeAll(async () => {
-    backend = await startWidgetBackend();
-    if (backend.kind === 'fixture') console.warn('[note] widgets-render: running against the TEST-ONLY fixture server (test-support/widgets/fixture-api.ts)');
+    backend = await startWidgetBackend('widgets_render');
     host = await startHostSite(backend.base);
     browser = await launchChromium();
     allFour = host.page(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { markerSize, pulseScale, rotationToward } from '../src/globe/markers.js';
 import { level } from '../src/map/levels.js';
 import { flag, windowLabel } from '../src/core/format.js';
+import { backoff } from '../src/core/widget.js';
 
 describe('map shading classes', () => {
   it('puts the busiest country in class 5 and one visitor in class 1 (hand-computed)', () => {
@@ -45,5 +46,18 @@ describe('labels', () => {
     expect(flag('DE')).toBe('🇩🇪');
     expect(flag('de')).toBe('');
     expect(flag('<s')).toBe('');
+  });
+});
+
+describe('retry after a failure', () => {
+  it('waits 15 s (±20 %) after the first failure, doubling to at most 30 minutes', () => {
+    for (let i = 0; i < 50; i += 1) {
+      expect(backoff(1)).toBeGreaterThanOrEqual(12_000);
+      expect(backoff(1)).toBeLessThanOrEqual(18_000);
+      expect(backoff(3)).toBeGreaterThanOrEqual(48_000); // 60 s − 20 %
+      expect(backoff(3)).toBeLessThanOrEqual(72_000);
+      expect(backoff(40)).toBeLessThanOrEqual(36 * 60_000);
+      expect(backoff(40)).toBeGreaterThanOrEqual(24 * 60_000);
+    }
   });
 });

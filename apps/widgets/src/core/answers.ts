@@ -20,7 +20,7 @@ export interface CountriesAnswer {
 }
 export interface GlobeAnswer {
   visitors: number;
-  locations: Array<{ lat: number; lon: number; visitors: number; last_seen: string }>;
+  locations: Array<{ lat: number; lon: number; visitors: number }>;
   countries: CountryRow[];
 }
 
@@ -75,7 +75,7 @@ export function parseGlobe(v: unknown): GlobeAnswer | null {
     const lon = p['lon'];
     const n = count(p['visitors']);
     if (typeof lat !== 'number' || typeof lon !== 'number' || Math.abs(lat) > 90 || Math.abs(lon) > 180 || n === null) return null;
-    return { lat, lon, visitors: n, last_seen: text(p['last_seen'], 30) ?? '' };
+    return { lat, lon, visitors: n };
   });
   const countries = list(v['countries'], 50, countryRow);
   return visitors === null || locations === null ? null : { visitors, locations, countries: countries ?? [] };

@@ -25,7 +25,14 @@ export interface WidgetDefinition<A> {
   create(view: View, options: WidgetOptions, format: Formatter): Drawing<A>;
 }
 
+const FIRST_RETRY_MS = 15_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
+
+/** 15 s after a first failure, doubling up to 30 minutes, ±20 % so a crowd of viewers spreads out. */
+export function backoff(failures: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, FIRST_RETRY_MS * 2 ** Math.min(failures - 1, 16));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
 
 export function runWidget<A>(definition: WidgetDefinition<A>): void {
   try {
@@ -82,8 +89,7 @@ function start<A>(definition: WidgetDefinition<A>, options: WidgetOptions, host:
       return;
     }
     failures += 1;
-    const backoff = Math.min(MAX_BACKOFF_MS, definition.refreshMs * 2 ** Math.min(failures, 10));
-    schedule(Math.max(backoff, outcome.kind === 'retry' ? outcome.retryAfterMs : 0));
+    schedule(Math.max(backoff(failures), outcome.kind === 'retry' ? outcome.retryAfterMs : 0));
   }
 
   document.addEventListener('visibilitychange', () => {

@@ -8,7 +8,7 @@ import { markerSize, pulseScale, rotationToward } from './markers.js';
 /**
  * globe: visitors of the last 30 minutes as markers on a rotating WebGL globe (cobe),
  * one per city (never finer), sized by visitors; a marker pulses for a few seconds
- * when a city has a visit newer than the previous answer. prefers-reduced-motion: no
+ * when its city has more visitors than in the previous answer. prefers-reduced-motion: no
  * rotation and no pulse (the globe faces the busiest city). Without WebGL it shows the
  * top countries as a list instead. Refreshed every 30 s.
  */
@@ -35,7 +35,6 @@ runWidget<GlobeAnswer>({
     let fallback = !webgl();
     let phi = 0;
     let theta = 0.3;
-    let latest = '';
     let pulses = new Map<string, number>();
     let answer: GlobeAnswer | null = null;
     let frameRequest = 0;
@@ -92,10 +91,10 @@ runWidget<GlobeAnswer>({
     return {
       draw(next) {
         const now = performance.now();
-        const fresh = next.locations.filter((l) => latest !== '' && l.last_seen > latest);
+        // a city pulses when it has more visitors than in the previous answer (or is new)
+        const before = new Map((answer?.locations ?? []).map((l) => [`${l.lat},${l.lon}`, l.visitors]));
         pulses = new Map([...pulses].filter(([, t]) => now - t < PULSE_MS));
-        for (const l of fresh) pulses.set(`${l.lat},${l.lon}`, now);
-        latest = next.locations.reduce((m, l) => (l.last_seen > m ? l.last_seen : m), latest);
+        if (answer) for (const l of next.locations) if (l.visitors > (before.get(`${l.lat},${l.lon}`) ?? 0)) pulses.set(`${l.lat},${l.lon}`, now);
         answer = next;
         const places = next.locations.length;
         const summary = `${format.number(next.visitors)} visitors in the last 30 minutes`;

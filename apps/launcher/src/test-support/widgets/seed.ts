@@ -1,3 +1,5 @@
+import { SITE_HOST } from '../dashboard/seed.js';
+
 /**
  * The widget tests' data set, relative to the moment the suite starts (T), in the
  * import format (DESIGN "Event import format"). Every expected number is derived by
@@ -18,7 +20,8 @@
  *   DE a b x f i = 5 (50.0 %), then FR, GB, NL, US 1 each (10.0 %), sorted by code.
  * 7 days: the same less i → 9 visitors; DE 4 (44.4 %), FR, GB, NL, US 1 (11.1 %).
  */
-export const SITE_HOST = 'widgets.sightline-e2e.net';
+/** the host of the site the dashboard harness creates (test-support/dashboard), which these suites reuse */
+export { SITE_HOST };
 
 export const HOSTILE = {
   path: '/<img src=x onerror="window.__pwned=1;alert(1)">',

@@ -25,7 +25,7 @@ export function probeScript(open = false): string {
 export type InPage = any;
 
 /** Waits until the widget on `id` reaches `state` (its data-state), failing with what it shows. */
-export async function waitForState(page: Page, id: string, state: 'ready' | 'error', timeout = 20_000): Promise<void> {
+export async function waitForState(page: Page, id: string, state: 'ready' | 'error', timeout = 45_000): Promise<void> {
   await page.waitForFunction(([target, wanted]) => (globalThis as InPage).document.getElementById(target!)?.getAttribute('data-state') === wanted, [id, state] as const, { timeout }).catch(async (error: unknown) => {
     throw new Error(`widget #${id} never reached data-state=${state} (now ${await page.evaluate((t) => (globalThis as InPage).document.getElementById(t)?.getAttribute('data-state'), id)}): ${await widgetText(page, id)}\n${String(error)}`);
   });
