@@ -111,7 +111,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   if (!options.retry) return callOnce<T>(method, path, options);
   try {
     return await callOnce<T>(method, path, options);
