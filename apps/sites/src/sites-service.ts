@@ -11,6 +11,7 @@ import { deleteSite } from './sites/delete-site.js';
 import { getSite, getSiteByHash, getSiteByTrackingKey, listSites } from './sites/read-sites.js';
 import { updateSite } from './sites/update-site.js';
 import type { SitesContext } from './sites-context.js';
+import { getSiteByWidgetKey, getWidgetKey, rotateWidgetKey } from './widgets/widget-keys.js';
 
 /** The SitesService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
 export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServiceServer {
@@ -43,5 +44,8 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     updateAnnotation: unary('Sites/UpdateAnnotation', log, (r: sitesV1.UpdateAnnotationRequest, call) => updateAnnotation(ctx, r, call)),
     deleteAnnotation: unary('Sites/DeleteAnnotation', log, (r: sitesV1.DeleteAnnotationRequest, call) => deleteAnnotation(ctx, r, call)),
     listSharedAnnotations: unary('Sites/ListSharedAnnotations', log, (r: sitesV1.ListSharedAnnotationsRequest) => listSharedAnnotations(ctx, r)),
+    getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
+    rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
+    getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
   };
 }

@@ -14,6 +14,7 @@ export const SITES_AUDIT_ACTIONS = [
   'annotation.create',
   'annotation.update',
   'annotation.delete',
+  'site.widget_key.rotate',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

@@ -29,6 +29,9 @@ const READS = {
     sitesV1.SitesServiceService.getImport.path,
     sitesV1.SitesServiceService.listAnnotations.path,
     sitesV1.SitesServiceService.listSharedAnnotations.path,
+    // creates the site's salt on first use, idempotently
+    sitesV1.SitesServiceService.getWidgetKey.path,
+    sitesV1.SitesServiceService.getSiteByWidgetKey.path,
   ],
   settings: [
     settingsV1.SettingsServiceService.getTracking.path,
