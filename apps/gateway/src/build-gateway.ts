@@ -28,6 +28,7 @@ import { billingRoutes } from './routes/billing.js';
 import { siteRoutes } from './routes/sites.js';
 import { memberRoutes } from './routes/site-members.js';
 import { goalRoutes } from './routes/site-goals.js';
+import { funnelReportRoutes } from './routes/site-funnel-report.js';
 import { auditRoutes } from './routes/site-audit.js';
 import { annotationRoutes } from './routes/site-annotations.js';
 import { collectRoutes } from './routes/collect.js';
@@ -245,11 +246,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(siteSettingsRoutes, { sites, settings, scriptBuilder, identity, query, scriptCache, deadlineMs });
   const reports = new ReportQueries(query, answers, deadlineMs);
   await app.register(queryRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
+  await app.register(funnelReportRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
-  const sharedAnnotations = (request: FastifyRequest, siteId: number, window: sitesV1.AnnotationWindow) =>
-    callUnary(sites, sites.listSharedAnnotations, 'Sites/ListSharedAnnotations', { siteId, window }, { requestId: request.id, deadlineMs });
-  await app.register(shareRoutes, { lookup, reports, rateLimit, annotations: sharedAnnotations });
   await app.register(widgetRoutes, {
     sites,
     identity,
@@ -260,6 +259,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     clientLimit: new ClientRateLimit(widgetOptions.rateLimitPerMinute),
     keyLimit: new ClientRateLimit(widgetOptions.keyRateLimitPerMinute),
   });
+  const sharedAnnotations = (request: FastifyRequest, siteId: number, window: sitesV1.AnnotationWindow) =>
+    callUnary(sites, sites.listSharedAnnotations, 'Sites/ListSharedAnnotations', { siteId, window }, { requestId: request.id, deadlineMs });
+  await app.register(shareRoutes, { lookup, reports, rateLimit, annotations: sharedAnnotations });
   // a missing or broken build (one being rewritten, say) costs the pages, never the API
   let dist: DashboardDist | undefined;
   if (options.dashboardDir) {

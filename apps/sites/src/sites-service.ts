@@ -39,13 +39,13 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     listImports: unary('Sites/ListImports', log, (r: sitesV1.ListImportsRequest) => listImports(ctx, r)),
     getImport: unary('Sites/GetImport', log, (r: sitesV1.GetImportRequest) => getImport(ctx, r)),
     deleteImport: unary('Sites/DeleteImport', log, (r: sitesV1.DeleteImportRequest, call) => deleteImport(ctx, r, call)),
+    getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
+    rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
+    getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
     listAnnotations: unary('Sites/ListAnnotations', log, (r: sitesV1.ListAnnotationsRequest) => listAnnotations(ctx, r)),
     createAnnotation: unary('Sites/CreateAnnotation', log, (r: sitesV1.CreateAnnotationRequest, call) => createAnnotation(ctx, r, call)),
     updateAnnotation: unary('Sites/UpdateAnnotation', log, (r: sitesV1.UpdateAnnotationRequest, call) => updateAnnotation(ctx, r, call)),
     deleteAnnotation: unary('Sites/DeleteAnnotation', log, (r: sitesV1.DeleteAnnotationRequest, call) => deleteAnnotation(ctx, r, call)),
     listSharedAnnotations: unary('Sites/ListSharedAnnotations', log, (r: sitesV1.ListSharedAnnotationsRequest) => listSharedAnnotations(ctx, r)),
-    getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
-    rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
-    getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
   };
 }
