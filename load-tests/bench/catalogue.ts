@@ -17,6 +17,7 @@ import { benchTelemetry } from './telemetry.js';
 import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
 import { benchDashboardSize } from './dashboard-size.js';
+import { benchExport } from './export.js';
 
 export interface Bench {
   name: string;
@@ -42,6 +43,7 @@ export const BENCHES: readonly Bench[] = [
   { name: 'telemetry', measures: 'cost of metrics and tracing on a bus publish and an HTTP request, /metrics render time and size', knobs: [], run: benchTelemetry },
   { name: 'dashboard-load', measures: 'the share page of a site with 1M events in Chromium: navigation → every panel shown, cold and warm, beside the same queries sent straight to the API', knobs: ['DASHBOARD_BENCH_EVENTS', 'DASHBOARD_BENCH_RUNS', 'DASHBOARD_BENCH_SEED', 'DASHBOARD_BENCH_CACHE'], run: benchDashboardLoad },
   { name: 'share-crowd', measures: "N viewers on one public dashboard at the UI's cadence (30d view, realtime view): requests/s, queries reaching the events store per s, p95 page data time, with the answer cache on and off", knobs: ['SHARE_CROWD_VIEWERS', 'SHARE_CROWD_SECONDS', 'SHARE_CROWD_POLL_SECONDS', 'SHARE_CROWD_EVENTS', 'SHARE_CROWD_VIEWS'], run: benchShareCrowd },
+  { name: 'export', measures: 'GET /sites/{id}/export of 1M events per format: RSS before, at peak and after, beside the same rows read by one statement', knobs: ['EXPORT_BENCH_EVENTS'], run: benchExport },
   { name: 'dashboard-size', measures: "the dashboard's JS and CSS bytes per page route (raw, gzip, br) beside the 100 KB gzip budget", knobs: [], run: benchDashboardSize },
 ];
 

@@ -134,6 +134,7 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
       queryCache: { maxBytes: config.QUERY_CACHE_MAX_BYTES, liveTtlMs: config.QUERY_CACHE_LIVE_TTL_MS, closedTtlMs: config.QUERY_CACHE_CLOSED_TTL_MS, closedAfterMs: CLOSED_AFTER_MS },
       shareRateLimitPerMinute: config.SHARE_RATE_LIMIT_PER_MINUTE,
+      exportRateLimitPerHour: config.EXPORT_RATE_LIMIT_PER_HOUR,
       dashboardDir: config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       extraRoutes,
     });
