@@ -5,7 +5,7 @@ import { defineServiceModule } from '@sightline/runtime';
 import { geoLabels } from '@sightline/geo';
 import { BoundedReads } from './bounded-reads.js';
 import { exportEventsHandler } from './export/export-handler.js';
-import { handleListProps, handleQuery } from './query-service.js';
+import { handleFunnelReport, handleListProps, handleQuery } from './query-service.js';
 import { siteActivity } from './site-activity.js';
 
 /**
@@ -25,6 +25,7 @@ export const queryModule = defineServiceModule({
       query: unary('Query/Query', log, (request: queryV1.QueryRequest) => handleQuery({ events, geo: geoLabels }, request)),
       listProps: unary('Query/ListProps', log, (request: queryV1.ListPropsRequest) => handleListProps(events, request)),
       exportEvents: exportEventsHandler(events, log),
+      funnelReport: unary('Query/FunnelReport', log, (request: queryV1.FunnelReportRequest) => handleFunnelReport(events, request)),
     };
     return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
   },
@@ -38,6 +39,8 @@ export { EARLIEST_DATE, LATEST_DATE } from './query/resolve-dates.js';
 
 // The pipeline itself, for the query benchmark (load-tests/bench/query.ts).
 export { runQuery } from './query/run-query.js';
+export { runFunnelReport } from './funnel/run-funnel.js';
+export { funnelStatement } from './funnel/funnel-sql.js';
 export { intlGeoLabels } from './geo-labels.js';
 
 // The export's statement, for the export bench's baseline (load-tests/bench/export.ts).
