@@ -19,6 +19,7 @@ import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
 import { benchDashboardSize } from './dashboard-size.js';
 import { benchWidgetCrowd } from './widget-crowd.js';
+import { benchExport } from './export.js';
 
 export interface Bench {
   name: string;
@@ -46,6 +47,7 @@ export const BENCHES: readonly Bench[] = [
   { name: 'dashboard-load', measures: 'the share page of a site with 1M events in Chromium: navigation → every panel shown, cold and warm, beside the same queries sent straight to the API', knobs: ['DASHBOARD_BENCH_EVENTS', 'DASHBOARD_BENCH_RUNS', 'DASHBOARD_BENCH_SEED', 'DASHBOARD_BENCH_CACHE'], run: benchDashboardLoad },
   { name: 'share-crowd', measures: "N viewers on one public dashboard at the UI's cadence (30d view, realtime view): requests/s, queries reaching the events store per s, p95 page data time, with the answer cache on and off", knobs: ['SHARE_CROWD_VIEWERS', 'SHARE_CROWD_SECONDS', 'SHARE_CROWD_POLL_SECONDS', 'SHARE_CROWD_EVENTS', 'SHARE_CROWD_VIEWS'], run: benchShareCrowd },
   { name: 'widget-crowd', measures: 'N viewers of the four widgets of one site polling on their schedule (live-users and globe every 30 s, countries and map every 5 min): events-store queries per widget per minute from the query service’s metrics, beside a run whose answers are not reused', knobs: ['WIDGET_CROWD_VIEWERS', 'WIDGET_CROWD_SECONDS', 'WIDGET_CROWD_BASELINE_VIEWERS', 'WIDGET_CROWD_BASELINE_SECONDS', 'WIDGET_CROWD_EVENTS'], run: benchWidgetCrowd },
+  { name: 'export', measures: 'GET /sites/{id}/export of 1M events per format: RSS before, at peak and after, beside the same rows read by one statement', knobs: ['EXPORT_BENCH_EVENTS'], run: benchExport },
   { name: 'dashboard-size', measures: "the dashboard's JS and CSS bytes per page route (raw, gzip, br) beside the 100 KB gzip budget", knobs: [], run: benchDashboardSize },
 ];
 
