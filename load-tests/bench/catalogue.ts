@@ -13,6 +13,7 @@ import { benchGeo } from './geo.js';
 import { benchIngest } from './ingest-pipeline.js';
 import { benchImports } from './imports.js';
 import { benchQuery } from './query.js';
+import { benchFunnel } from './funnel.js';
 import { benchTelemetry } from './telemetry.js';
 import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
@@ -39,6 +40,7 @@ export const BENCHES: readonly Bench[] = [
   { name: 'ingestion', measures: 'publish → bus → ingest → chDB on the local bus and JetStream: flood, paced and backlog events/s, CPU per event, latency, bytes per event, ratio to raw inserts', knobs: ['BENCH_INGEST_EVENTS', 'BENCH_INGEST_PACED_EVENTS', 'BENCH_INGEST_RATE', 'BENCH_INGEST_BUSES', 'BENCH_INGEST_WORKERS', 'BENCH_BATCH_ROWS', 'BENCH_INGEST_PROFILE'], run: benchIngest },
   { name: 'imports', measures: 'an NDJSON import straight into the import runner: rows/s parsed and written, peak memory', knobs: ['BENCH_IMPORT_ROWS'], run: () => benchImports() },
   { name: 'query', measures: 'every POST /query shape over 10M generated events: HTTP time beside the same statements run directly', knobs: ['QUERY_BENCH_EVENTS', 'QUERY_BENCH_RUNS', 'QUERY_BENCH_SEED', 'QUERY_BENCH_DATA_DIR', 'QUERY_BENCH_ONLY'], run: benchQuery },
+  { name: 'funnel', measures: "a 4-step funnel's report over 30 days of 10M events of one site: HTTP time beside the same statement run directly, ratio", knobs: ['FUNNEL_BENCH_EVENTS', 'QUERY_BENCH_RUNS', 'QUERY_BENCH_SEED'], run: benchFunnel },
   { name: 'telemetry', measures: 'cost of metrics and tracing on a bus publish and an HTTP request, /metrics render time and size', knobs: [], run: benchTelemetry },
   { name: 'dashboard-load', measures: 'the share page of a site with 1M events in Chromium: navigation → every panel shown, cold and warm, beside the same queries sent straight to the API', knobs: ['DASHBOARD_BENCH_EVENTS', 'DASHBOARD_BENCH_RUNS', 'DASHBOARD_BENCH_SEED', 'DASHBOARD_BENCH_CACHE'], run: benchDashboardLoad },
   { name: 'share-crowd', measures: "N viewers on one public dashboard at the UI's cadence (30d view, realtime view): requests/s, queries reaching the events store per s, p95 page data time, with the answer cache on and off", knobs: ['SHARE_CROWD_VIEWERS', 'SHARE_CROWD_SECONDS', 'SHARE_CROWD_POLL_SECONDS', 'SHARE_CROWD_EVENTS', 'SHARE_CROWD_VIEWS'], run: benchShareCrowd },

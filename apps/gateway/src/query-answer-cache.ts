@@ -21,8 +21,8 @@ export interface QueryAnswerCacheOptions {
 /** What an answer was computed for: everything the query service reads besides the events. */
 export interface AnswerKey {
   siteId: number;
-  /** `query` or `props`: the two RPCs answer different shapes */
-  kind: 'query' | 'props';
+  /** `query`, `props` or `funnel`: the RPCs answer different shapes */
+  kind: 'query' | 'props' | 'funnel';
   timezone: string;
   weekStart: number;
   /** the goals event:goal resolves (in the order the site lists them) */

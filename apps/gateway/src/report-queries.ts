@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { queryV1 } from '@sightline/proto';
-import { decodeQueryAnswer, encodeQueryRequest, queryAnswerText, type QueryAnswer, type QueryRequest } from '@sightline/query-contract';
+import {
+  decodeFunnelReport, decodeQueryAnswer, encodeFunnelReportRequest, encodeQueryRequest, queryAnswerText, type FunnelReport, type FunnelReportRequest, type QueryAnswer, type QueryRequest,
+} from '@sightline/query-contract';
 import { callOptions } from './request-context.js';
 import type { QueryAnswerCache } from './query-answer-cache.js';
 
@@ -12,6 +14,8 @@ export interface ReportSite {
   weekStart: number;
   /** what event:goal resolves (ListGoals' goals as they are: the query service reads only these fields) */
   goals: readonly queryV1.QueryGoal[];
+  /** `realtime` spans this many minutes instead of 30 (the live widget's 5; never from a request body) */
+  realtimeMinutes?: number;
 }
 
 export interface PropsAnswerObject {
@@ -33,11 +37,22 @@ export class ReportQueries {
 
   /** POST /query's answer to `query` (parsed by the route, after the site checks). */
   async run(request: FastifyRequest, site: ReportSite, query: QueryRequest): Promise<QueryAnswer> {
-    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: query }, async () => {
+    // a shorter realtime window is another answer: never one a POST /query realtime is served
+    const asked = site.realtimeMinutes === undefined ? query : { query, realtimeMinutes: site.realtimeMinutes };
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: asked }, async () => {
       const { answer } = await callUnary(this.query, this.query.query, 'Query/Query', { site: siteContextOf(site), query: encodeQueryRequest(query) }, callOptions(request, this.deadlineMs));
       return queryAnswerText(answer);
     });
     return decodeQueryAnswer(answerJson);
+  }
+
+  /** A funnel's report; the steps are part of the key, so a funnel's answer never outlives its goals. */
+  async funnel(request: FastifyRequest, site: ReportSite, report: FunnelReportRequest): Promise<FunnelReport> {
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'funnel', request: report }, async () => {
+      const { answer } = await callUnary(this.query, this.query.funnelReport, 'Query/FunnelReport', { site: siteContextOf(site), report: encodeFunnelReportRequest(report) }, callOptions(request, this.deadlineMs));
+      return queryAnswerText(answer);
+    });
+    return decodeFunnelReport(answerJson);
   }
 
   /** GET /props's answer; `rawDateRange` as the query string has it (`7d`, `start,end`). */
@@ -65,5 +80,6 @@ export function siteContextOf(site: ReportSite, now = new Date()): queryV1.SiteC
     weekStart: site.weekStart,
     now: now.toISOString(),
     goals: [...site.goals],
+    ...(site.realtimeMinutes !== undefined ? { realtimeMinutes: site.realtimeMinutes } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { unary } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
+import { createAnnotation, deleteAnnotation, listAnnotations, listSharedAnnotations, updateAnnotation } from './annotations/annotations.js';
 import { listAudit } from './audit/list-audit.js';
 import { createFunnel, deleteFunnel, getFunnel, listFunnels } from './funnels/funnels.js';
 import { createImport, deleteImport, getImport, listImports } from './imports/import-jobs.js';
@@ -10,6 +11,7 @@ import { deleteSite } from './sites/delete-site.js';
 import { getSite, getSiteByHash, getSiteByTrackingKey, listSites } from './sites/read-sites.js';
 import { updateSite } from './sites/update-site.js';
 import type { SitesContext } from './sites-context.js';
+import { getSiteByWidgetKey, getWidgetKey, rotateWidgetKey } from './widgets/widget-keys.js';
 
 /** The SitesService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
 export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServiceServer {
@@ -37,5 +39,13 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     listImports: unary('Sites/ListImports', log, (r: sitesV1.ListImportsRequest) => listImports(ctx, r)),
     getImport: unary('Sites/GetImport', log, (r: sitesV1.GetImportRequest) => getImport(ctx, r)),
     deleteImport: unary('Sites/DeleteImport', log, (r: sitesV1.DeleteImportRequest, call) => deleteImport(ctx, r, call)),
+    getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
+    rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
+    getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
+    listAnnotations: unary('Sites/ListAnnotations', log, (r: sitesV1.ListAnnotationsRequest) => listAnnotations(ctx, r)),
+    createAnnotation: unary('Sites/CreateAnnotation', log, (r: sitesV1.CreateAnnotationRequest, call) => createAnnotation(ctx, r, call)),
+    updateAnnotation: unary('Sites/UpdateAnnotation', log, (r: sitesV1.UpdateAnnotationRequest, call) => updateAnnotation(ctx, r, call)),
+    deleteAnnotation: unary('Sites/DeleteAnnotation', log, (r: sitesV1.DeleteAnnotationRequest, call) => deleteAnnotation(ctx, r, call)),
+    listSharedAnnotations: unary('Sites/ListSharedAnnotations', log, (r: sitesV1.ListSharedAnnotationsRequest) => listSharedAnnotations(ctx, r)),
   };
 }

@@ -11,6 +11,10 @@ export const SITES_AUDIT_ACTIONS = [
   'funnel.delete',
   'import.create',
   'import.delete',
+  'site.widget_key.rotate',
+  'annotation.create',
+  'annotation.update',
+  'annotation.delete',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

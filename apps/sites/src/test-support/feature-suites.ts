@@ -5,6 +5,7 @@ import { deleteSiteSuite } from '../sites/delete-site.suite.js';
 import { membersSuite } from '../members/members.suite.js';
 import { goalsSuite } from '../goals/goals.suite.js';
 import { funnelsSuite } from '../funnels/funnels.suite.js';
+import { annotationsSuite } from '../annotations/annotations.suite.js';
 import { auditTrailSuite } from '../audit/audit-trail.suite.js';
 import { idempotencyKeySuite } from '../idempotency/idempotency-key.suite.js';
 import { reachSuite } from '../access/reach.suite.js';
@@ -19,6 +20,7 @@ export const SITES_FEATURE_SUITES: ReadonlyArray<(suite: SitesSuite) => void> = 
   membersSuite,
   goalsSuite,
   funnelsSuite,
+  annotationsSuite,
   auditTrailSuite,
   idempotencyKeySuite,
   reachSuite,

@@ -33,6 +33,12 @@ export interface SiteContext {
   goals: QueryGoal[];
   /** RFC 3339; the clock the windows are resolved against */
   now: string;
+  /**
+   * `realtime` spans this many whole minutes before the current one (0: 30, the
+   * API's). Set by the gateway only (the live widget's last 5 minutes), never
+   * from a request body.
+   */
+  realtimeMinutes?: number | undefined;
 }
 
 export interface QueryGoal {
@@ -52,6 +58,22 @@ export interface QueryRequest {
 
 export interface QueryResponse {
   /** libs/query-contract's QueryAnswer (encodeQueryAnswer) */
+  answer: Buffer;
+}
+
+export interface FunnelReportRequest {
+  site?:
+    | SiteContext
+    | undefined;
+  /**
+   * libs/query-contract's FunnelReportRequest (encodeFunnelReportRequest): the funnel's
+   * steps and the window, filters and compare
+   */
+  report: Buffer;
+}
+
+export interface FunnelReportResponse {
+  /** libs/query-contract's FunnelReport (encodeFunnelReport) */
   answer: Buffer;
 }
 
@@ -85,7 +107,7 @@ export interface SiteActivityResponse {
 }
 
 function createBaseSiteContext(): SiteContext {
-  return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "" };
+  return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "", realtimeMinutes: undefined };
 }
 
 export const SiteContext: MessageFns<SiteContext> = {
@@ -104,6 +126,9 @@ export const SiteContext: MessageFns<SiteContext> = {
     }
     if (message.now !== "") {
       writer.uint32(42).string(message.now);
+    }
+    if (message.realtimeMinutes !== undefined) {
+      writer.uint32(48).uint32(message.realtimeMinutes);
     }
     return writer;
   },
@@ -161,6 +186,14 @@ export const SiteContext: MessageFns<SiteContext> = {
             message.now = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.realtimeMinutes = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -188,6 +221,11 @@ export const SiteContext: MessageFns<SiteContext> = {
         : 0,
       goals: globalThis.Array.isArray(object?.goals) ? object.goals.map((e: any) => QueryGoal.fromJSON(e)) : [],
       now: isSet(object.now) ? globalThis.String(object.now) : "",
+      realtimeMinutes: isSet(object.realtimeMinutes)
+        ? globalThis.Number(object.realtimeMinutes)
+        : isSet(object.realtime_minutes)
+        ? globalThis.Number(object.realtime_minutes)
+        : undefined,
     };
   },
 
@@ -208,6 +246,9 @@ export const SiteContext: MessageFns<SiteContext> = {
     if (message.now !== "") {
       obj.now = message.now;
     }
+    if (message.realtimeMinutes !== undefined) {
+      obj.realtimeMinutes = Math.round(message.realtimeMinutes);
+    }
     return obj;
   },
 
@@ -221,6 +262,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     message.weekStart = object.weekStart ?? 0;
     message.goals = object.goals?.map((e) => QueryGoal.fromPartial(e)) || [];
     message.now = object.now ?? "";
+    message.realtimeMinutes = object.realtimeMinutes ?? undefined;
     return message;
   },
 };
@@ -487,6 +529,160 @@ export const QueryResponse: MessageFns<QueryResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<QueryResponse>, I>>(object: I): QueryResponse {
     const message = createBaseQueryResponse();
+    message.answer = object.answer ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseFunnelReportRequest(): FunnelReportRequest {
+  return { site: undefined, report: Buffer.alloc(0) };
+}
+
+export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
+  encode(message: FunnelReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.site !== undefined) {
+      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+    }
+    if (message.report.length !== 0) {
+      writer.uint32(18).bytes(message.report);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FunnelReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFunnelReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.site = SiteContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.report = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FunnelReportRequest {
+    return {
+      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      report: isSet(object.report) ? Buffer.from(bytesFromBase64(object.report)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: FunnelReportRequest): unknown {
+    const obj: any = {};
+    if (message.site !== undefined) {
+      obj.site = SiteContext.toJSON(message.site);
+    }
+    if (message.report.length !== 0) {
+      obj.report = base64FromBytes(message.report);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FunnelReportRequest>, I>>(base?: I): FunnelReportRequest {
+    return FunnelReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FunnelReportRequest>, I>>(object: I): FunnelReportRequest {
+    const message = createBaseFunnelReportRequest();
+    message.site = (object.site !== undefined && object.site !== null)
+      ? SiteContext.fromPartial(object.site)
+      : undefined;
+    message.report = object.report ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseFunnelReportResponse(): FunnelReportResponse {
+  return { answer: Buffer.alloc(0) };
+}
+
+export const FunnelReportResponse: MessageFns<FunnelReportResponse> = {
+  encode(message: FunnelReportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.answer.length !== 0) {
+      writer.uint32(10).bytes(message.answer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FunnelReportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFunnelReportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.answer = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FunnelReportResponse {
+    return { answer: isSet(object.answer) ? Buffer.from(bytesFromBase64(object.answer)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: FunnelReportResponse): unknown {
+    const obj: any = {};
+    if (message.answer.length !== 0) {
+      obj.answer = base64FromBytes(message.answer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FunnelReportResponse>, I>>(base?: I): FunnelReportResponse {
+    return FunnelReportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FunnelReportResponse>, I>>(object: I): FunnelReportResponse {
+    const message = createBaseFunnelReportResponse();
     message.answer = object.answer ?? Buffer.alloc(0);
     return message;
   },
@@ -976,6 +1172,22 @@ export const QueryServiceService = {
     responseSerialize: (value: ListPropsResponse): Buffer => Buffer.from(ListPropsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPropsResponse => ListPropsResponse.decode(value),
   },
+  /**
+   * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
+   * caller as for Query and read the funnel's steps (GetFunnel); the report is the same
+   * engine's (windows, filters, compare) over a funnel instead of metrics. Its request
+   * and answer are libs/query-contract's funnel types as UTF-8 JSON, like Query's.
+   */
+  funnelReport: {
+    path: "/sightline.query.v1.QueryService/FunnelReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FunnelReportRequest): Buffer => Buffer.from(FunnelReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FunnelReportRequest => FunnelReportRequest.decode(value),
+    responseSerialize: (value: FunnelReportResponse): Buffer =>
+      Buffer.from(FunnelReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FunnelReportResponse => FunnelReportResponse.decode(value),
+  },
 } as const;
 
 export interface QueryServiceServer extends UntypedServiceImplementation {
@@ -994,6 +1206,13 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
   query: handleUnaryCall<QueryRequest, QueryResponse>;
   /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
   listProps: handleUnaryCall<ListPropsRequest, ListPropsResponse>;
+  /**
+   * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
+   * caller as for Query and read the funnel's steps (GetFunnel); the report is the same
+   * engine's (windows, filters, compare) over a funnel instead of metrics. Its request
+   * and answer are libs/query-contract's funnel types as UTF-8 JSON, like Query's.
+   */
+  funnelReport: handleUnaryCall<FunnelReportRequest, FunnelReportResponse>;
 }
 
 export interface QueryServiceClient extends Client {
@@ -1053,6 +1272,27 @@ export interface QueryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPropsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
+   * caller as for Query and read the funnel's steps (GetFunnel); the report is the same
+   * engine's (windows, filters, compare) over a funnel instead of metrics. Its request
+   * and answer are libs/query-contract's funnel types as UTF-8 JSON, like Query's.
+   */
+  funnelReport(
+    request: FunnelReportRequest,
+    callback: (error: ServiceError | null, response: FunnelReportResponse) => void,
+  ): ClientUnaryCall;
+  funnelReport(
+    request: FunnelReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FunnelReportResponse) => void,
+  ): ClientUnaryCall;
+  funnelReport(
+    request: FunnelReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FunnelReportResponse) => void,
   ): ClientUnaryCall;
 }
 
