@@ -243,6 +243,9 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
     // a snapshot collects all garbage first: the RSS after it says what a full GC would give back
     const snapshot = snapshotDir ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${residentSplitMiB(pid)}, JS heap ${(await jsHeapMiB(metricsPort)).heap}` : undefined;
     return { before, peak, idle, heap: js.heap, breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${resident}`, snapshot, phases, failedReports };
+  } catch (error) {
+    // the server's own account of what failed (its logs are warnings and errors only)
+    throw new Error(`${(error as Error).message}\nthe server printed (last 6,000 characters):\n${server.output().slice(-6_000)}`, { cause: error });
   } finally {
     clearInterval(sampler);
     await server.stop('SIGTERM');
