@@ -49,6 +49,13 @@ import { ClientRateLimit } from './share/client-rate-limit.js';
 import { ShareSites, shareLookup } from './share/share-sites.js';
 import { loadDashboardDist, type DashboardDist } from './web/dashboard-dist.js';
 import { webRoutes } from './web/web-routes.js';
+import { widgetRoutes } from './routes/widgets.js';
+import { WidgetAnswerCache } from './widgets/widget-answer-cache.js';
+import { WidgetAnswers } from './widgets/widget-answers.js';
+import { subscribeWidgetNews } from './widgets/widget-news.js';
+import { WidgetSites } from './widgets/widget-sites.js';
+import { widgetScriptRoutes } from './routes/widget-scripts.js';
+import { loadWidgetsDist, type WidgetsDist } from './widgets/widgets-dist.js';
 
 const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
 
@@ -91,6 +98,10 @@ export interface GatewayOptions {
   queryCache?: Omit<QueryAnswerCacheOptions, 'now'>;
   /** SHARE_RATE_LIMIT_PER_MINUTE: share API and page requests per client address; 0 = no limit (default 600) */
   shareRateLimitPerMinute?: number;
+  /** the embeddable widgets' data: WIDGET_CACHE_TTL_MS, WIDGET_RATE_LIMIT_PER_MINUTE, WIDGET_KEY_RATE_LIMIT_PER_MINUTE (default 60 s, 600, 60) */
+  widgets?: { cacheTtlMs: number; rateLimitPerMinute: number; keyRateLimitPerMinute: number };
+  /** WIDGETS_DIR: the widgets build (manifest.json + bundles); without a manifest /widgets/v1/*.js answer 404 */
+  widgetsDir?: string;
   /** DASHBOARD_DIR: the dashboard build (manifest.json + assets/); without a manifest the pages answer 503 */
   dashboardDir?: string;
   /** extra route plugins (used by tests to exercise edge behaviour on routes of their own) */
@@ -196,7 +207,16 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const sites = clientOf(options.services, 'sites');
   await app.register(keyRoutes, { identity, sites, deadlineMs });
   await app.register(billingRoutes, { identity, deadlineMs, announceAccessChange });
-  await app.register(siteRoutes, { sites, identity, deadlineMs });
+  const widgetOptions = options.widgets ?? { cacheTtlMs: 60_000, rateLimitPerMinute: 600, keyRateLimitPerMinute: 60 };
+  const widgetSites = new WidgetSites(staleness.ttlMs);
+  const widgetCache = new WidgetAnswerCache(widgetOptions.cacheTtlMs);
+  const widgetNews = await subscribeWidgetNews(options.bus, widgetSites, widgetCache);
+  app.addHook('onClose', async () => void (await Promise.allSettled(widgetNews.map((s) => s.stop()))));
+  const forgetWidgetSite = (siteId: number) => {
+    widgetSites.forgetSite(siteId);
+    widgetCache.forgetSite(siteId);
+  };
+  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite });
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
@@ -225,6 +245,16 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
   await app.register(shareRoutes, { lookup, reports, rateLimit });
+  await app.register(widgetRoutes, {
+    sites,
+    identity,
+    deadlineMs,
+    widgetSites,
+    answers: new WidgetAnswers(reports),
+    cache: widgetCache,
+    clientLimit: new ClientRateLimit(widgetOptions.rateLimitPerMinute),
+    keyLimit: new ClientRateLimit(widgetOptions.keyRateLimitPerMinute),
+  });
   // a missing or broken build (one being rewritten, say) costs the pages, never the API
   let dist: DashboardDist | undefined;
   if (options.dashboardDir) {
@@ -236,6 +266,16 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }
   }
   await app.register(webRoutes, { dist, lookup, rateLimit });
+  let widgetsDist: WidgetsDist | undefined;
+  if (options.widgetsDir) {
+    try {
+      widgetsDist = await loadWidgetsDist(options.widgetsDir);
+      if (!widgetsDist) options.log.warn({ widgets_dir: options.widgetsDir }, 'the widgets are not built (no manifest.json): /widgets/v1/*.js answer 404 until `npm run build:widgets` and a restart');
+    } catch (error) {
+      options.log.error({ err: error, widgets_dir: options.widgetsDir }, 'the widgets build is unreadable: /widgets/v1/*.js answer 404 until it is rebuilt (`npm run build:widgets`) and the gateway restarted');
+    }
+  }
+  await app.register(widgetScriptRoutes, { dist: widgetsDist });
   const announceDataChange = async (siteId: number) => {
     answers.forgetSite(siteId);
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));

@@ -9,8 +9,8 @@ import { ApiError } from '@sightline/errors';
  *   JSON.stringify on the way to a service): 10,000 levels in 20 KB overflowed the
  *   stack and answered 500. The API's bodies nest a few levels (a query's filters:
  *   4); MAX_JSON_DEPTH leaves room. It is checked on the raw text before parsing:
- *   native searches settle the common body, one pass otherwise (a tracker event
- *   pays 0.09 µs, `npm run bench -- JSON`).
+ *   native searches settle the common body, one pass otherwise (cheap next to the
+ *   parse itself: `npm run bench -- JSON`).
  * - `__proto__` anywhere, or a `constructor` holding a `prototype`, is refused as an
  *   unknown field (no route has one) instead of being handed on, where an
  *   Object.assign or a copy by key would turn it into a prototype.

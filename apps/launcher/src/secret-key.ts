@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '@sightline/config';
 
 /**
- * The server secret that keys the hashes of one-time codes. A single-process
+ * The server secret that keys the hashes of one-time codes and the widget keys. A single-process
  * install gets one generated on first start and kept in the data dir (0600), so
  * `npm start` needs no set-up and codes survive restarts. A service running alone
  * must be given SECRET_KEY: replicas must share it.

@@ -48,6 +48,8 @@ const GATEWAY_NEEDS: StoreNeeds = { bus: true };
 
 /** apps/dashboard/dist beside this app, from the sources (tsx) and the image's compiled tree alike */
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
+/** apps/widgets/dist beside this app, likewise */
+const DEFAULT_WIDGETS_DIR = fileURLToPath(new URL('../../widgets/dist', import.meta.url));
 /** a window counts as closed (cached for QUERY_CACHE_CLOSED_TTL_MS) once its last day ended an hour ago: 30-minute sessions across midnight, ingest lag */
 const CLOSED_AFTER_MS = 3_600_000;
 
@@ -70,7 +72,8 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
   const needs = unionNeeds([...serviceNames.map((name) => SERVICE_MODULES[name].needs), ...(withGateway ? [GATEWAY_NEEDS] : [])]);
   if (target !== 'all') assertExternalStores(given, needs, target);
   const reservation = withGateway ? await reserveConcretePort(given) : noPortReservation(given);
-  const config = serviceNames.includes('identity') ? await withSecretKey(reservation.config, target) : reservation.config;
+  // identity keys one-time codes with it, sites the widget keys
+  const config = serviceNames.includes('identity') || serviceNames.includes('sites') ? await withSecretKey(reservation.config, target) : reservation.config;
   const addresses = target === 'gateway' ? configuredAddresses(config, SERVICE_NAMES, '--target=gateway needs the address of every service') : undefined;
   // a service alone dials the services it calls at their configured addresses; in one process, at their loopback ones
   const called = target === 'all' || target === 'gateway' ? [] : [...(SERVICE_MODULES[target].calls ?? [])];
@@ -134,7 +137,9 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
       queryCache: { maxBytes: config.QUERY_CACHE_MAX_BYTES, liveTtlMs: config.QUERY_CACHE_LIVE_TTL_MS, closedTtlMs: config.QUERY_CACHE_CLOSED_TTL_MS, closedAfterMs: CLOSED_AFTER_MS },
       shareRateLimitPerMinute: config.SHARE_RATE_LIMIT_PER_MINUTE,
+      widgets: { cacheTtlMs: config.WIDGET_CACHE_TTL_MS, rateLimitPerMinute: config.WIDGET_RATE_LIMIT_PER_MINUTE, keyRateLimitPerMinute: config.WIDGET_KEY_RATE_LIMIT_PER_MINUTE },
       dashboardDir: config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
+      widgetsDir: config.WIDGETS_DIR ?? DEFAULT_WIDGETS_DIR,
       extraRoutes,
     });
     // buildGateway returns it ready (plugins loaded): the reserved port is free only for the listen call

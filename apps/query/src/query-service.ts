@@ -4,6 +4,7 @@ import type { queryV1 } from '@sightline/proto';
 import { decodeQueryRequest, encodeQueryAnswer } from '@sightline/query-contract';
 import type { GeoLabels } from './geo-labels.js';
 import { listProps } from './props.js';
+import { REALTIME_MINUTES } from './query/resolve-dates.js';
 import { runQuery } from './query/run-query.js';
 import type { SiteContext } from './query/site-context.js';
 
@@ -15,7 +16,9 @@ import type { SiteContext } from './query/site-context.js';
 export function siteContextOf(site: queryV1.SiteContext | undefined): SiteContext {
   const nowMs = Date.parse(site?.now ?? '');
   if (!site || site.siteId <= 0 || !Number.isFinite(nowMs)) throw new ApiError('invalid_request', 'The site context (site_id, timezone, now) is required.');
-  return { siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs, goals: site.goals };
+  const realtimeMinutes = site.realtimeMinutes ?? 0;
+  if (realtimeMinutes > REALTIME_MINUTES) throw new ApiError('invalid_request', `realtime_minutes is at most ${REALTIME_MINUTES}.`);
+  return { siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs, goals: site.goals, ...(realtimeMinutes > 0 ? { realtimeMinutes } : {}) };
 }
 
 export async function handleQuery(deps: { events: EventStore; geo: GeoLabels }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {

@@ -23,9 +23,11 @@ export interface SitesSettings {
   hobbyZones: string[];
   /** IANA name given to a site created without one */
   defaultTimezone: string;
+  /** SECRET_KEY: keys the widget credentials (unset: the widget RPCs answer 503) */
+  secretKey?: string;
 }
 
 export function sitesSettings(config: Config): SitesSettings {
   const hobbyZones = config.HOBBY_ZONES.map((zone) => toAsciiHostname(zone.replace(/^\.+/, ''))).filter((zone): zone is string => !!zone);
-  return { publicUrl: config.publicUrl.replace(/\/+$/, ''), hobbyZones, defaultTimezone: config.defaultTimezone };
+  return { publicUrl: config.publicUrl.replace(/\/+$/, ''), hobbyZones, defaultTimezone: config.defaultTimezone, ...(config.SECRET_KEY ? { secretKey: config.SECRET_KEY } : {}) };
 }

@@ -10,6 +10,7 @@ import { deleteSite } from './sites/delete-site.js';
 import { getSite, getSiteByHash, getSiteByTrackingKey, listSites } from './sites/read-sites.js';
 import { updateSite } from './sites/update-site.js';
 import type { SitesContext } from './sites-context.js';
+import { getSiteByWidgetKey, getWidgetKey, rotateWidgetKey } from './widgets/widget-keys.js';
 
 /** The SitesService RPCs, each behind the standard handler adapter (errors, request id, trace span). */
 export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServiceServer {
@@ -37,5 +38,8 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     listImports: unary('Sites/ListImports', log, (r: sitesV1.ListImportsRequest) => listImports(ctx, r)),
     getImport: unary('Sites/GetImport', log, (r: sitesV1.GetImportRequest) => getImport(ctx, r)),
     deleteImport: unary('Sites/DeleteImport', log, (r: sitesV1.DeleteImportRequest, call) => deleteImport(ctx, r, call)),
+    getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
+    rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
+    getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
   };
 }

@@ -11,6 +11,7 @@ export const SITES_AUDIT_ACTIONS = [
   'funnel.delete',
   'import.create',
   'import.delete',
+  'site.widget_key.rotate',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

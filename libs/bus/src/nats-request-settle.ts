@@ -14,9 +14,8 @@ let applied: boolean | undefined;
  * Every JetStream publish is a request, and nats.js (3.3–3.4) settles a request's
  * reply through `RequestOne.resolver`, which ends with `cancel()`. That rejects the
  * promise it has just resolved (a no-op) with a `new RequestError("cancelled")`, so
- * each publish builds an Error and captures its stack: ~20 µs of the gateway's CPU
- * per collected event on JetStream, the largest single item of its profile
- * (2026-11-26). The success path is replaced here by the same steps without that
+ * each publish builds an Error and captures its stack: the largest single item of
+ * the gateway's CPU profile per collected event on JetStream. The success path is replaced here by the same steps without that
  * Error: stop the timer, resolve, leave the inbox's table. Failures keep the
  * library's own path.
  *

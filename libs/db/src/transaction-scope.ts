@@ -4,8 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * On in tests (vitest sets VITEST, and processes they start inherit it) or with
  * SIGHTLINE_CHECK_TRANSACTIONS=1; off in production. On Node 20 the first
  * AsyncLocalStorage.run installs promise hooks that then run for every promise of the
- * process: with the check on, ingest stored 6–13 % fewer events/s
- * (`npm run bench -- ingestion`, same run) and every request paid 2–3 µs.
+ * process: with the check on, ingest stores measurably fewer events/s
+ * (`npm run bench -- ingestion`) and every request pays for the hooks.
  */
 const CHECK_TRANSACTION_SCOPE = process.env.VITEST !== undefined || process.env.SIGHTLINE_CHECK_TRANSACTIONS === '1';
 

@@ -24,11 +24,6 @@ const SLOT_KEY = Symbol.for('@sightline/event-store/chdb-process-slot');
 type SlotHost = { [SLOT_KEY]?: SlotState };
 const host = globalThis as SlotHost;
 
-export function currentChdbDataDir(): string | undefined {
-  const slot = host[SLOT_KEY];
-  return slot && (slot.holders > 0 || slot.releasing) ? slot.dir : undefined;
-}
-
 /**
  * Claims the process's chDB data directory for one holder. Resolves to a
  * `release` function (idempotent). Throws if another directory is held.

@@ -26,10 +26,6 @@ export const DROPPED_EVENTS_TABLE = 'dropped_events';
 /** (site_id, day) of every stored event older than its visit's start: see apps/ingest/clickhouse/0006_late_event_days.sql */
 export const LATE_EVENT_DAYS_TABLE = 'late_event_days';
 
-/** The sort key of each table; queries filter on its prefix (site_id, then the time range). */
-export const EVENTS_ORDER_BY = ['site_id', 'toDate(timestamp)', 'name', 'visitor_id', 'timestamp'] as const;
-export const SESSIONS_ORDER_BY = ['site_id', 'toDate(start)', 'session_id'] as const;
-
 /** Sentinels for "not recorded" in non-nullable columns (Nullable costs a byte per row). */
 export const SCROLL_DEPTH_NONE = 255;
 export const STATUS_CODE_NONE = 0;

@@ -27,6 +27,9 @@ const READS = {
     sitesV1.SitesServiceService.listAudit.path,
     sitesV1.SitesServiceService.listImports.path,
     sitesV1.SitesServiceService.getImport.path,
+    // creates the site's salt on first use, idempotently
+    sitesV1.SitesServiceService.getWidgetKey.path,
+    sitesV1.SitesServiceService.getSiteByWidgetKey.path,
   ],
   settings: [
     settingsV1.SettingsServiceService.getTracking.path,

@@ -57,11 +57,10 @@ const COUNTING_KINDS: ReadonlySet<string> = new Set(['hostnames', 'blocked_ips',
  *
  * Why not a durable consumer per service: replicas sharing one durable split the
  * messages, so every replica but one would miss each change. Every replica must
- * see every message: on NATS the cache subscribes to the subjects (a JetStream
- * publish is a core NATS message too, so a plain subscription receives it; nothing is
- * stored per replica and a crashed replica leaves nothing behind). The in-process bus
- * does not show stream messages to `subscribe`, and runs exactly one process, so
- * there the cache uses its own durables (one per owner): that is one consumer per process.
+ * see every message, so the cache subscribes to the subjects: a JetStream publish is
+ * a core NATS message too, and the in-process bus hands every stream publish to its
+ * live subscribers as well. Nothing is stored per replica and a crashed replica
+ * leaves nothing behind.
  */
 export class SiteContextCache {
   private readonly entries: LRUCache<string, Entry>;

@@ -25,7 +25,7 @@ export function contextFromTraceHeaders(headers: TraceHeaders | undefined): Cont
  * context, so the work it does (and any span below it) joins the publisher's trace.
  * With tracing off (no span recorded, no context carried) the handler just runs:
  * no context switch and no wrapper promise per message (every collected event
- * passes here; ingest heap profile, 2026-11-26).
+ * passes here, so it showed in ingest's heap profile).
  */
 export function inConsumerSpan<T>(name: string, headers: TraceHeaders | undefined, attributes: Attributes, run: () => Promise<T>): Promise<T> {
   const parent = contextFromTraceHeaders(headers);

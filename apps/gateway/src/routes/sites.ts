@@ -6,21 +6,36 @@ import type { identityV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
 import { actorOf, auditOf, callOptions } from '../request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
+import { widgetSnippet } from '../widgets/widget-snippet.js';
+import { WidgetKeyObject } from '../widgets/widget-schemas.js';
+import { WIDGET_TYPES, WIDGET_TYPE_LIST, isWidgetType } from '../widgets/widget-types.js';
 import { CreateSiteBody, SiteObject, SiteParams, SiteWithRoleObject, UpdateSiteBody, siteIdOf, toSiteObject } from '../schemas/sites-schemas.js';
 
 export interface SiteRouteOptions {
   sites: sitesV1.SitesServiceClient;
   identity: identityV1.IdentityServiceClient;
   deadlineMs: number;
+  /** PUBLIC_URL: the widgets' script URLs, like the tracker's */
+  publicUrl: string;
+  /** drops this replica's widget lookups and answers of a site whose key was rotated (the others hear `site.updated`) */
+  forgetWidgetSite: (siteId: number) => void;
 }
 
 const security = [{ apiKey: [] }];
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
-const WIDGET_TYPES = new Set(['globe', 'live-users', 'map', 'countries']);
-const SnippetObject = z.object({ site_id: z.number().int(), script_url: z.string(), snippet: z.string() }).meta({ id: 'Snippet' });
+const SnippetObject = z
+  .object({
+    site_id: z.number().int(),
+    type: z.enum(WIDGET_TYPES).optional().describe('The widget asked (absent for the tracker).'),
+    script_url: z.string(),
+    key: z.string().optional().describe('Widgets only: the site’s widget key (`wk_…`), also in the snippet’s `data-key`. It reads only the widget data of this site; the same until rotated.'),
+    snippet: z.string(),
+  })
+  .meta({ id: 'Snippet' });
 
 /** Site lifecycle: create (idempotent on request), list, read, update, delete. */
-export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs }) => {
+export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs, publicUrl, forgetWidgetSite }) => {
+  const base = publicUrl.replace(/\/+$/, '');
   app.post(
     '/api/v1/sites',
     {
@@ -89,7 +104,9 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
       config: { write: false, auth: { permission: 'stats:read' } },
       schema: {
         summary: 'The install snippet of the site',
-        description: 'Install the `snippet` as returned. Members may call it. `type` (globe, live-users, map, countries) asks for an embeddable widget instead; any other value answers 400.',
+        description:
+          'Install the `snippet` as returned. Members may call it. `type` (globe, live-users, map, countries) asks for an embeddable widget instead; any other value answers 400. ' +
+          'A widget’s snippet is a target element and an async `<script>` (`script_url`, the same for every site) carrying the site’s widget `key` in `data-key`; options are further data attributes (README, "Widgets").',
         tags: ['sites'],
         security,
         params: SiteParams,
@@ -99,10 +116,35 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     },
     async (request) => {
       const type = request.query.type;
-      if (type !== undefined && !WIDGET_TYPES.has(type)) throw new ApiError('invalid_request', `type must be one of ${[...WIDGET_TYPES].join(', ')} (or absent for the tracker).`);
-      const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
-      if (type !== undefined) throw new ApiError('not_found', `The ${type} widget is not available on this deployment yet.`);
+      if (type !== undefined && !isWidgetType(type)) throw new ApiError('invalid_request', `type must be one of ${WIDGET_TYPE_LIST} (or absent for the tracker).`);
+      const siteId = siteIdOf(request.params.id);
+      if (type !== undefined) {
+        const { key } = await callUnary(sites, sites.getWidgetKey, 'Sites/GetWidgetKey', { actor: actorOf(request), siteId }, callOptions(request, deadlineMs));
+        return { site_id: siteId, type, ...widgetSnippet(base, type, siteId, key) };
+      }
+      const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId }, callOptions(request, deadlineMs));
       return { site_id: answer.site!.siteId, script_url: answer.site!.scriptUrl, snippet: answer.site!.snippet };
+    },
+  );
+
+  app.post(
+    '/api/v1/sites/:id/widget-key/rotate',
+    {
+      config: { write: true, auth: { permission: 'sites:write' } },
+      schema: {
+        summary: 'Rotate the site’s widget key',
+        description:
+          'Owner or admin. A new widget key for every widget of the site; the old one answers 404 unknown_site from now on (every gateway forgets it within one bus delivery). Pages embedding a widget need the new snippet. Audited as `site.widget_key.rotate` (the key is never recorded).',
+        tags: ['sites'],
+        security,
+        params: SiteParams,
+        response: { 200: WidgetKeyObject, ...errorResponses(401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => {
+      const rotated = await callUnary(sites, sites.rotateWidgetKey, 'Sites/RotateWidgetKey', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      forgetWidgetSite(rotated.siteId);
+      return { site_id: rotated.siteId, key: rotated.key };
     },
   );
 
@@ -147,7 +189,10 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      await callUnary(sites, sites.deleteSite, 'Sites/DeleteSite', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      const siteId = siteIdOf(request.params.id);
+      await callUnary(sites, sites.deleteSite, 'Sites/DeleteSite', { actor: actorOf(request), audit: auditOf(request), siteId }, callOptions(request, deadlineMs));
+      // its widget key stops here at once; other replicas hear site.deleted
+      forgetWidgetSite(siteId);
       return reply.code(204).send(null);
     },
   );

@@ -35,5 +35,3 @@ load('channel-sources-extra.csv', CATEGORIES);
 export function sourceCategory(source: string): SourceCategory | undefined {
   return CATEGORIES.get(source);
 }
-
-export const SOURCE_CATEGORY_COUNT = CATEGORIES.size;

@@ -41,7 +41,7 @@ export interface LiveSession {
  * changed once made) and the row's sign. The row is built when its batch is
  * written (`sessionRow`), because most versions are cancelled within their batch
  * (BatchSessionVersions): building them per event was the largest allocation of
- * ingest (heap profile, 2026-11-26).
+ * ingest's heap profile.
  */
 export interface SessionVersion {
   session: LiveSession;
@@ -73,7 +73,7 @@ function sessionIdOf(siteId: number, visitorId: string, start: number): string {
  * The attributes are set field by field after the literal (`copySessionAttributes`,
  * generated from the catalogue): `...s.attributes` inside a literal with other fields
  * is a runtime copy per row (three rows per event) and leaves an object shape
- * JSON.stringify walks more slowly (ingest CPU profile, 2026-11-24).
+ * JSON.stringify walks more slowly (seen in ingest's CPU profile).
  */
 export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
   return copySessionAttributes(sessionRowColumns(s, sign), s.attributes);

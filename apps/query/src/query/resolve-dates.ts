@@ -6,7 +6,8 @@ import { addDays, daysBetween, isCalendarDate, localDate, startOfLocalDay } from
  * A window is [startMs, endMs) in UTC plus the local dates it covers (inclusive).
  * `Nd` = the N days ending today (N 1..90); `month` = the 1st to today; explicit
  * [start, end] up to 366 days within EARLIEST_DATE..LATEST_DATE; `realtime` = the
- * last 30 minutes (from the start of the minute 30 minutes ago to now). Compare: previous_period = the equal-length
+ * last 30 minutes (from the start of the minute 30 minutes ago to now; the gateway may
+ * ask for fewer minutes through the site context, for the live widget only). Compare: previous_period = the equal-length
  * window just before; an explicit pair must have the same number of days.
  */
 export interface Window {
@@ -40,7 +41,7 @@ function explicitPair(range: [string, string], code: 'invalid_date_range' | 'inv
   return [start, end];
 }
 
-export function resolveWindow(range: string | [string, string], timezone: string, nowMs: number): Window {
+export function resolveWindow(range: string | [string, string], timezone: string, nowMs: number, realtimeMinutes = REALTIME_MINUTES): Window {
   const today = localDate(nowMs, timezone);
   if (Array.isArray(range)) {
     const [start, end] = explicitPair(range, 'invalid_date_range');
@@ -48,7 +49,7 @@ export function resolveWindow(range: string | [string, string], timezone: string
   }
   if (range === 'realtime') {
     const endMs = nowMs + 1; // inclusive of now
-    const startMs = Math.floor(nowMs / 60_000) * 60_000 - REALTIME_MINUTES * 60_000;
+    const startMs = Math.floor(nowMs / 60_000) * 60_000 - realtimeMinutes * 60_000;
     return { kind: 'realtime', startDate: localDate(startMs, timezone), endDate: today, startMs, endMs };
   }
   if (range === 'month') return dayWindow(`${today.slice(0, 8)}01`, today, timezone);

@@ -79,7 +79,7 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
   const query = validateQuery(request);
   const stopTimer = queryDuration.startTimer({ shape: query.shape });
   if (!isTimezone(site.timezone)) throw new ApiError('internal', 'The site has an unknown timezone.');
-  const window = resolveWindow(request.dateRange, site.timezone, site.nowMs);
+  const window = resolveWindow(request.dateRange, site.timezone, site.nowMs, site.realtimeMinutes);
   const compareWindow = request.compare !== undefined ? resolveCompareWindow(request.compare, window, site.timezone) : undefined;
   if (query.interval) checkInterval(query.interval, window);
   const plan = planQuery(query);

@@ -15,4 +15,6 @@ export interface SiteContext {
   weekStart: number;
   goals: readonly SiteGoal[];
   nowMs: number;
+  /** whole minutes `realtime` spans before the current one (REALTIME_MINUTES unless the gateway asked for fewer: the live widget) */
+  realtimeMinutes?: number;
 }

@@ -33,6 +33,12 @@ export interface SiteContext {
   goals: QueryGoal[];
   /** RFC 3339; the clock the windows are resolved against */
   now: string;
+  /**
+   * `realtime` spans this many whole minutes before the current one (0: 30, the
+   * API's). Set by the gateway only (the live widget's last 5 minutes), never
+   * from a request body.
+   */
+  realtimeMinutes?: number | undefined;
 }
 
 export interface QueryGoal {
@@ -85,7 +91,7 @@ export interface SiteActivityResponse {
 }
 
 function createBaseSiteContext(): SiteContext {
-  return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "" };
+  return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "", realtimeMinutes: undefined };
 }
 
 export const SiteContext: MessageFns<SiteContext> = {
@@ -104,6 +110,9 @@ export const SiteContext: MessageFns<SiteContext> = {
     }
     if (message.now !== "") {
       writer.uint32(42).string(message.now);
+    }
+    if (message.realtimeMinutes !== undefined) {
+      writer.uint32(48).uint32(message.realtimeMinutes);
     }
     return writer;
   },
@@ -161,6 +170,14 @@ export const SiteContext: MessageFns<SiteContext> = {
             message.now = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.realtimeMinutes = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -188,6 +205,11 @@ export const SiteContext: MessageFns<SiteContext> = {
         : 0,
       goals: globalThis.Array.isArray(object?.goals) ? object.goals.map((e: any) => QueryGoal.fromJSON(e)) : [],
       now: isSet(object.now) ? globalThis.String(object.now) : "",
+      realtimeMinutes: isSet(object.realtimeMinutes)
+        ? globalThis.Number(object.realtimeMinutes)
+        : isSet(object.realtime_minutes)
+        ? globalThis.Number(object.realtime_minutes)
+        : undefined,
     };
   },
 
@@ -208,6 +230,9 @@ export const SiteContext: MessageFns<SiteContext> = {
     if (message.now !== "") {
       obj.now = message.now;
     }
+    if (message.realtimeMinutes !== undefined) {
+      obj.realtimeMinutes = Math.round(message.realtimeMinutes);
+    }
     return obj;
   },
 
@@ -221,6 +246,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     message.weekStart = object.weekStart ?? 0;
     message.goals = object.goals?.map((e) => QueryGoal.fromPartial(e)) || [];
     message.now = object.now ?? "";
+    message.realtimeMinutes = object.realtimeMinutes ?? undefined;
     return message;
   },
 };

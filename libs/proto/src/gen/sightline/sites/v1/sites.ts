@@ -323,6 +323,27 @@ export interface DeleteImportResponse {
   existed: boolean;
 }
 
+export interface GetWidgetKeyRequest {
+  actor?: Actor | undefined;
+  siteId: number;
+}
+
+export interface RotateWidgetKeyRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+}
+
+export interface WidgetKey {
+  siteId: number;
+  /** wk_ + 43 base64url characters */
+  key: string;
+}
+
+export interface GetSiteByWidgetKeyRequest {
+  key: string;
+}
+
 function createBaseSite(): Site {
   return {
     siteId: 0,
@@ -5204,6 +5225,358 @@ export const DeleteImportResponse: MessageFns<DeleteImportResponse> = {
   },
 };
 
+function createBaseGetWidgetKeyRequest(): GetWidgetKeyRequest {
+  return { actor: undefined, siteId: 0 };
+}
+
+export const GetWidgetKeyRequest: MessageFns<GetWidgetKeyRequest> = {
+  encode(message: GetWidgetKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWidgetKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWidgetKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWidgetKeyRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetWidgetKeyRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWidgetKeyRequest>, I>>(base?: I): GetWidgetKeyRequest {
+    return GetWidgetKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWidgetKeyRequest>, I>>(object: I): GetWidgetKeyRequest {
+    const message = createBaseGetWidgetKeyRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.siteId = object.siteId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRotateWidgetKeyRequest(): RotateWidgetKeyRequest {
+  return { actor: undefined, audit: undefined, siteId: 0 };
+}
+
+export const RotateWidgetKeyRequest: MessageFns<RotateWidgetKeyRequest> = {
+  encode(message: RotateWidgetKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWidgetKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateWidgetKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWidgetKeyRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RotateWidgetKeyRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWidgetKeyRequest>, I>>(base?: I): RotateWidgetKeyRequest {
+    return RotateWidgetKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWidgetKeyRequest>, I>>(object: I): RotateWidgetKeyRequest {
+    const message = createBaseRotateWidgetKeyRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    return message;
+  },
+};
+
+function createBaseWidgetKey(): WidgetKey {
+  return { siteId: 0, key: "" };
+}
+
+export const WidgetKey: MessageFns<WidgetKey> = {
+  encode(message: WidgetKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WidgetKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWidgetKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WidgetKey {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+    };
+  },
+
+  toJSON(message: WidgetKey): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WidgetKey>, I>>(base?: I): WidgetKey {
+    return WidgetKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WidgetKey>, I>>(object: I): WidgetKey {
+    const message = createBaseWidgetKey();
+    message.siteId = object.siteId ?? 0;
+    message.key = object.key ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSiteByWidgetKeyRequest(): GetSiteByWidgetKeyRequest {
+  return { key: "" };
+}
+
+export const GetSiteByWidgetKeyRequest: MessageFns<GetSiteByWidgetKeyRequest> = {
+  encode(message: GetSiteByWidgetKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSiteByWidgetKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSiteByWidgetKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSiteByWidgetKeyRequest {
+    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+  },
+
+  toJSON(message: GetSiteByWidgetKeyRequest): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSiteByWidgetKeyRequest>, I>>(base?: I): GetSiteByWidgetKeyRequest {
+    return GetSiteByWidgetKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSiteByWidgetKeyRequest>, I>>(object: I): GetSiteByWidgetKeyRequest {
+    const message = createBaseGetSiteByWidgetKeyRequest();
+    message.key = object.key ?? "";
+    return message;
+  },
+};
+
 /**
  * Sites, members and roles, goals, funnels, idempotency records, the audit trail.
  *
@@ -5432,6 +5805,50 @@ export const SitesServiceService = {
       Buffer.from(DeleteImportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteImportResponse => DeleteImportResponse.decode(value),
   },
+  /**
+   * Widget credentials (embeddable widgets' data). A key is `wk_` + base64url of
+   * HMAC-SHA256(SECRET_KEY, "widget:" + site_id + ":" + salt); sites stores the
+   * per-site salt and the key's SHA-256, never the key.
+   * The site's widget key, derived again on every call (stable until rotated);
+   * reach `read`: members may ask.
+   */
+  getWidgetKey: {
+    path: "/sightline.sites.v1.SitesService/GetWidgetKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWidgetKeyRequest): Buffer => Buffer.from(GetWidgetKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWidgetKeyRequest => GetWidgetKeyRequest.decode(value),
+    responseSerialize: (value: WidgetKey): Buffer => Buffer.from(WidgetKey.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WidgetKey => WidgetKey.decode(value),
+  },
+  /**
+   * A new salt, so the old key names nothing from this commit on; owner or admin,
+   * `sites:write`; audited as `site.widget_key.rotate`; announced as `site.updated`.
+   */
+  rotateWidgetKey: {
+    path: "/sightline.sites.v1.SitesService/RotateWidgetKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateWidgetKeyRequest): Buffer =>
+      Buffer.from(RotateWidgetKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateWidgetKeyRequest => RotateWidgetKeyRequest.decode(value),
+    responseSerialize: (value: WidgetKey): Buffer => Buffer.from(WidgetKey.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WidgetKey => WidgetKey.decode(value),
+  },
+  /**
+   * The site a widget key names, or `unknown_site` (no actor: the key is the
+   * credential, and it grants only the widget data of its site).
+   */
+  getSiteByWidgetKey: {
+    path: "/sightline.sites.v1.SitesService/GetSiteByWidgetKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSiteByWidgetKeyRequest): Buffer =>
+      Buffer.from(GetSiteByWidgetKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSiteByWidgetKeyRequest => GetSiteByWidgetKeyRequest.decode(value),
+    responseSerialize: (value: Site): Buffer => Buffer.from(Site.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Site => Site.decode(value),
+  },
 } as const;
 
 export interface SitesServiceServer extends UntypedServiceImplementation {
@@ -5471,6 +5888,24 @@ export interface SitesServiceServer extends UntypedServiceImplementation {
   getImport: handleUnaryCall<GetImportRequest, ImportJob>;
   /** Idempotent: an import already gone answers `existed: false`, not an error. */
   deleteImport: handleUnaryCall<DeleteImportRequest, DeleteImportResponse>;
+  /**
+   * Widget credentials (embeddable widgets' data). A key is `wk_` + base64url of
+   * HMAC-SHA256(SECRET_KEY, "widget:" + site_id + ":" + salt); sites stores the
+   * per-site salt and the key's SHA-256, never the key.
+   * The site's widget key, derived again on every call (stable until rotated);
+   * reach `read`: members may ask.
+   */
+  getWidgetKey: handleUnaryCall<GetWidgetKeyRequest, WidgetKey>;
+  /**
+   * A new salt, so the old key names nothing from this commit on; owner or admin,
+   * `sites:write`; audited as `site.widget_key.rotate`; announced as `site.updated`.
+   */
+  rotateWidgetKey: handleUnaryCall<RotateWidgetKeyRequest, WidgetKey>;
+  /**
+   * The site a widget key names, or `unknown_site` (no actor: the key is the
+   * credential, and it grants only the widget data of its site).
+   */
+  getSiteByWidgetKey: handleUnaryCall<GetSiteByWidgetKeyRequest, Site>;
 }
 
 export interface SitesServiceClient extends Client {
@@ -5817,6 +6252,66 @@ export interface SitesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteImportResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Widget credentials (embeddable widgets' data). A key is `wk_` + base64url of
+   * HMAC-SHA256(SECRET_KEY, "widget:" + site_id + ":" + salt); sites stores the
+   * per-site salt and the key's SHA-256, never the key.
+   * The site's widget key, derived again on every call (stable until rotated);
+   * reach `read`: members may ask.
+   */
+  getWidgetKey(
+    request: GetWidgetKeyRequest,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  getWidgetKey(
+    request: GetWidgetKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  getWidgetKey(
+    request: GetWidgetKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new salt, so the old key names nothing from this commit on; owner or admin,
+   * `sites:write`; audited as `site.widget_key.rotate`; announced as `site.updated`.
+   */
+  rotateWidgetKey(
+    request: RotateWidgetKeyRequest,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  rotateWidgetKey(
+    request: RotateWidgetKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  rotateWidgetKey(
+    request: RotateWidgetKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WidgetKey) => void,
+  ): ClientUnaryCall;
+  /**
+   * The site a widget key names, or `unknown_site` (no actor: the key is the
+   * credential, and it grants only the widget data of its site).
+   */
+  getSiteByWidgetKey(
+    request: GetSiteByWidgetKeyRequest,
+    callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  getSiteByWidgetKey(
+    request: GetSiteByWidgetKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  getSiteByWidgetKey(
+    request: GetSiteByWidgetKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Site) => void,
   ): ClientUnaryCall;
 }
 
