@@ -78,7 +78,7 @@ function oneAtATime(store: EventStore): EventStore {
 
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
-interface Timing {
+export interface Timing {
   http: { p50: number; p95: number };
   direct: { p50: number; p95: number };
   /** median of the per-run differences */
@@ -92,7 +92,7 @@ interface Timing {
  * so both see the same machine load (the machine is shared) and the difference of
  * each pair is the pipeline's own cost.
  */
-async function timePaired(http: () => Promise<unknown>, direct: () => Promise<unknown>): Promise<Timing> {
+export async function timePaired(http: () => Promise<unknown>, direct: () => Promise<unknown>): Promise<Timing> {
   await http(); // warm
   await direct();
   const h: number[] = [];

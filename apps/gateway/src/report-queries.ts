@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { queryV1 } from '@sightline/proto';
-import { decodeQueryAnswer, encodeQueryRequest, queryAnswerText, type QueryAnswer, type QueryRequest } from '@sightline/query-contract';
+import {
+  decodeFunnelReport, decodeQueryAnswer, encodeFunnelReportRequest, encodeQueryRequest, queryAnswerText, type FunnelReport, type FunnelReportRequest, type QueryAnswer, type QueryRequest,
+} from '@sightline/query-contract';
 import { callOptions } from './request-context.js';
 import type { QueryAnswerCache } from './query-answer-cache.js';
 
@@ -42,6 +44,15 @@ export class ReportQueries {
       return queryAnswerText(answer);
     });
     return decodeQueryAnswer(answerJson);
+  }
+
+  /** A funnel's report; the steps are part of the key, so a funnel's answer never outlives its goals. */
+  async funnel(request: FastifyRequest, site: ReportSite, report: FunnelReportRequest): Promise<FunnelReport> {
+    const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'funnel', request: report }, async () => {
+      const { answer } = await callUnary(this.query, this.query.funnelReport, 'Query/FunnelReport', { site: siteContextOf(site), report: encodeFunnelReportRequest(report) }, callOptions(request, this.deadlineMs));
+      return queryAnswerText(answer);
+    });
+    return decodeFunnelReport(answerJson);
   }
 
   /** GET /props's answer; `rawDateRange` as the query string has it (`7d`, `start,end`). */

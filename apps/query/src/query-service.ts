@@ -1,7 +1,8 @@
 import { ApiError } from '@sightline/errors';
 import type { EventStore } from '@sightline/event-store';
 import type { queryV1 } from '@sightline/proto';
-import { decodeQueryRequest, encodeQueryAnswer } from '@sightline/query-contract';
+import { decodeFunnelReportRequest, decodeQueryRequest, encodeFunnelReport, encodeQueryAnswer } from '@sightline/query-contract';
+import { runFunnelReport } from './funnel/run-funnel.js';
 import type { GeoLabels } from './geo-labels.js';
 import { listProps } from './props.js';
 import { REALTIME_MINUTES } from './query/resolve-dates.js';
@@ -24,6 +25,11 @@ export function siteContextOf(site: queryV1.SiteContext | undefined): SiteContex
 export async function handleQuery(deps: { events: EventStore; geo: GeoLabels }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {
   const query = decodeQueryRequest(request.query);
   return { answer: encodeQueryAnswer(await runQuery(deps, query, siteContextOf(request.site))) };
+}
+
+export async function handleFunnelReport(events: EventStore, request: queryV1.FunnelReportRequest): Promise<queryV1.FunnelReportResponse> {
+  const report = decodeFunnelReportRequest(request.report);
+  return { answer: encodeFunnelReport(await runFunnelReport(events, report, siteContextOf(request.site))) };
 }
 
 export async function handleListProps(events: EventStore, request: queryV1.ListPropsRequest): Promise<queryV1.ListPropsResponse> {

@@ -30,6 +30,8 @@ const READS = {
     // creates the site's salt on first use, idempotently
     sitesV1.SitesServiceService.getWidgetKey.path,
     sitesV1.SitesServiceService.getSiteByWidgetKey.path,
+    sitesV1.SitesServiceService.listAnnotations.path,
+    sitesV1.SitesServiceService.listSharedAnnotations.path,
   ],
   settings: [
     settingsV1.SettingsServiceService.getTracking.path,
@@ -40,7 +42,7 @@ const READS = {
     settingsV1.SettingsServiceService.getCountingFilters.path,
   ],
   'script-builder': [scriptBuilderV1.ScriptBuilderServiceService.getCatalogue.path, scriptBuilderV1.ScriptBuilderServiceService.buildScript.path],
-  query: [queryV1.QueryServiceService.siteActivity.path, queryV1.QueryServiceService.query.path, queryV1.QueryServiceService.listProps.path],
+  query: [queryV1.QueryServiceService.siteActivity.path, queryV1.QueryServiceService.query.path, queryV1.QueryServiceService.listProps.path, queryV1.QueryServiceService.funnelReport.path],
   // imports: a stream of rows, never replayed by the channel
   ingest: [],
 } as const satisfies Record<string, readonly string[]>;

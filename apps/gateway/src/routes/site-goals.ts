@@ -53,7 +53,7 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
     },
   );
 
-  app.get('/api/v1/sites/:id/funnels', { config: read, schema: { summary: 'List the site’s funnels', tags: ['funnels'], security, params: SiteParams, response: { 200: z.object({ funnels: z.array(FunnelObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
+  app.get('/api/v1/sites/:id/funnels', { config: { ...read, auth: { ...read.auth, session: true } }, schema: { summary: 'List the site’s funnels', tags: ['funnels'], security, params: SiteParams, response: { 200: z.object({ funnels: z.array(FunnelObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
     const answer = await callUnary(sites, sites.listFunnels, 'Sites/ListFunnels', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
     return { funnels: answer.funnels.map(toFunnelObject) };
   });
