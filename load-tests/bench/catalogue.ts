@@ -18,6 +18,7 @@ import { benchTelemetry } from './telemetry.js';
 import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
 import { benchDashboardSize } from './dashboard-size.js';
+import { benchWidgetSize } from './widget-size.js';
 
 export interface Bench {
   name: string;
@@ -45,6 +46,7 @@ export const BENCHES: readonly Bench[] = [
   { name: 'dashboard-load', measures: 'the share page of a site with 1M events in Chromium: navigation → every panel shown, cold and warm, beside the same queries sent straight to the API', knobs: ['DASHBOARD_BENCH_EVENTS', 'DASHBOARD_BENCH_RUNS', 'DASHBOARD_BENCH_SEED', 'DASHBOARD_BENCH_CACHE'], run: benchDashboardLoad },
   { name: 'share-crowd', measures: "N viewers on one public dashboard at the UI's cadence (30d view, realtime view): requests/s, queries reaching the events store per s, p95 page data time, with the answer cache on and off", knobs: ['SHARE_CROWD_VIEWERS', 'SHARE_CROWD_SECONDS', 'SHARE_CROWD_POLL_SECONDS', 'SHARE_CROWD_EVENTS', 'SHARE_CROWD_VIEWS'], run: benchShareCrowd },
   { name: 'dashboard-size', measures: "the dashboard's JS and CSS bytes per page route (raw, gzip, br) beside the 100 KB gzip budget", knobs: [], run: benchDashboardSize },
+  { name: 'widget-size', measures: "each embeddable widget's script bytes (raw, gzip, br) beside its brotli budget, and cobe's and the map outlines' alone", knobs: [], run: benchWidgetSize },
 ];
 
 export const BENCH_USAGE = [
