@@ -2,6 +2,8 @@ import { strToU8, zipSync } from 'fflate';
 import type { QueryRow, StatsClient } from './api/client.js';
 import { PANELS } from './catalogue.js';
 import { buildCsv, csvFileName } from './csv.js';
+import { annotationRows, ANNOTATION_CSV_HEADER } from './annotation-export.js';
+import { listAnnotations } from './api/annotations.js';
 import type { ResolvedPeriod } from './state/periods.js';
 import { breakdownRequest, seriesRequest, statsRequest } from './state/requests.js';
 import { GRAPH_METRICS, type DashboardState } from './state/url-state.js';
@@ -13,7 +15,7 @@ import { GRAPH_METRICS, type DashboardState } from './state/url-state.js';
  */
 const EXPORT_LIMIT = 1000;
 
-export async function buildExport(client: StatsClient, state: DashboardState, resolved: ResolvedPeriod, domain: string): Promise<{ name: string; zip: Uint8Array }> {
+export async function buildExport(client: StatsClient, state: DashboardState, resolved: ResolvedPeriod, domain: string, timezone = 'UTC'): Promise<{ name: string; zip: Uint8Array }> {
   const files: Record<string, Uint8Array> = {};
   const add = (name: string, header: string[], rows: (string | number | null | undefined)[][]) => {
     files[csvFileName(name)] = strToU8(buildCsv(header, rows));
@@ -46,6 +48,8 @@ export async function buildExport(client: StatsClient, state: DashboardState, re
     const geo = answer.results.some((row: QueryRow) => row.labels);
     add(b.name, [b.dimension, ...(geo ? ['name'] : []), ...b.metrics], answer.results.map((row) => [row.dimensions?.[b.dimension], ...(geo ? [row.labels?.[b.dimension]] : []), ...b.metrics.map((m) => row.metrics[m])]));
   });
+
+  add('annotations', ANNOTATION_CSV_HEADER, annotationRows(await listAnnotations(client.source, resolved.start, resolved.end), timezone));
 
   const range = state.period === 'realtime' ? 'realtime' : `${resolved.start}_${resolved.end}`;
   return { name: `${domain.replace(/[^a-z0-9.-]+/gi, '_')}_${range}.zip`, zip: zipSync(files) };

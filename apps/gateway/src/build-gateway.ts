@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { sitesV1 } from '@sightline/proto';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from '@sightline/telemetry';
 import { registerRequestId, newRequestId } from './request-id.js';
@@ -29,9 +30,11 @@ import { memberRoutes } from './routes/site-members.js';
 import { goalRoutes } from './routes/site-goals.js';
 import { funnelReportRoutes } from './routes/site-funnel-report.js';
 import { auditRoutes } from './routes/site-audit.js';
+import { annotationRoutes } from './routes/site-annotations.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { exportRoutes } from './routes/site-export.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { webSessionRoutes } from './routes/web-session.js';
@@ -99,6 +102,8 @@ export interface GatewayOptions {
   queryCache?: Omit<QueryAnswerCacheOptions, 'now'>;
   /** SHARE_RATE_LIMIT_PER_MINUTE: share API and page requests per client address; 0 = no limit (default 600) */
   shareRateLimitPerMinute?: number;
+  /** EXPORT_RATE_LIMIT_PER_HOUR: exports one key or session may start per hour; 0 = no limit (default 30) */
+  exportRateLimitPerHour?: number;
   /** the embeddable widgets' data: WIDGET_CACHE_TTL_MS, WIDGET_RATE_LIMIT_PER_MINUTE, WIDGET_KEY_RATE_LIMIT_PER_MINUTE (default 60 s, 600, 60) */
   widgets?: { cacheTtlMs: number; rateLimitPerMinute: number; keyRateLimitPerMinute: number };
   /** WIDGETS_DIR: the widgets build (manifest.json + bundles); without a manifest /widgets/v1/*.js answer 404 */
@@ -221,6 +226,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
+  await app.register(annotationRoutes, { sites, identity, deadlineMs });
   const trackingKeys = new TrackingKeyCheck({
     lookup: (trackingKey, requestId) =>
       callUnary(sites, sites.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', { trackingKey }, { requestId, deadlineMs }).then(
@@ -246,7 +252,6 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(funnelReportRoutes, { sites, identity, reports, deadlineMs, cache: reportCache });
   const lookup = shareLookup({ sites, identity, settings, deadlineMs, cache: shareSites });
   const rateLimit = new ClientRateLimit(options.shareRateLimitPerMinute ?? 600);
-  await app.register(shareRoutes, { lookup, reports, rateLimit });
   await app.register(widgetRoutes, {
     sites,
     identity,
@@ -257,6 +262,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     clientLimit: new ClientRateLimit(widgetOptions.rateLimitPerMinute),
     keyLimit: new ClientRateLimit(widgetOptions.keyRateLimitPerMinute),
   });
+  const sharedAnnotations = (request: FastifyRequest, siteId: number, window: sitesV1.AnnotationWindow) =>
+    callUnary(sites, sites.listSharedAnnotations, 'Sites/ListSharedAnnotations', { siteId, window }, { requestId: request.id, deadlineMs });
+  await app.register(shareRoutes, { lookup, reports, rateLimit, annotations: sharedAnnotations });
   // a missing or broken build (one being rewritten, say) costs the pages, never the API
   let dist: DashboardDist | undefined;
   if (options.dashboardDir) {
@@ -282,6 +290,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     answers.forgetSite(siteId);
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
   };
+  await app.register(exportRoutes, { sites, query, deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

@@ -265,7 +265,11 @@ describe('dashboard web session over HTTP', () => {
         if ((operation as Operation).security?.some((s) => 'webSession' in s && 'csrfToken' in s && !('apiKey' in s)) && !path.startsWith('/web/')) sessionReads.push(`${method.toUpperCase()} ${path}`);
       }
     }
-    expect(sessionReads.sort()).toEqual(['GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/funnels', 'GET /sites/{id}/funnels/{funnel_id}/report', 'GET /sites/{id}/goals', 'POST /query']);
+    // and the annotations, the one place a session also writes (the site role decides)
+    expect(sessionReads.sort()).toEqual([
+      'DELETE /sites/{id}/annotations/{annotation_id}', 'GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/annotations', 'GET /sites/{id}/funnels', 'GET /sites/{id}/funnels/{funnel_id}/report', 'GET /sites/{id}/goals',
+      'PATCH /sites/{id}/annotations/{annotation_id}', 'POST /query', 'POST /sites/{id}/annotations',
+    ]);
     // either credential, each stated once
     expect(document.paths['/sites']!.get!.security).toEqual([{ apiKey: [] }, { webSession: [], csrfToken: [] }]);
     expect(document.paths['/sites']!.post!.security).toEqual([{ apiKey: [] }]);

@@ -18,6 +18,11 @@ export const LIMITS = {
   funnelsPerSite: 100,
   funnelStepsMin: 2,
   funnelStepsMax: 8,
+  annotationsPerSite: 1000,
+  /** counted in Unicode code points, after trimming */
+  annotationTextLength: 280,
+  annotationPageDefault: 100,
+  annotationPageMax: 500,
   auditPageDefault: 50,
   auditPageMax: 200,
 } as const;

@@ -1,5 +1,6 @@
 import { unary } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
+import { createAnnotation, deleteAnnotation, listAnnotations, listSharedAnnotations, updateAnnotation } from './annotations/annotations.js';
 import { listAudit } from './audit/list-audit.js';
 import { createFunnel, deleteFunnel, getFunnel, listFunnels } from './funnels/funnels.js';
 import { createImport, deleteImport, getImport, listImports } from './imports/import-jobs.js';
@@ -41,5 +42,10 @@ export function sitesServiceImplementation(ctx: SitesContext): sitesV1.SitesServ
     getWidgetKey: unary('Sites/GetWidgetKey', log, (r: sitesV1.GetWidgetKeyRequest) => getWidgetKey(ctx, r)),
     rotateWidgetKey: unary('Sites/RotateWidgetKey', log, (r: sitesV1.RotateWidgetKeyRequest, call) => rotateWidgetKey(ctx, r, call)),
     getSiteByWidgetKey: unary('Sites/GetSiteByWidgetKey', log, (r: sitesV1.GetSiteByWidgetKeyRequest) => getSiteByWidgetKey(ctx, r)),
+    listAnnotations: unary('Sites/ListAnnotations', log, (r: sitesV1.ListAnnotationsRequest) => listAnnotations(ctx, r)),
+    createAnnotation: unary('Sites/CreateAnnotation', log, (r: sitesV1.CreateAnnotationRequest, call) => createAnnotation(ctx, r, call)),
+    updateAnnotation: unary('Sites/UpdateAnnotation', log, (r: sitesV1.UpdateAnnotationRequest, call) => updateAnnotation(ctx, r, call)),
+    deleteAnnotation: unary('Sites/DeleteAnnotation', log, (r: sitesV1.DeleteAnnotationRequest, call) => deleteAnnotation(ctx, r, call)),
+    listSharedAnnotations: unary('Sites/ListSharedAnnotations', log, (r: sitesV1.ListSharedAnnotationsRequest) => listSharedAnnotations(ctx, r)),
   };
 }

@@ -2,7 +2,7 @@ import { ApiError } from '@sightline/errors';
 
 // C0/C1 controls, and the bidi/zero-width formatting characters that make a name look like another
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 /** A trimmed, single-line text field of 1..max characters, else 400 `invalid_request` naming the field. */
 export function requiredText(field: string, raw: string | undefined, max: number): string {

@@ -12,6 +12,9 @@ export const SITES_AUDIT_ACTIONS = [
   'import.create',
   'import.delete',
   'site.widget_key.rotate',
+  'annotation.create',
+  'annotation.update',
+  'annotation.delete',
 ] as const;
 export type SitesAuditAction = (typeof SITES_AUDIT_ACTIONS)[number];
 

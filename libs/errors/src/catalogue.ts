@@ -53,6 +53,7 @@ export const ERROR_CATALOGUE = {
   goal_not_found: { status: 404, message: 'No such goal on this site.', retry: 'no' },
   api_key_not_found: { status: 404, message: 'No such API key.', retry: 'no' },
   import_not_found: { status: 404, message: 'No such import on this site.', retry: 'no', extension: true },
+  unknown_annotation: { status: 404, message: 'No such annotation on this site.', retry: 'no', extension: true },
   write_disabled: { status: 404, message: 'Writes are switched off on this deployment.', retry: 'no' },
   not_found: { status: 404, message: 'No route matches this path.', retry: 'no' },
   // 405

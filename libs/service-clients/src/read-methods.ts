@@ -30,6 +30,8 @@ const READS = {
     // creates the site's salt on first use, idempotently
     sitesV1.SitesServiceService.getWidgetKey.path,
     sitesV1.SitesServiceService.getSiteByWidgetKey.path,
+    sitesV1.SitesServiceService.listAnnotations.path,
+    sitesV1.SitesServiceService.listSharedAnnotations.path,
   ],
   settings: [
     settingsV1.SettingsServiceService.getTracking.path,

@@ -53,6 +53,8 @@ export interface SiteInfo {
   domain: string;
   timezone: string;
   goals: { display_name: string; event_name?: string | null; page_path?: string | null }[];
+  /** the signed-in account's role on the site (absent on a shared dashboard) */
+  role?: string;
 }
 
 export interface SiteEntry {
@@ -111,7 +113,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   if (!options.retry) return callOnce<T>(method, path, options);
   try {
     return await callOnce<T>(method, path, options);
@@ -184,7 +186,7 @@ export class StatsClient {
       call<SiteEntry>('GET', `/api/v1/sites/${siteId}`, { csrfToken, retry: true }),
       call<{ goals: SiteInfo['goals'] }>('GET', `/api/v1/sites/${siteId}/goals`, { csrfToken, retry: true }).catch(() => ({ goals: [] })),
     ]);
-    return { domain: site.name.replace(/^https?:\/\//, ''), timezone: site.timezone, goals: goals.goals };
+    return { domain: site.name.replace(/^https?:\/\//, ''), timezone: site.timezone, goals: goals.goals, ...(site.role ? { role: site.role } : {}) };
   }
 }
 

@@ -10,7 +10,7 @@ export function ExportButton() {
     setBusy(true);
     setError(undefined);
     try {
-      const { name, zip } = await buildExport(client(), view.value, period.value, siteInfo.value?.domain ?? 'site');
+      const { name, zip } = await buildExport(client(), view.value, period.value, siteInfo.value?.domain ?? 'site', siteInfo.value?.timezone);
       const url = URL.createObjectURL(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
       const link = document.createElement('a');
       link.href = url;

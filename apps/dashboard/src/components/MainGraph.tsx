@@ -3,7 +3,11 @@ import uPlot from 'uplot';
 import { formatExact, formatMetric, METRIC_KIND, METRIC_LABELS } from '../format.js';
 import { currentBucket } from '../state/periods.js';
 import { seriesRequest } from '../state/requests.js';
-import { clock, period, today, updateView, view } from '../state/store.js';
+import { clock, period, siteInfo, today, updateView, view } from '../state/store.js';
+import type { Annotation } from '../api/annotations.js';
+import { useAnnotations } from '../state/use-annotations.js';
+import { AnnotationList } from './AnnotationList.js';
+import { AnnotationMarkers } from './AnnotationMarkers.js';
 import type { Interval } from '../state/url-state.js';
 import { useQuery } from '../state/use-query.js';
 import { ErrorNote, ImportedBadge } from './Notes.js';
@@ -25,6 +29,7 @@ export function MainGraph() {
   const realtime = state.period === 'realtime';
   const series = useQuery(seriesRequest(state, resolved), realtime ? clock.value : 0);
   const [asTable, setAsTable] = useState(false);
+  const annotations = useAnnotations(resolved.start, resolved.end);
   const dimension = `time:${resolved.interval}`;
   const nowMinute = today.value.minute;
   // the same data object while nothing it shows changed, so the chart is not rebuilt on every render
@@ -62,7 +67,8 @@ export function MainGraph() {
         </div>
       </div>
       {series.error && <ErrorNote error={series.error} />}
-      {data && (asTable ? <SeriesTable data={data} metric={state.metric} /> : <Chart data={data} metric={state.metric} />)}
+      {data && (asTable ? <SeriesTable data={data} metric={state.metric} /> : <Chart data={data} metric={state.metric} notes={annotations.notes} />)}
+      <AnnotationList notes={annotations.notes} error={annotations.error} end={resolved.end} />
     </section>
   );
 }
@@ -105,8 +111,9 @@ function shortLabel(label: string | undefined): string {
   return label.length > 10 ? label.slice(11, 16) : label.slice(5);
 }
 
-function Chart({ data, metric }: { data: GraphData; metric: string }) {
+function Chart({ data, metric, notes }: { data: GraphData; metric: string; notes: readonly Annotation[] }) {
   const box = useRef<HTMLDivElement>(null);
+  const [plot, setPlot] = useState<uPlot | undefined>();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -150,7 +157,9 @@ function Chart({ data, metric }: { data: GraphData; metric: string }) {
     );
     const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, el.clientWidth), height: 260 }));
     resize.observe(el);
+    setPlot(chart);
     return () => {
+      setPlot(undefined);
       resize.disconnect();
       chart.destroy();
     };
@@ -158,6 +167,7 @@ function Chart({ data, metric }: { data: GraphData; metric: string }) {
   return (
     <figure class="chart">
       <div ref={box} class="chart-box" role="img" aria-label={`${METRIC_LABELS[metric]} over time; use "Show as table" for the values`} />
+      {plot && <AnnotationMarkers plot={plot} notes={notes} labels={data.labels} timezone={siteInfo.value?.timezone ?? 'UTC'} />}
       {data.partial >= 0 && <figcaption class="chart-note">The dashed segment is the current, still incomplete period.</figcaption>}
     </figure>
   );

@@ -12,10 +12,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route needs an API key; `permission` is the one it must hold. `session`:
-     * a dashboard session (cookie + X-CSRF-Token) may stand in for the key — only
-     * for reads, since a session holds stats:read alone.
+     * a dashboard session (cookie + X-CSRF-Token) may stand in for the key — for
+     * reads, since a session holds stats:read alone. `session: 'write'` (annotations
+     * only): a session may also write there, acting with the route's permission;
+     * the site's roles still decide (members are refused by the service).
      */
-    auth?: { permission?: Permission; session?: boolean };
+    auth?: { permission?: Permission; session?: boolean | 'write' };
   }
   interface FastifyRequest {
     /** set on authenticated routes */
@@ -87,11 +89,14 @@ export function sessionPrincipal(request: FastifyRequest, token: string, options
  * the session's X-CSRF-Token header, so a cross-site request that merely carries the
  * cookie is as anonymous as one without it.
  */
-async function resolvePrincipal(request: FastifyRequest, allowSession: boolean, options: AuthenticateOptions): Promise<Principal> {
+async function resolvePrincipal(request: FastifyRequest, allowSession: boolean | 'write', options: AuthenticateOptions, permission: Permission | undefined): Promise<Principal> {
   if (request.headers.authorization === undefined && allowSession) {
     const session = sessionTokenOf(request);
     if (!session || !csrfMatches(request, session)) throw unauthorized();
-    return sessionPrincipal(request, session, options);
+    const principal = await sessionPrincipal(request, session, options);
+    // a session writing where the route lets it: the account's own role on the site is the limit
+    if (allowSession === 'write' && permission && !principal.permissions.includes(permission)) return { ...principal, permissions: [...principal.permissions, permission] };
+    return principal;
   }
   const token = bearerToken(request.headers.authorization);
   if (!token) throw unauthorized();
@@ -110,9 +115,9 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;
-    const allowSession = auth.session === true;
+    const allowSession = auth.session === true ? true : auth.session === 'write' ? 'write' : false;
     if (allowSession) {
-      if (route.config?.write !== false) throw new Error(`route ${route.url} accepts a session but is not declared write: false (sessions only read)`);
+      if (allowSession === true && route.config?.write !== false) throw new Error(`route ${route.url} accepts a session but is not declared write: false (sessions only read)`);
       // the document states it: this runs before the OpenAPI plugin's own onRoute sees the route
       const schema = (route.schema ??= {}) as { security?: unknown[] };
       // once per schema: a GET's implicit HEAD route may share it
@@ -122,7 +127,7 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     route.onRequest = [
       ...existing,
       async (request) => {
-        const principal = await resolvePrincipal(request, allowSession, options);
+        const principal = await resolvePrincipal(request, allowSession, options, auth.permission);
         if (auth.permission && !principal.permissions.includes(auth.permission)) {
           throw new ApiError('insufficient_scope', `This key lacks the permission ${describePermission(auth.permission)}.`);
         }

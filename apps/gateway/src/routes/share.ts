@@ -5,16 +5,20 @@ import { ApiError } from '@sightline/errors';
 import { parseQueryRequest } from '@sightline/query-contract';
 import { assertReportsReadable } from '../report-access.js';
 import type { ReportQueries } from '../report-queries.js';
+import { AnnotationListQuery, SharedAnnotationList, toSharedAnnotationObject, windowOf } from '../schemas/annotation-schemas.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
 import { limitClient, type ClientRateLimit } from '../share/client-rate-limit.js';
 import type { ShareLookup, SharedSite } from '../share/share-sites.js';
+import type { sitesV1 } from '@sightline/proto';
 
 export interface ShareRouteOptions {
   lookup: ShareLookup;
   reports: ReportQueries;
   /** SHARE_RATE_LIMIT_PER_MINUTE per client address (the share page counts too) */
   rateLimit: ClientRateLimit;
+  /** Sites/ListSharedAnnotations, asked only once the hash proved the dashboard public */
+  annotations: (request: FastifyRequest, siteId: number, window: sitesV1.AnnotationWindow) => Promise<sitesV1.ListAnnotationsResponse>;
 }
 
 // up to the router's own bound: any hash that names no public dashboard is the one 404, malformed ones included
@@ -44,7 +48,7 @@ const LIMITED = 'Rate limited per client address (`SHARE_RATE_LIMIT_PER_MINUTE`)
  * `site_id` is refused — and the answers are POST /query's and GET /props's, through
  * the same query service and answer cache.
  */
-export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app, { lookup, reports, rateLimit }) => {
+export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app, { lookup, reports, rateLimit, annotations }) => {
   const config = { write: false };
   app.addHook('onRequest', async (request) => limitClient(request, rateLimit));
 
@@ -102,6 +106,24 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
     async (request) => {
       const { site } = await readable(request, request.params.hash);
       return reports.props(request, { ...site, goals: [] }, request.query.date_range);
+    },
+  );
+
+  app.get(
+    '/api/v1/share/:hash/annotations',
+    {
+      config,
+      schema: {
+        summary: 'Annotations of a shared site',
+        description: `GET /sites/{id}/annotations for the site the hash names, read-only and without authors. ${NOT_SHARED} ${LIMITED}`,
+        tags: ['share'], security: [], params: ShareParams, querystring: AnnotationListQuery,
+        response: { 200: SharedAnnotationList, ...errorResponses(400, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => {
+      const { site } = await readable(request, request.params.hash);
+      const answer = await annotations(request, site.siteId, windowOf(request.query));
+      return { annotations: answer.annotations.map(toSharedAnnotationObject), next_cursor: answer.nextCursor || null, timezone: answer.timezone };
     },
   );
 };

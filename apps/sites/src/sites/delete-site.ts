@@ -12,7 +12,7 @@ import { rfc3339 } from '@sightline/runtime';
 /**
  * DELETE /sites/{id}: the owner only. One transaction: the `site.deleted` message
  * is written to the outbox FIRST — if that fails, 503 `deletion_unavailable` and
- * nothing is deleted — then the site's funnels, goals, import jobs, widget key, memberships and the site
+ * nothing is deleted — then the site's funnels, goals, annotations, import jobs, widget key, memberships and the site
  * go, and `site.delete` is audited (the audit trail itself is kept). After the
  * commit the relay is kicked to publish the message (and would publish it on its
  * next pass, or after a restart, if this process died now).
@@ -33,6 +33,7 @@ export async function deleteSite(ctx: SitesContext, request: sitesV1.DeleteSiteR
     await tx.query('DELETE FROM sites.funnel_steps WHERE funnel_id IN (SELECT id FROM sites.funnels WHERE site_id = $1)', [site.id]);
     await tx.query('DELETE FROM sites.funnels WHERE site_id = $1', [site.id]);
     await tx.query('DELETE FROM sites.goals WHERE site_id = $1', [site.id]);
+    await tx.query('DELETE FROM sites.annotations WHERE site_id = $1', [site.id]);
     // the import jobs' rows go with the site's other events, when ingest handles site.deleted
     await tx.query('DELETE FROM sites.import_jobs WHERE site_id = $1', [site.id]);
     await tx.query('DELETE FROM sites.widget_keys WHERE site_id = $1', [site.id]);

@@ -11,6 +11,8 @@ interface Fixtures {
   spareGoalId: number;
   funnelId: number;
   spareMemberId: number;
+  annotationId: number;
+  spareAnnotationId: number;
 }
 
 interface Op {
@@ -34,7 +36,13 @@ const OPS: Op[] = [
   { name: 'CreateFunnel', access: 'manage', call: (actor, siteId, f) => rpc.createFunnel({ actor, audit: auditContext(), siteId, name: `matrix-${++n}`, steps: f.goalIds }) },
   { name: 'GetFunnel', access: 'read', call: (actor, siteId, f) => rpc.getFunnel({ actor, siteId, funnelId: f.funnelId }) },
   { name: 'DeleteFunnel', access: 'manage', call: (actor, siteId, f) => rpc.deleteFunnel({ actor, audit: auditContext(), siteId, funnelId: f.funnelId }) },
+  { name: 'ListAnnotations', access: 'read', call: (actor, siteId) => rpc.listAnnotations({ actor, siteId, window: { from: '2026-01-01', to: '2026-12-31', limit: 0, cursor: '' } }) },
+  { name: 'CreateAnnotation', access: 'manage', call: (actor, siteId) => rpc.createAnnotation({ actor, audit: auditContext(), siteId, date: '2026-05-01', text: `matrix-${++n}` }) },
+  { name: 'UpdateAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.updateAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.annotationId, text: `matrix-${++n}` }) },
+  { name: 'DeleteAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.deleteAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.spareAnnotationId }) },
   { name: 'ListAudit', access: 'manage', call: (actor, siteId) => rpc.listAudit({ actor, siteId, limit: 0, cursor: '' }) },
+  { name: 'GetWidgetKey', access: 'read', call: (actor, siteId) => rpc.getWidgetKey({ actor, siteId }) },
+  { name: 'RotateWidgetKey', access: 'manage', call: (actor, siteId) => rpc.rotateWidgetKey({ actor, audit: auditContext(), siteId }) },
 ];
 let rpc: SitesHarness['rpc'];
 
@@ -46,9 +54,11 @@ async function snapshot(h: SitesHarness, siteId: number): Promise<unknown> {
     members: await q('SELECT * FROM sites.site_members WHERE site_id = $1 ORDER BY account_id'),
     goals: await q('SELECT * FROM sites.goals WHERE site_id = $1 ORDER BY id'),
     funnels: await q('SELECT * FROM sites.funnels WHERE site_id = $1 ORDER BY id'),
+    annotations: await q('SELECT * FROM sites.annotations WHERE site_id = $1 ORDER BY id'),
     steps: await q('SELECT fs.* FROM sites.funnel_steps fs JOIN sites.funnels f ON f.id = fs.funnel_id WHERE f.site_id = $1 ORDER BY fs.funnel_id, fs.position'),
     audit: await q('SELECT id FROM sites.audit_log WHERE site_id = $1 ORDER BY id'),
     outbox: await q("SELECT id FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1"),
+    widgetKey: await q('SELECT * FROM sites.widget_keys WHERE site_id = $1'),
   };
 }
 
@@ -76,7 +86,16 @@ export async function reachMatrix(h: SitesHarness): Promise<void> {
   const g2 = await rpc.createGoal({ actor: owner, audit: auditContext(), siteId: target.siteId, eventName: 'two' });
   const spare = await rpc.createGoal({ actor: owner, audit: auditContext(), siteId: target.siteId, eventName: 'spare' });
   const funnel = await rpc.createFunnel({ actor: owner, audit: auditContext(), siteId: target.siteId, name: 'F', steps: [g1.goalId, g2.goalId] });
-  const f: Fixtures = { goalIds: [g1.goalId, g2.goalId], spareGoalId: spare.goalId, funnelId: funnel.funnelId, spareMemberId: spareMember };
+  const note = await rpc.createAnnotation({ actor: owner, audit: auditContext(), siteId: target.siteId, date: '2026-05-01', text: 'note' });
+  const spareNote = await rpc.createAnnotation({ actor: owner, audit: auditContext(), siteId: target.siteId, datetime: '2026-05-02T10:00:00Z', text: 'spare note' });
+  const f: Fixtures = {
+    goalIds: [g1.goalId, g2.goalId],
+    spareGoalId: spare.goalId,
+    funnelId: funnel.funnelId,
+    spareMemberId: spareMember,
+    annotationId: note.annotationId,
+    spareAnnotationId: spareNote.annotationId,
+  };
   const before = await snapshot(h, target.siteId);
 
   const refusals: Array<{ who: string; actor: commonV1.Actor; siteId: number; expect: (op: Op) => ErrorCode | null }> = [

@@ -344,6 +344,84 @@ export interface GetSiteByWidgetKeyRequest {
   key: string;
 }
 
+export interface Annotation {
+  annotationId: number;
+  siteId: number;
+  /** exactly one is set: a whole local day (YYYY-MM-DD), or an instant (RFC 3339, UTC) */
+  date?: string | undefined;
+  datetime?:
+    | string
+    | undefined;
+  /** the site-local day the note falls on (its date, or its instant in the site's time zone) */
+  localDate: string;
+  text: string;
+  /** the account and key (or dashboard session) that wrote it */
+  authorAccountId: number;
+  authorKeyId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AnnotationWindow {
+  /** inclusive site-local dates, YYYY-MM-DD; empty: unbounded on that side */
+  from: string;
+  to: string;
+  /** 1..500, 0 means the default (100) */
+  limit: number;
+  /** opaque; from the previous page's next_cursor */
+  cursor: string;
+}
+
+export interface ListAnnotationsRequest {
+  actor?: Actor | undefined;
+  siteId: number;
+  window?: AnnotationWindow | undefined;
+}
+
+export interface ListSharedAnnotationsRequest {
+  siteId: number;
+  window?: AnnotationWindow | undefined;
+}
+
+export interface ListAnnotationsResponse {
+  /** by local day, then day notes before timed ones, then time, then id */
+  annotations: Annotation[];
+  /** empty on the last page */
+  nextCursor: string;
+  /** the site's time zone the local days are in */
+  timezone: string;
+}
+
+export interface CreateAnnotationRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+  date?: string | undefined;
+  datetime?: string | undefined;
+  text: string;
+}
+
+export interface UpdateAnnotationRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+  annotationId: number;
+  /** at most one of date / datetime; either replaces the note's moment */
+  date?: string | undefined;
+  datetime?: string | undefined;
+  text?: string | undefined;
+}
+
+export interface DeleteAnnotationRequest {
+  actor?: Actor | undefined;
+  audit?: AuditContext | undefined;
+  siteId: number;
+  annotationId: number;
+}
+
+export interface DeleteAnnotationResponse {
+}
+
 function createBaseSite(): Site {
   return {
     siteId: 0,
@@ -5577,6 +5655,1197 @@ export const GetSiteByWidgetKeyRequest: MessageFns<GetSiteByWidgetKeyRequest> = 
   },
 };
 
+function createBaseAnnotation(): Annotation {
+  return {
+    annotationId: 0,
+    siteId: 0,
+    date: undefined,
+    datetime: undefined,
+    localDate: "",
+    text: "",
+    authorAccountId: 0,
+    authorKeyId: "",
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const Annotation: MessageFns<Annotation> = {
+  encode(message: Annotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.annotationId !== 0) {
+      writer.uint32(8).int64(message.annotationId);
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    if (message.date !== undefined) {
+      writer.uint32(26).string(message.date);
+    }
+    if (message.datetime !== undefined) {
+      writer.uint32(34).string(message.datetime);
+    }
+    if (message.localDate !== "") {
+      writer.uint32(42).string(message.localDate);
+    }
+    if (message.text !== "") {
+      writer.uint32(50).string(message.text);
+    }
+    if (message.authorAccountId !== 0) {
+      writer.uint32(56).int64(message.authorAccountId);
+    }
+    if (message.authorKeyId !== "") {
+      writer.uint32(66).string(message.authorKeyId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(82).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Annotation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnotation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.annotationId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.datetime = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.localDate = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.authorAccountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.authorKeyId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Annotation {
+    return {
+      annotationId: isSet(object.annotationId)
+        ? globalThis.Number(object.annotationId)
+        : isSet(object.annotation_id)
+        ? globalThis.Number(object.annotation_id)
+        : 0,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      date: isSet(object.date) ? globalThis.String(object.date) : undefined,
+      datetime: isSet(object.datetime) ? globalThis.String(object.datetime) : undefined,
+      localDate: isSet(object.localDate)
+        ? globalThis.String(object.localDate)
+        : isSet(object.local_date)
+        ? globalThis.String(object.local_date)
+        : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      authorAccountId: isSet(object.authorAccountId)
+        ? globalThis.Number(object.authorAccountId)
+        : isSet(object.author_account_id)
+        ? globalThis.Number(object.author_account_id)
+        : 0,
+      authorKeyId: isSet(object.authorKeyId)
+        ? globalThis.String(object.authorKeyId)
+        : isSet(object.author_key_id)
+        ? globalThis.String(object.author_key_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Annotation): unknown {
+    const obj: any = {};
+    if (message.annotationId !== 0) {
+      obj.annotationId = Math.round(message.annotationId);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.date !== undefined) {
+      obj.date = message.date;
+    }
+    if (message.datetime !== undefined) {
+      obj.datetime = message.datetime;
+    }
+    if (message.localDate !== "") {
+      obj.localDate = message.localDate;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.authorAccountId !== 0) {
+      obj.authorAccountId = Math.round(message.authorAccountId);
+    }
+    if (message.authorKeyId !== "") {
+      obj.authorKeyId = message.authorKeyId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Annotation>, I>>(base?: I): Annotation {
+    return Annotation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Annotation>, I>>(object: I): Annotation {
+    const message = createBaseAnnotation();
+    message.annotationId = object.annotationId ?? 0;
+    message.siteId = object.siteId ?? 0;
+    message.date = object.date ?? undefined;
+    message.datetime = object.datetime ?? undefined;
+    message.localDate = object.localDate ?? "";
+    message.text = object.text ?? "";
+    message.authorAccountId = object.authorAccountId ?? 0;
+    message.authorKeyId = object.authorKeyId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseAnnotationWindow(): AnnotationWindow {
+  return { from: "", to: "", limit: 0, cursor: "" };
+}
+
+export const AnnotationWindow: MessageFns<AnnotationWindow> = {
+  encode(message: AnnotationWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).uint32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnotationWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnotationWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnnotationWindow {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: AnnotationWindow): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnotationWindow>, I>>(base?: I): AnnotationWindow {
+    return AnnotationWindow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnotationWindow>, I>>(object: I): AnnotationWindow {
+    const message = createBaseAnnotationWindow();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListAnnotationsRequest(): ListAnnotationsRequest {
+  return { actor: undefined, siteId: 0, window: undefined };
+}
+
+export const ListAnnotationsRequest: MessageFns<ListAnnotationsRequest> = {
+  encode(message: ListAnnotationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(16).int64(message.siteId);
+    }
+    if (message.window !== undefined) {
+      AnnotationWindow.encode(message.window, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAnnotationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAnnotationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.window = AnnotationWindow.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAnnotationsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      window: isSet(object.window) ? AnnotationWindow.fromJSON(object.window) : undefined,
+    };
+  },
+
+  toJSON(message: ListAnnotationsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.window !== undefined) {
+      obj.window = AnnotationWindow.toJSON(message.window);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAnnotationsRequest>, I>>(base?: I): ListAnnotationsRequest {
+    return ListAnnotationsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAnnotationsRequest>, I>>(object: I): ListAnnotationsRequest {
+    const message = createBaseListAnnotationsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.window = (object.window !== undefined && object.window !== null)
+      ? AnnotationWindow.fromPartial(object.window)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListSharedAnnotationsRequest(): ListSharedAnnotationsRequest {
+  return { siteId: 0, window: undefined };
+}
+
+export const ListSharedAnnotationsRequest: MessageFns<ListSharedAnnotationsRequest> = {
+  encode(message: ListSharedAnnotationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    if (message.window !== undefined) {
+      AnnotationWindow.encode(message.window, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSharedAnnotationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSharedAnnotationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.window = AnnotationWindow.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSharedAnnotationsRequest {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      window: isSet(object.window) ? AnnotationWindow.fromJSON(object.window) : undefined,
+    };
+  },
+
+  toJSON(message: ListSharedAnnotationsRequest): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.window !== undefined) {
+      obj.window = AnnotationWindow.toJSON(message.window);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSharedAnnotationsRequest>, I>>(base?: I): ListSharedAnnotationsRequest {
+    return ListSharedAnnotationsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSharedAnnotationsRequest>, I>>(object: I): ListSharedAnnotationsRequest {
+    const message = createBaseListSharedAnnotationsRequest();
+    message.siteId = object.siteId ?? 0;
+    message.window = (object.window !== undefined && object.window !== null)
+      ? AnnotationWindow.fromPartial(object.window)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListAnnotationsResponse(): ListAnnotationsResponse {
+  return { annotations: [], nextCursor: "", timezone: "" };
+}
+
+export const ListAnnotationsResponse: MessageFns<ListAnnotationsResponse> = {
+  encode(message: ListAnnotationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.annotations) {
+      Annotation.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(26).string(message.timezone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAnnotationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAnnotationsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.annotations.push(Annotation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAnnotationsResponse {
+    return {
+      annotations: globalThis.Array.isArray(object?.annotations)
+        ? object.annotations.map((e: any) => Annotation.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+    };
+  },
+
+  toJSON(message: ListAnnotationsResponse): unknown {
+    const obj: any = {};
+    if (message.annotations?.length) {
+      obj.annotations = message.annotations.map((e) => Annotation.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAnnotationsResponse>, I>>(base?: I): ListAnnotationsResponse {
+    return ListAnnotationsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAnnotationsResponse>, I>>(object: I): ListAnnotationsResponse {
+    const message = createBaseListAnnotationsResponse();
+    message.annotations = object.annotations?.map((e) => Annotation.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.timezone = object.timezone ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAnnotationRequest(): CreateAnnotationRequest {
+  return { actor: undefined, audit: undefined, siteId: 0, date: undefined, datetime: undefined, text: "" };
+}
+
+export const CreateAnnotationRequest: MessageFns<CreateAnnotationRequest> = {
+  encode(message: CreateAnnotationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    if (message.date !== undefined) {
+      writer.uint32(34).string(message.date);
+    }
+    if (message.datetime !== undefined) {
+      writer.uint32(42).string(message.datetime);
+    }
+    if (message.text !== "") {
+      writer.uint32(50).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAnnotationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAnnotationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.datetime = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAnnotationRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      date: isSet(object.date) ? globalThis.String(object.date) : undefined,
+      datetime: isSet(object.datetime) ? globalThis.String(object.datetime) : undefined,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: CreateAnnotationRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.date !== undefined) {
+      obj.date = message.date;
+    }
+    if (message.datetime !== undefined) {
+      obj.datetime = message.datetime;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAnnotationRequest>, I>>(base?: I): CreateAnnotationRequest {
+    return CreateAnnotationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAnnotationRequest>, I>>(object: I): CreateAnnotationRequest {
+    const message = createBaseCreateAnnotationRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.date = object.date ?? undefined;
+    message.datetime = object.datetime ?? undefined;
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateAnnotationRequest(): UpdateAnnotationRequest {
+  return {
+    actor: undefined,
+    audit: undefined,
+    siteId: 0,
+    annotationId: 0,
+    date: undefined,
+    datetime: undefined,
+    text: undefined,
+  };
+}
+
+export const UpdateAnnotationRequest: MessageFns<UpdateAnnotationRequest> = {
+  encode(message: UpdateAnnotationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    if (message.annotationId !== 0) {
+      writer.uint32(32).int64(message.annotationId);
+    }
+    if (message.date !== undefined) {
+      writer.uint32(42).string(message.date);
+    }
+    if (message.datetime !== undefined) {
+      writer.uint32(50).string(message.datetime);
+    }
+    if (message.text !== undefined) {
+      writer.uint32(58).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAnnotationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAnnotationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.annotationId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.datetime = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAnnotationRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      annotationId: isSet(object.annotationId)
+        ? globalThis.Number(object.annotationId)
+        : isSet(object.annotation_id)
+        ? globalThis.Number(object.annotation_id)
+        : 0,
+      date: isSet(object.date) ? globalThis.String(object.date) : undefined,
+      datetime: isSet(object.datetime) ? globalThis.String(object.datetime) : undefined,
+      text: isSet(object.text) ? globalThis.String(object.text) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateAnnotationRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.annotationId !== 0) {
+      obj.annotationId = Math.round(message.annotationId);
+    }
+    if (message.date !== undefined) {
+      obj.date = message.date;
+    }
+    if (message.datetime !== undefined) {
+      obj.datetime = message.datetime;
+    }
+    if (message.text !== undefined) {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateAnnotationRequest>, I>>(base?: I): UpdateAnnotationRequest {
+    return UpdateAnnotationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateAnnotationRequest>, I>>(object: I): UpdateAnnotationRequest {
+    const message = createBaseUpdateAnnotationRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.annotationId = object.annotationId ?? 0;
+    message.date = object.date ?? undefined;
+    message.datetime = object.datetime ?? undefined;
+    message.text = object.text ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteAnnotationRequest(): DeleteAnnotationRequest {
+  return { actor: undefined, audit: undefined, siteId: 0, annotationId: 0 };
+}
+
+export const DeleteAnnotationRequest: MessageFns<DeleteAnnotationRequest> = {
+  encode(message: DeleteAnnotationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(18).fork()).join();
+    }
+    if (message.siteId !== 0) {
+      writer.uint32(24).int64(message.siteId);
+    }
+    if (message.annotationId !== 0) {
+      writer.uint32(32).int64(message.annotationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAnnotationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAnnotationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.annotationId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteAnnotationRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      annotationId: isSet(object.annotationId)
+        ? globalThis.Number(object.annotationId)
+        : isSet(object.annotation_id)
+        ? globalThis.Number(object.annotation_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteAnnotationRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.annotationId !== 0) {
+      obj.annotationId = Math.round(message.annotationId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteAnnotationRequest>, I>>(base?: I): DeleteAnnotationRequest {
+    return DeleteAnnotationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteAnnotationRequest>, I>>(object: I): DeleteAnnotationRequest {
+    const message = createBaseDeleteAnnotationRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    message.siteId = object.siteId ?? 0;
+    message.annotationId = object.annotationId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteAnnotationResponse(): DeleteAnnotationResponse {
+  return {};
+}
+
+export const DeleteAnnotationResponse: MessageFns<DeleteAnnotationResponse> = {
+  encode(_: DeleteAnnotationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAnnotationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAnnotationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteAnnotationResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteAnnotationResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteAnnotationResponse>, I>>(base?: I): DeleteAnnotationResponse {
+    return DeleteAnnotationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteAnnotationResponse>, I>>(_: I): DeleteAnnotationResponse {
+    const message = createBaseDeleteAnnotationResponse();
+    return message;
+  },
+};
+
 /**
  * Sites, members and roles, goals, funnels, idempotency records, the audit trail.
  *
@@ -5849,6 +7118,67 @@ export const SitesServiceService = {
     responseSerialize: (value: Site): Buffer => Buffer.from(Site.encode(value).finish()),
     responseDeserialize: (value: Buffer): Site => Site.decode(value),
   },
+  /**
+   * Annotations: dated notes on the site's time axis. Any role reads; owner and
+   * admins write. A window is a range of the site's local dates.
+   */
+  listAnnotations: {
+    path: "/sightline.sites.v1.SitesService/ListAnnotations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAnnotationsRequest): Buffer =>
+      Buffer.from(ListAnnotationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAnnotationsRequest => ListAnnotationsRequest.decode(value),
+    responseSerialize: (value: ListAnnotationsResponse): Buffer =>
+      Buffer.from(ListAnnotationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAnnotationsResponse => ListAnnotationsResponse.decode(value),
+  },
+  createAnnotation: {
+    path: "/sightline.sites.v1.SitesService/CreateAnnotation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAnnotationRequest): Buffer =>
+      Buffer.from(CreateAnnotationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAnnotationRequest => CreateAnnotationRequest.decode(value),
+    responseSerialize: (value: Annotation): Buffer => Buffer.from(Annotation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Annotation => Annotation.decode(value),
+  },
+  updateAnnotation: {
+    path: "/sightline.sites.v1.SitesService/UpdateAnnotation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateAnnotationRequest): Buffer =>
+      Buffer.from(UpdateAnnotationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateAnnotationRequest => UpdateAnnotationRequest.decode(value),
+    responseSerialize: (value: Annotation): Buffer => Buffer.from(Annotation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Annotation => Annotation.decode(value),
+  },
+  deleteAnnotation: {
+    path: "/sightline.sites.v1.SitesService/DeleteAnnotation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteAnnotationRequest): Buffer =>
+      Buffer.from(DeleteAnnotationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteAnnotationRequest => DeleteAnnotationRequest.decode(value),
+    responseSerialize: (value: DeleteAnnotationResponse): Buffer =>
+      Buffer.from(DeleteAnnotationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteAnnotationResponse => DeleteAnnotationResponse.decode(value),
+  },
+  /**
+   * The annotations of a site by id, without an actor: the public dashboard's read.
+   * The gateway calls it only after the share hash proved the dashboard public.
+   */
+  listSharedAnnotations: {
+    path: "/sightline.sites.v1.SitesService/ListSharedAnnotations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSharedAnnotationsRequest): Buffer =>
+      Buffer.from(ListSharedAnnotationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSharedAnnotationsRequest => ListSharedAnnotationsRequest.decode(value),
+    responseSerialize: (value: ListAnnotationsResponse): Buffer =>
+      Buffer.from(ListAnnotationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAnnotationsResponse => ListAnnotationsResponse.decode(value),
+  },
 } as const;
 
 export interface SitesServiceServer extends UntypedServiceImplementation {
@@ -5906,6 +7236,19 @@ export interface SitesServiceServer extends UntypedServiceImplementation {
    * credential, and it grants only the widget data of its site).
    */
   getSiteByWidgetKey: handleUnaryCall<GetSiteByWidgetKeyRequest, Site>;
+  /**
+   * Annotations: dated notes on the site's time axis. Any role reads; owner and
+   * admins write. A window is a range of the site's local dates.
+   */
+  listAnnotations: handleUnaryCall<ListAnnotationsRequest, ListAnnotationsResponse>;
+  createAnnotation: handleUnaryCall<CreateAnnotationRequest, Annotation>;
+  updateAnnotation: handleUnaryCall<UpdateAnnotationRequest, Annotation>;
+  deleteAnnotation: handleUnaryCall<DeleteAnnotationRequest, DeleteAnnotationResponse>;
+  /**
+   * The annotations of a site by id, without an actor: the public dashboard's read.
+   * The gateway calls it only after the share hash proved the dashboard public.
+   */
+  listSharedAnnotations: handleUnaryCall<ListSharedAnnotationsRequest, ListAnnotationsResponse>;
 }
 
 export interface SitesServiceClient extends Client {
@@ -6312,6 +7655,89 @@ export interface SitesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Site) => void,
+  ): ClientUnaryCall;
+  /**
+   * Annotations: dated notes on the site's time axis. Any role reads; owner and
+   * admins write. A window is a range of the site's local dates.
+   */
+  listAnnotations(
+    request: ListAnnotationsRequest,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
+  ): ClientUnaryCall;
+  listAnnotations(
+    request: ListAnnotationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
+  ): ClientUnaryCall;
+  listAnnotations(
+    request: ListAnnotationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
+  ): ClientUnaryCall;
+  createAnnotation(
+    request: CreateAnnotationRequest,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  createAnnotation(
+    request: CreateAnnotationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  createAnnotation(
+    request: CreateAnnotationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  updateAnnotation(
+    request: UpdateAnnotationRequest,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  updateAnnotation(
+    request: UpdateAnnotationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  updateAnnotation(
+    request: UpdateAnnotationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Annotation) => void,
+  ): ClientUnaryCall;
+  deleteAnnotation(
+    request: DeleteAnnotationRequest,
+    callback: (error: ServiceError | null, response: DeleteAnnotationResponse) => void,
+  ): ClientUnaryCall;
+  deleteAnnotation(
+    request: DeleteAnnotationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteAnnotationResponse) => void,
+  ): ClientUnaryCall;
+  deleteAnnotation(
+    request: DeleteAnnotationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteAnnotationResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The annotations of a site by id, without an actor: the public dashboard's read.
+   * The gateway calls it only after the share hash proved the dashboard public.
+   */
+  listSharedAnnotations(
+    request: ListSharedAnnotationsRequest,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
+  ): ClientUnaryCall;
+  listSharedAnnotations(
+    request: ListSharedAnnotationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
+  ): ClientUnaryCall;
+  listSharedAnnotations(
+    request: ListSharedAnnotationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAnnotationsResponse) => void,
   ): ClientUnaryCall;
 }
 
