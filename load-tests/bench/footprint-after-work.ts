@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freeLoopbackPort, makeTempDir, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
@@ -14,6 +14,9 @@ import { NO_BUDGETS, registerViaOutbox } from './auth.js';
  * FOOTPRINT_NODE_ARGS: node's flags for the server (default `npm start`'s); the server
  * inherits the environment, so MALLOC_ARENA_MAX (default 2, as `npm start`) and the like
  * can be tried on the command line.
+ *
+ * FOOTPRINT_HEAP_SNAPSHOT: a directory; the idle server writes a heap snapshot there after
+ * the last read (`--heapsnapshot-signal`), for finding what the JS heap retains.
  *
  * FOOTPRINT_BASELINE_ROOT: another checkout (with node_modules), e.g. `git archive main`,
  * runs the same workload first: its figures print beside this tree's, with the ratio.
@@ -139,11 +142,42 @@ async function ask(server: LauncherProcess, token: string, siteId: number): Prom
   return failed;
 }
 
-/** The JS heap's share of the RSS (MiB, used / held), from the process's own /metrics. */
-async function jsHeapMiB(metricsPort: number): Promise<string> {
+/** The JS heap's share of the RSS (MiB), from the process's own /metrics (prom-client's default metrics). */
+async function jsHeapMiB(metricsPort: number): Promise<{ heap: string; spaces: string; external: number }> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const value = (name: string) => Math.round(Number(new RegExp(`^sightline_${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
-  return `${value('nodejs_heap_size_used_bytes')} / ${value('nodejs_heap_size_total_bytes')}`;
+  const space = (kind: string, name: string) => Math.round(Number(new RegExp(`^sightline_nodejs_heap_space_size_${kind}_bytes\\{space="${name}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+  const spaces = ['new', 'old', 'code', 'large_object', 'map', 'trusted', 'shared', 'read_only', 'new_large_object', 'code_large_object', 'shared_large_object', 'trusted_large_object']
+    .filter((name) => text.includes(`space="${name}"`))
+    .map((name) => `${name} ${space('used', name)}/${space('total', name)}`)
+    .join(', ');
+  return { heap: `${value('nodejs_heap_size_used_bytes')} / ${value('nodejs_heap_size_total_bytes')}`, spaces, external: value('nodejs_external_memory_bytes') };
+}
+
+/** What the kernel counts resident (MiB): anonymous memory (heaps, malloc, the engine) vs file pages (libchdb.so's code, mapped files). */
+function residentSplitMiB(pid: number): string {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+  const mib = (value: number) => Math.round(value / 1024);
+  return `anonymous ${mib(kb('Anonymous'))}, file ${mib(kb('Rss') - kb('Anonymous') - kb('Pss_Shmem'))}, shmem ${mib(kb('Pss_Shmem'))}`;
+}
+
+/** FOOTPRINT_HEAP_SNAPSHOT=<dir>: the idle server's /proc smaps, then a heap snapshot (SIGUSR2) written there after the last RSS read. */
+async function heapSnapshot(pid: number, dir: string): Promise<string> {
+  writeFileSync(path.join(dir, `smaps.${pid}.txt`), readFileSync(`/proc/${pid}/smaps`));
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; waited < 300_000; waited += 1_000) {
+    await sleep(1_000);
+    const written = readdirSync(dir).find((name) => !before.has(name) && name.endsWith('.heapsnapshot'));
+    // the file is complete once its size stops changing
+    if (written) {
+      const size = statSync(path.join(dir, written)).size;
+      await sleep(2_000);
+      if (statSync(path.join(dir, written)).size === size) return path.join(dir, written);
+    }
+  }
+  return 'not written within 5 minutes';
 }
 
 /** The whole workload against the tree at `root`; RSS in MiB. */
@@ -152,6 +186,9 @@ interface WorkloadFigures {
   peak: number;
   idle: number[];
   heap: string;
+  /** the JS heap's spaces (used/held), external memory, anonymous vs file-backed RSS at the last read */
+  breakdown: string;
+  snapshot?: string;
   /** seconds of the import, the collection and the reports */
   phases: number[];
   failedReports: number;
@@ -160,10 +197,14 @@ interface WorkloadFigures {
 async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
   const dir = await makeTempDir('sightline-footprint-work-');
   const metricsPort = await freeLoopbackPort();
+  const snapshotDir = process.env.FOOTPRINT_HEAP_SNAPSHOT ? path.resolve(process.env.FOOTPRINT_HEAP_SNAPSHOT) : undefined;
   const server = await startLauncherProcess({
     ...(root ? { root } : {}),
     // as `npm start`; FOOTPRINT_NODE_ARGS tries others (e.g. a smaller young generation)
-    nodeArgs: (process.env.FOOTPRINT_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean),
+    nodeArgs: [
+      ...(process.env.FOOTPRINT_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean),
+      ...(snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []),
+    ],
     // glibc's malloc arenas as `npm start` caps them (a baseline checkout gets the same)
     env: { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
     timeoutMs: 120_000,
@@ -197,7 +238,14 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
       waited = at;
       idle.push(rssMiB(pid));
     }
-    return { before, peak, idle, heap: await jsHeapMiB(metricsPort), phases, failedReports };
+    const resident = residentSplitMiB(pid);
+    const js = await jsHeapMiB(metricsPort);
+    // a snapshot collects all garbage first: the RSS after it says what a full GC would give back
+    const snapshot = snapshotDir ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${residentSplitMiB(pid)}, JS heap ${(await jsHeapMiB(metricsPort)).heap}` : undefined;
+    return { before, peak, idle, heap: js.heap, breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${resident}`, snapshot, phases, failedReports };
+  } catch (error) {
+    // the server's own account of what failed (its logs are warnings and errors only)
+    throw new Error(`${(error as Error).message}\nthe server printed (last 6,000 characters):\n${server.output().slice(-6_000)}`, { cause: error });
   } finally {
     clearInterval(sampler);
     await server.stop('SIGTERM');
@@ -219,6 +267,8 @@ export async function benchFootprintAfterWork(): Promise<Record<string, string |
     figures[`${label}: RSS before / peak (MiB)`] = `${run.before} / ${run.peak}`;
     figures[`${label}: RSS idle +${IDLE_READS_S.join(' / +')} s after the last report (MiB)`] = run.idle.join(' / ');
     figures[`${label}: JS heap used / held at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.heap;
+    figures[`${label}: where the RSS is at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.breakdown;
+    if (run.snapshot) figures[`${label}: heap snapshot`] = run.snapshot;
   }
   if (runs.length === 2) {
     const [base, mine] = [runs[0]![1], runs[1]![1]];

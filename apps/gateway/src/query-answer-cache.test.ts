@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueryAnswerCache, canonicalJson, localDate, type AnswerKey } from './query-answer-cache.js';
+import { QueryAnswerCache, canonicalJson, heapBytes, localDate, type AnswerKey } from './query-answer-cache.js';
 
 const NOON = Date.parse('2026-03-10T12:00:00Z');
 const answerFor = (range: [string, string], extra: Record<string, unknown> = {}) => JSON.stringify({ results: [], has_import: false, query: { site_id: 1, date_range: range }, ...extra });
@@ -143,18 +143,48 @@ describe('QueryAnswerCache', () => {
 
   it('holds at most maxBytes, least recently used out first', async () => {
     const answer = answerFor(['2026-03-01', '2026-03-07'], { pad: 'x'.repeat(900) });
-    const { cache } = rig({ maxBytes: 3_500 });
+    const { cache } = rig({ maxBytes: 4_000 });
     let loads = 0;
     const load = async () => ((loads += 1), answer);
     for (const siteId of [1, 2, 3]) await cache.answer(key({ siteId }), load);
     await cache.answer(key({ siteId: 1 }), load); // 1 is now the most recent
     await cache.answer(key({ siteId: 4 }), load); // evicts 2
-    expect(cache.size).toBeLessThanOrEqual(3_500);
+    expect(cache.size).toBeLessThanOrEqual(4_000);
     expect(loads).toBe(4);
     await cache.answer(key({ siteId: 1 }), load);
     expect(loads).toBe(4);
     await cache.answer(key({ siteId: 2 }), load);
     expect(loads).toBe(5);
+  });
+
+  it('counts an answer by the heap it holds: two bytes a character once one is beyond Latin-1, and each entry\'s bookkeeping', async () => {
+    expect(heapBytes('/caf\u00e9')).toBe(5); // é is Latin-1: one byte each, though UTF-8 takes 6
+    expect(heapBytes('/\u0141\u00f3d\u017a')).toBe(10); // Łódź: two bytes each for all five (UTF-8: 8)
+    expect(heapBytes('/\u{1F600}')).toBe(6); // an emoji is two UTF-16 units (UTF-8: 5)
+    const { cache } = rig();
+    const latin = answerFor(['2026-03-01', '2026-03-07'], { page: '/caf\u00e9' });
+    await cache.answer(key({ siteId: 1 }), async () => latin);
+    const keyLength = cache.size - latin.length - 160;
+    expect(keyLength).toBeGreaterThan(0);
+    const wide = answerFor(['2026-03-01', '2026-03-07'], { page: '/\u0141\u00f3d\u017a' });
+    await cache.answer(key({ siteId: 2 }), async () => wide);
+    // same key length (site 1 and 2 are one digit), the answer counted twice its length
+    expect(cache.size).toBe(latin.length + 160 + keyLength + 2 * wide.length + 160 + keyLength);
+  });
+
+  it('keeps fewer tiny answers than their bytes alone would allow: the per-entry cost counts', async () => {
+    const tiny = answerFor(['2026-03-01', '2026-03-07']);
+    const probe = rig().cache;
+    await probe.answer(key({ siteId: 101 }), async () => tiny);
+    const perEntry = probe.size; // sites 101–200: keys of one length
+    expect(perEntry).toBeGreaterThan(tiny.length + 160);
+    const { cache } = rig({ maxBytes: 50 * perEntry });
+    const load = async () => tiny;
+    for (let siteId = 101; siteId <= 200; siteId++) await cache.answer(key({ siteId }), load);
+    expect(cache.size).toBe(50 * perEntry);
+    // newest first: the 50 newest are held (counting characters only, all 100 would fit)
+    for (let siteId = 200; siteId > 100; siteId--) await cache.answer(key({ siteId }), load);
+    expect(cache.stats.hits).toBe(50);
   });
 
   it('with maxBytes 0 neither caches nor joins', async () => {

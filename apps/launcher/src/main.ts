@@ -4,6 +4,7 @@ import { parseTarget, TARGETS } from './parse-target.js';
 import { startSightline } from './start-sightline.js';
 import { migrateAll } from './migrate.js';
 import { metricsHost } from './metrics-host.js';
+import { startIdleGc } from './idle-gc.js';
 
 /**
  * `npm start` → every service in one process on embedded stores.
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
     log.info({ grpc: running.grpcAddress, target, seconds }, 'service is ready');
   }
   if (metrics) log.info({ port: metrics.port, host: metricsHost(config, target) }, 'metrics at /metrics');
+  if (config.IDLE_GC_AFTER_MS > 0) {
+    startIdleGc({ idleMs: config.IDLE_GC_AFTER_MS, onCollect: (before, after) => log.debug({ heap_mib_before: Math.round(before / 2 ** 20), heap_mib_after: Math.round(after / 2 ** 20) }, 'quiet after work: JS heap collected') });
+  }
 
   let stopping = false;
   const shutdown = (signal: string) => {

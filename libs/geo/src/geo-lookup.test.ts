@@ -127,22 +127,22 @@ describe('openGeoLookup', () => {
   });
 });
 
-describe('readGeoDatabases: the files once in memory that threads share', () => {
+describe('readGeoDatabases: the data sections once in memory that threads share', () => {
   it('gives the lookups the files give, from SharedArrayBuffers a worker thread reads without a copy', async () => {
     const databases = await readGeoDatabases();
-    expect(databases.ipv4.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(databases.ipv6.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(databases.ipv4.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(databases.ipv6.data.buffer).toBeInstanceOf(SharedArrayBuffer);
     const shared = await openGeoLookup({ databases });
     const files = await openGeoLookup();
     for (const ip of ['8.8.8.8', '217.0.0.1', '2a01:4f8::1', '1.1.1.1', '81.2.69.160', '192.168.1.1']) expect(shared.lookup(ip)).toEqual(files.lookup(ip));
     // a thread that changes a byte changes it for everyone: the memory is shared, not copied
     const worker = new Worker('require("node:worker_threads").parentPort.once("message", (bytes) => { bytes[0] ^= 0xff; require("node:worker_threads").parentPort.postMessage("done"); });', { eval: true });
-    const first = databases.ipv4[0]!;
+    const first = databases.ipv4.data[0]!;
     const done = new Promise((resolve) => worker.once('message', resolve));
-    worker.postMessage(databases.ipv4);
+    worker.postMessage(databases.ipv4.data);
     await done;
     await worker.terminate();
-    expect(databases.ipv4[0]).toBe(first ^ 0xff);
+    expect(databases.ipv4.data[0]).toBe(first ^ 0xff);
   });
 });
 

@@ -2,14 +2,16 @@
 // mmdb gives country_code, a state name, a city name and coordinates; the generated
 // mapping turns the names into an ISO 3166-2 code and a GeoNames id. The address is
 // only looked up, never kept.
-import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { LRUCache } from 'lru-cache';
-import maxmind, { Reader, type Response } from 'maxmind';
 import { geoData } from './geo-data.js';
 import { recordCityKey, stateKey, type GeoDataCityPoint } from './geo-data-file.js';
+import { MmdbDiskReader, readMmdbData, type MmdbFile } from './mmdb-disk-reader.js';
 import { publicIp } from './public-ip.js';
+
+const require = createRequire(import.meta.url);
+// the address parser of mmdb-lib (maxmind's reader), as its lookups parse addresses
+const { default: mmdbIp } = require('mmdb-lib/lib/ip') as { default: { parse(address: string): number[] } };
 
 export interface GeoLocation {
   /** ISO 3166-1 alpha-2, '' when unknown. */
@@ -27,14 +29,14 @@ export interface GeoLookup {
 export interface GeoLookupOptions {
   ipv4Path?: string;
   ipv6Path?: string;
-  /** Both files already in memory (`readGeoDatabases`, shared between threads); the paths are then not read. */
+  /** Both files' data sections already in memory (`readGeoDatabases`, shared between threads); their search trees are read from their paths. */
   databases?: GeoDatabases;
 }
 
-/** The two DB-IP files' bytes. */
+/** The two DB-IP files: their paths and data sections (records and names; the search trees stay on disk). */
 export interface GeoDatabases {
-  ipv4: Uint8Array;
-  ipv6: Uint8Array;
+  ipv4: MmdbFile;
+  ipv6: MmdbFile;
 }
 
 interface DbipCityRecord {
@@ -48,6 +50,8 @@ interface DbipCityRecord {
 const UNKNOWN: GeoLocation = Object.freeze({ country: '', region: '', city: 0 });
 /** Addresses whose location is remembered (about 2 MB at most). */
 const MAX_REMEMBERED_ADDRESSES = 10_000;
+/** DB-IP records whose location is remembered (records are shared by many networks). */
+const MAX_REMEMBERED_RECORDS = 10_000;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 function defaultPaths(): Required<Pick<GeoLookupOptions, 'ipv4Path' | 'ipv6Path'>> {
@@ -74,62 +78,46 @@ function nearestPoint(points: GeoDataCityPoint[], lat: number, lon: number): num
 }
 
 /**
- * Both DB-IP files read into memory that threads share (SharedArrayBuffer): ingest's
- * pipeline workers each open a lookup on the same 134 MB instead of reading their own.
+ * Both DB-IP files' data sections (about 30 MB) read into memory that threads share
+ * (SharedArrayBuffer): ingest's pipeline workers each open a lookup on the same bytes
+ * instead of reading their own. The search trees (98 MB) are read from disk as lookups
+ * need them (mmdb-disk-reader.ts).
  */
 export async function readGeoDatabases(opts: Pick<GeoLookupOptions, 'ipv4Path' | 'ipv6Path'> = {}): Promise<GeoDatabases> {
   const paths = { ...defaultPaths(), ...opts };
-  const [ipv4, ipv6] = await Promise.all([readShared(paths.ipv4Path), readShared(paths.ipv6Path)]);
-  return { ipv4, ipv6 };
+  return { ipv4: readMmdbData(paths.ipv4Path, true), ipv6: readMmdbData(paths.ipv6Path, true) };
 }
 
-async function readShared(file: string): Promise<Uint8Array> {
-  const handle = await open(file);
-  try {
-    const { size } = await handle.stat();
-    const bytes = new Uint8Array(new SharedArrayBuffer(size));
-    for (let at = 0; at < size; ) {
-      const { bytesRead } = await handle.read(bytes, at, size - at, at);
-      if (bytesRead === 0) throw new Error(`${file} ended at ${at} of ${size} bytes`);
-      at += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** A reader on bytes already in memory, with the record cache maxmind.open gives its own (same size). */
-function readerOn(bytes: Uint8Array): Reader<Response> {
-  return new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { cache: new LRUCache<string, never>({ max: 10_000 }) });
-}
-
-/** Opens both DB-IP files (about 134 MB read into memory, unless `databases` holds them) and the generated mapping. */
+/**
+ * Opens both DB-IP files (their data sections, about 30 MB, read into memory unless
+ * `databases` holds them; their search trees stay on disk) and the generated mapping.
+ */
 export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLookup> {
   const paths = { ...defaultPaths(), ...opts };
-  const [v4, v6] = opts.databases
-    ? [readerOn(opts.databases.ipv4), readerOn(opts.databases.ipv6)]
-    : await Promise.all([maxmind.open<Response>(paths.ipv4Path), maxmind.open<Response>(paths.ipv6Path)]);
+  const databases = opts.databases ?? { ipv4: readMmdbData(paths.ipv4Path, false), ipv6: readMmdbData(paths.ipv6Path, false) };
+  const v4 = new MmdbDiskReader(databases.ipv4);
+  const v6 = new MmdbDiskReader(databases.ipv6);
   const { stateRegions, recordCities } = geoData().file;
 
-  // A record's location, once per record: maxmind's reader hands out the same object for
-  // a record while it is in its LRU cache, so the name keys and the nearest-point search
-  // run once per city record, not once per event.
-  const locationOfRecord = new WeakMap<DbipCityRecord, GeoLocation>();
+  // A record's location, once per record while it is remembered: the name keys and the
+  // nearest-point search run once per city record, not once per event.
+  const locationOfRecord = new Map<number, GeoLocation>();
 
-  function resolve(reader: Reader<Response>, address: string): GeoLocation {
-    // DB-IP's flat schema is none of maxmind's typed MaxMind responses.
-    const record = reader.get(address) as DbipCityRecord | null;
-    if (!record) return UNKNOWN;
-    let location = locationOfRecord.get(record);
+  function resolve(reader: MmdbDiskReader, address: string): GeoLocation {
+    const offset = reader.recordOffset(mmdbIp.parse(address));
+    if (offset < 0) return UNKNOWN;
+    let location = locationOfRecord.get(offset);
     if (!location) {
-      location = locate(record);
-      locationOfRecord.set(record, location);
+      // DB-IP's flat schema is none of maxmind's typed MaxMind responses.
+      location = locate(reader.record(offset) as DbipCityRecord | null);
+      if (locationOfRecord.size >= MAX_REMEMBERED_RECORDS) locationOfRecord.clear();
+      locationOfRecord.set(offset, location);
     }
     return location;
   }
 
-  function locate(record: DbipCityRecord): GeoLocation {
+  function locate(record: DbipCityRecord | null): GeoLocation {
+    if (!record) return UNKNOWN;
     const country = record.country_code ?? '';
     if (!COUNTRY_CODE.test(country)) return UNKNOWN;
     const state = record.state1 ?? '';

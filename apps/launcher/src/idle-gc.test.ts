@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startIdleGc, type IdleGc } from './idle-gc.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Keeps the event loop busy (well above 5 % of the time) for `ms`. */
+async function work(ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const spin = performance.now() + 20;
+    while (performance.now() < spin);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('startIdleGc', () => {
+  let idleGc: IdleGc | undefined;
+  afterEach(() => idleGc?.stop());
+
+  it('collects once the loop has been quiet after work: garbage only a full collection frees is gone', async () => {
+    const collected: number[] = [];
+    idleGc = startIdleGc({ idleMs: 300, checkMs: 100, onCollect: (_before, after) => collected.push(after) });
+    // an object in the large-object space: no scavenge frees it, only a full collection
+    let big: number[] | undefined = new Array(2_000_000).fill(1);
+    const gone = new WeakRef(big);
+    big = undefined;
+    await work(300);
+    await sleep(2_500);
+    expect(idleGc.collections).toBe(1);
+    expect(collected).toHaveLength(1);
+    expect(gone.deref()).toBeUndefined();
+  });
+
+  it('does not collect while the loop stays busy', async () => {
+    idleGc = startIdleGc({ idleMs: 300, checkMs: 100 });
+    await work(1_500);
+    expect(idleGc.collections).toBe(0);
+  });
+
+  it('collects once per quiet period: again only after more work', async () => {
+    idleGc = startIdleGc({ idleMs: 300, checkMs: 100 });
+    await work(200);
+    await sleep(1_500);
+    expect(idleGc.collections).toBe(1);
+    await sleep(1_500);
+    expect(idleGc.collections).toBe(1);
+    await work(300);
+    await sleep(1_500);
+    expect(idleGc.collections).toBe(2);
+  });
+});
