@@ -61,7 +61,8 @@ async function crowd(url: string, key: string, viewers: number, seconds: number)
       }
       figures.requests += 1;
       figures.ms.push(performance.now() - at);
-      await sleep(Math.max(0, at + everyMs - performance.now()));
+      // the run ends at endAt: a viewer's next poll past it is not waited for
+      await sleep(Math.max(0, Math.min(at + everyMs, endAt) - performance.now()));
     }
   };
   await Promise.all(Array.from({ length: viewers }, (_, i) => viewer(i)));

@@ -171,6 +171,13 @@ describe('launcher configuration errors', () => {
     }
   }, 120_000);
 
+  it('refuses to run sites alone without SECRET_KEY (the widget keys are derived from it; replicas must share it)', async () => {
+    const stores = { DATABASE_URL: 'postgres://127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', SECRET_KEY: '' };
+    const { code, output } = await runLauncherToExit({ args: ['--target=sites'], env: stores });
+    expect(code).toBe(1);
+    expect(output).toContain('--target=sites needs SECRET_KEY');
+  });
+
   it('refuses to run a service alone without the addresses of the services it calls', async () => {
     const env = { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICKHOUSE_URL: 'http://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1', SITES_GRPC_ADDR: '', SETTINGS_GRPC_ADDR: '127.0.0.1:1', IDENTITY_GRPC_ADDR: '' };
     const { code, output } = await runLauncherToExit({ args: ['--target=ingest'], env });
