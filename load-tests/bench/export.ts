@@ -59,7 +59,7 @@ export async function benchExport(): Promise<Record<string, string | number>> {
   const dir = await makeTempDir('sightline-bench-export-');
   const figures: Record<string, string | number> = {};
   const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', EXPORT_RATE_LIMIT_PER_HOUR: '0' });
-  const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
+  const sightline = await startSightline({ config, log: createLogger({ level: (process.env.EXPORT_BENCH_LOG as 'warn' | undefined) ?? 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;
     const store = sightline.events!;

@@ -110,7 +110,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
               next = await chunks.next();
             } catch (error) {
               // the headers are gone: the client sees the body cut short (no trailer); the log says why
-              request.log.warn({ err: fromGrpcError(error), rows }, 'export stopped by the query service');
+              request.log.warn({ err: fromGrpcError(error), grpc_code: (error as { code?: number }).code, grpc_details: (error as { details?: string }).details, rows }, 'export stopped by the query service');
               throw error;
             }
             if (next.done) return;

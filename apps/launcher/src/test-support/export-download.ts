@@ -1,5 +1,9 @@
 import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+
+// off the event loop: the server under test shares this process, and its gRPC keepalives with it
+const gunzipAsync = promisify(gunzip);
 
 export interface Download {
   status: number;
@@ -23,9 +27,11 @@ export function download(base: string, path: string, headers: Record<string, str
       response.on('end', () => {
         const body = Buffer.concat(chunks);
         const gzip = response.headers['content-type'] === 'application/gzip';
-        const answer: Download = { status: response.statusCode ?? 0, headers: response.headers, trailers: response.trailers, body, file: gzip ? gunzipSync(body) : body };
-        if (answer.status !== 200) answer.error = JSON.parse(body.toString('utf8')) as Download['error'];
-        resolve(answer);
+        (gzip ? gunzipAsync(body) : Promise.resolve(body)).then((file) => {
+          const answer: Download = { status: response.statusCode ?? 0, headers: response.headers, trailers: response.trailers, body, file };
+          if (answer.status !== 200) answer.error = JSON.parse(body.toString('utf8')) as Download['error'];
+          resolve(answer);
+        }, reject);
       });
     });
     request.on('error', reject);
