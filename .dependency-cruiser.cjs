@@ -98,6 +98,14 @@ module.exports = {
       from: { path: '^apps/dashboard/src/' },
       to: { pathNot: ['^apps/dashboard/src/', '^node_modules/(preact|@preact/signals|@preact/signals-core|uplot|fflate|d3-geo|d3-array|internmap|topojson-client|world-atlas)/', '^sightline:world-shapes$'] },
     },
+    {
+      name: 'widgets-browser-only',
+      severity: 'error',
+      comment:
+        'The widgets (apps/widgets/src) run on other sites\' pages: they import only their own modules and cobe (no node: builtins, no workspace package, no framework runtime).',
+      from: { path: '^apps/widgets/src/' },
+      to: { pathNot: ['^apps/widgets/src/', '^node_modules/cobe/', '^sightline:world-shapes$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

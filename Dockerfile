@@ -45,12 +45,16 @@ COPY tools/image/compile.mjs ./tools/image/
 # No test code in the image; then every .ts becomes a .js beside it (esbuild, one
 # file per file) and the packages' exports point at it: node runs it without tsx.
 # The dashboard's static files come first (esbuild: hashed assets, .br/.gz siblings,
-# manifest.json in apps/dashboard/dist), then the server's TypeScript is compiled.
-# Of the dashboard only the build is kept: its sources are the browser's, not the server's.
+# manifest.json in apps/dashboard/dist), then the widgets' (apps/widgets/dist, the
+# same layout), then the server's TypeScript is compiled.
+# Of the dashboard and the widgets only the builds are kept: their sources are the
+# browser's, not the server's.
 RUN find apps libs -name '*.test.ts' -delete \
  && rm -rf libs/testkit apps/*/src/test-support libs/*/src/testing \
  && npm run build:dashboard \
  && rm -rf apps/dashboard/src apps/dashboard/scripts apps/dashboard/tests apps/dashboard/build.ts apps/dashboard/tsconfig.json \
+ && npm run build:widgets \
+ && rm -rf apps/widgets/src apps/widgets/scripts apps/widgets/tests apps/widgets/*.ts apps/widgets/tsconfig.json \
  && node tools/image/compile.mjs \
  && rm -rf tools tsconfig.base.json
 

@@ -36,7 +36,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './tools/vitest-summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts', 'load-tests/bench/**/*.test.ts', 'apps/dashboard/tests/**/*.test.ts', ...APP_UNITS], exclude: [...CONTRACT, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts', 'load-tests/bench/**/*.test.ts', 'apps/dashboard/tests/**/*.test.ts', 'apps/widgets/tests/**/*.test.ts', ...APP_UNITS], exclude: [...CONTRACT, '**/node_modules/**'] } },
       { extends: true, test: { name: 'contract', include: CONTRACT } },
       { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, IMAGE, ...APP_UNITS, '**/node_modules/**'] } },
       { extends: true, test: { name: 'e2e', include: [E2E] } },

@@ -3,7 +3,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
-import { worldShapes } from './src/map/world-shapes.js';
+import { readWorldAtlas, worldShapes } from '@sightline/world-shapes';
+import { MAP_HEIGHT, MAP_WIDTH } from './src/map/map-size.js';
 
 /**
  * The dashboard's build: one esbuild run (ESM, code splitting so the world map and
@@ -89,8 +90,7 @@ const worldShapesPlugin: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^sightline:world-shapes$/ }, (args) => ({ path: args.path, namespace: 'world-shapes' }));
     b.onLoad({ filter: /.*/, namespace: 'world-shapes' }, async () => {
-      const atlas = JSON.parse(await readFile(join(HERE, '../../node_modules/world-atlas/countries-110m.json'), 'utf8')) as unknown;
-      return { contents: `export default ${JSON.stringify(worldShapes(atlas))};`, loader: 'js' };
+      return { contents: `export default ${JSON.stringify(worldShapes(await readWorldAtlas(), { width: MAP_WIDTH, height: MAP_HEIGHT }))};`, loader: 'js' };
     });
   },
 };

@@ -18,6 +18,8 @@ import { benchTelemetry } from './telemetry.js';
 import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
 import { benchDashboardSize } from './dashboard-size.js';
+import { benchWidgetCrowd } from './widget-crowd.js';
+import { benchExport } from './export.js';
 
 export interface Bench {
   name: string;
@@ -37,13 +39,15 @@ export const BENCHES: readonly Bench[] = [
   { name: 'JSON bodies', measures: "the gateway's JSON body check (nesting depth, prototype keys) per tracker event beside plain JSON.parse", knobs: [], run: benchJsonBody },
   { name: 'enrichment steps', measures: 'user-agent parsing, bot detection, referrer spam, page parsing, source and channel per second', knobs: [], run: benchEnrich },
   { name: 'geo lookup', measures: 'DB-IP open time and memory, lookups per second, beside maxmind with the file in memory', knobs: [], run: benchGeo },
-  { name: 'ingestion', measures: 'publish → bus → ingest → chDB on the local bus and JetStream: flood, paced and backlog events/s, CPU per event, latency, bytes per event, ratio to raw inserts', knobs: ['BENCH_INGEST_EVENTS', 'BENCH_INGEST_PACED_EVENTS', 'BENCH_INGEST_RATE', 'BENCH_INGEST_BUSES', 'BENCH_INGEST_WORKERS', 'BENCH_BATCH_ROWS', 'BENCH_INGEST_PROFILE'], run: benchIngest },
+  { name: 'ingestion', measures: 'publish → bus → ingest → chDB on the local bus and JetStream: flood, paced and backlog events/s, CPU per event (JSON rows against TSV rows, A/B), latency, bytes per event, ratio to raw inserts', knobs: ['BENCH_INGEST_EVENTS', 'BENCH_INGEST_PACED_EVENTS', 'BENCH_INGEST_RATE', 'BENCH_INGEST_BUSES', 'BENCH_INGEST_WORKERS', 'BENCH_BATCH_ROWS', 'BENCH_INGEST_PROFILE', 'BENCH_INGEST_ROW_FORMATS'], run: benchIngest },
   { name: 'imports', measures: 'an NDJSON import straight into the import runner: rows/s parsed and written, peak memory', knobs: ['BENCH_IMPORT_ROWS'], run: () => benchImports() },
   { name: 'query', measures: 'every POST /query shape over 10M generated events: HTTP time beside the same statements run directly', knobs: ['QUERY_BENCH_EVENTS', 'QUERY_BENCH_RUNS', 'QUERY_BENCH_SEED', 'QUERY_BENCH_DATA_DIR', 'QUERY_BENCH_ONLY'], run: benchQuery },
   { name: 'funnel', measures: "a 4-step funnel's report over 30 days of 10M events of one site: HTTP time beside the same statement run directly, ratio", knobs: ['FUNNEL_BENCH_EVENTS', 'QUERY_BENCH_RUNS', 'QUERY_BENCH_SEED'], run: benchFunnel },
   { name: 'telemetry', measures: 'cost of metrics and tracing on a bus publish and an HTTP request, /metrics render time and size', knobs: [], run: benchTelemetry },
   { name: 'dashboard-load', measures: 'the share page of a site with 1M events in Chromium: navigation → every panel shown, cold and warm, beside the same queries sent straight to the API', knobs: ['DASHBOARD_BENCH_EVENTS', 'DASHBOARD_BENCH_RUNS', 'DASHBOARD_BENCH_SEED', 'DASHBOARD_BENCH_CACHE'], run: benchDashboardLoad },
   { name: 'share-crowd', measures: "N viewers on one public dashboard at the UI's cadence (30d view, realtime view): requests/s, queries reaching the events store per s, p95 page data time, with the answer cache on and off", knobs: ['SHARE_CROWD_VIEWERS', 'SHARE_CROWD_SECONDS', 'SHARE_CROWD_POLL_SECONDS', 'SHARE_CROWD_EVENTS', 'SHARE_CROWD_VIEWS'], run: benchShareCrowd },
+  { name: 'widget-crowd', measures: 'N viewers of the four widgets of one site polling on their schedule (live-users and globe every 30 s, countries and map every 5 min): events-store queries per widget per minute from the query service’s metrics, beside a run whose answers are not reused', knobs: ['WIDGET_CROWD_VIEWERS', 'WIDGET_CROWD_SECONDS', 'WIDGET_CROWD_BASELINE_VIEWERS', 'WIDGET_CROWD_BASELINE_SECONDS', 'WIDGET_CROWD_EVENTS'], run: benchWidgetCrowd },
+  { name: 'export', measures: 'GET /sites/{id}/export of 1M events per format: RSS before, at peak and after, beside the same rows read by one statement', knobs: ['EXPORT_BENCH_EVENTS'], run: benchExport },
   { name: 'dashboard-size', measures: "the dashboard's JS and CSS bytes per page route (raw, gzip, br) beside the 100 KB gzip budget", knobs: [], run: benchDashboardSize },
 ];
 

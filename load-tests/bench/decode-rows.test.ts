@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRows } from '@sightline/event-store';
+import { tsvText } from '@sightline/events-schema';
 import { decodeRows } from './decode-rows.js';
 
 // The ingestion bench counts and checks rows the pipeline inserted encoded: decoding
@@ -19,6 +20,12 @@ describe('decodeRows', () => {
     const encoded = encodeRows(rows);
     expect(encoded.format).toBe('JSONEachRow');
     expect(decodeRows(encoded)).toEqual(rows);
+  });
+
+  it('reads TabSeparated rows back as text, escapes undone', () => {
+    const payload = Buffer.from(awkward.map((text, i) => `${i}\t${tsvText(text)}\t${tsvText(`back\\slash ${text}`)}\n`).join(''));
+    const decoded = decodeRows({ format: 'TabSeparated', columns: ['site_id', 'pathname', 'referrer'], payload, rows: awkward.length });
+    expect(decoded).toEqual(awkward.map((text, i) => ({ site_id: String(i), pathname: text, referrer: `back\\slash ${text}` })));
   });
 
   it('reads no rows from an empty insert', () => {

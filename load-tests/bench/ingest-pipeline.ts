@@ -22,6 +22,7 @@ import { SessionCache } from '../../apps/ingest/src/sessions/session-cache.js';
 import { applyEvent } from '../../apps/ingest/src/sessions/sessionizer.js';
 import { fromClickHouseTime } from '../../apps/ingest/src/sessions/clickhouse-time.js';
 import { startIngest } from '../../apps/ingest/src/start-ingest.js';
+import type { RowFormat } from '../../apps/ingest/src/writer/tab-separated-rows.js';
 import { mapSiteResolver, site } from '../../apps/ingest/src/test-support/fixture-ports.js';
 import { realisticTraffic, type Traffic } from './ingest-traffic.js';
 import type { PublishOrder, PublisherWorkerData } from './nats-publisher-worker.js';
@@ -37,12 +38,20 @@ const PUBLISH_WINDOW = 2000;
 const BASELINE_SAMPLE_ROWS = 20_000;
 /** BENCH_INGEST_WORKERS: the pipeline worker counts to run each bus with (INGEST_WORKERS; 0 = on the main thread), side by side */
 const WORKER_COUNTS = (process.env.BENCH_INGEST_WORKERS ?? '0,2').split(',').map(Number);
+/**
+ * BENCH_INGEST_ROW_FORMATS: how the writer hands rows to chDB, side by side in one run:
+ * 'json' (the row objects as JSON, the path before TabSeparated: the baseline) and 'tsv'
+ */
+const ROW_FORMATS = (process.env.BENCH_INGEST_ROW_FORMATS ?? 'json,tsv').split(',') as RowFormat[];
+const FORMAT_LABEL: Record<RowFormat, string> = { json: 'JSON rows (before)', tsv: 'TSV rows' };
 /** the warm-up: one unknown-key event per shard, so each pipeline (or worker) has loaded salts, geo and visits before the timing */
 const WARM_UP_KEY = 'unknownkey00';
 
 interface InsertCall {
   table: string;
   rows: number;
+  /** the rows as the pipeline encoded them (pipeline workers, TabSeparated): the baseline inserts these bytes again */
+  encoded?: EncodedRows;
 }
 
 interface RunResult {
@@ -113,12 +122,15 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
     const flood = realisticTraffic({ events: total, seed: 1, trackingKey: TRACKING_KEY, botShare: 0.02, endAt: Date.now() - 60_000 });
     const steady = realisticTraffic({ events: paced, seed: 2, trackingKey: TRACKING_KEY, botShare: 0.02, endAt: Date.now() - 60_000 });
     figures['data set: events / visits / bot events (flood run)'] = `${flood.messages.length} / ${flood.sessions} / ${flood.expectedDrops}`;
-    for (const [kind, workers] of buses.flatMap((bus) => WORKER_COUNTS.map((count) => [bus, count] as const))) {
+    /** CPU µs per stored event of each composition's runs, per row format: the A/B summary at the end */
+    const perEvent = new Map<string, Partial<Record<RowFormat, { flood: number; backlog: number }>>>();
+    for (const [kind, workers, rowFormat] of buses.flatMap((bus) => WORKER_COUNTS.flatMap((count) => ROW_FORMATS.map((format) => [bus, count, format] as const)))) {
       if (kind === 'nats' && !natsServerInstalled()) {
         figures['NATS JetStream'] = 'skipped: no nats-server binary on PATH';
         continue;
       }
-      const label = `${kind === 'nats' ? 'chDB + NATS JetStream' : 'chDB + LocalBus'}${workers > 0 ? `, ${workers} pipeline worker${workers > 1 ? 's' : ''}` : ''}`;
+      const composition = `${kind === 'nats' ? 'chDB + NATS JetStream' : 'chDB + LocalBus'}${workers > 0 ? `, ${workers} pipeline worker${workers > 1 ? 's' : ''}` : ''}`;
+      const label = ROW_FORMATS.length > 1 ? `${composition}, ${FORMAT_LABEL[rowFormat]}` : composition;
       const openBus = async (): Promise<OpenedBus> => {
         if (kind !== 'nats') {
           const bus = new LocalBus();
@@ -131,7 +143,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       const ports: IngestPorts = { sites: mapSiteResolver({ [TRACKING_KEY]: site({ site_id: 1 }) }), enricher: createEnricher(), geo, clock: systemClock };
 
       const loadBefore = load();
-      const floodRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, openBus, traffic: flood, measureBytes: kind !== 'nats' && workers === WORKER_COUNTS[0] });
+      const floodRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: flood, measureBytes: kind !== 'nats' && workers === WORKER_COUNTS[0] && rowFormat === ROW_FORMATS.at(-1) });
       const baselineMs = await rawInsertBaseline(dir.path, `base${run}`, floodRun);
       reportLoss(figures, `${label}, flood`, floodRun, flood);
       figures[`${label}, flood: events/s stored end to end (load ${loadBefore})`] = Math.round(floodRun.published / floodRun.seconds);
@@ -152,7 +164,7 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
 
       // ingest alone: the same events drained from a backlog, no publisher in the process
       const loadBacklog = load();
-      const backlogRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, openBus, traffic: flood, backlog: true, measureBytes: false });
+      const backlogRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: flood, backlog: true, measureBytes: false });
       reportLoss(figures, `${label}, backlog`, backlogRun, flood);
       figures[`${label}, backlog: ingest alone drains it, events/s stored (load ${loadBacklog})`] = Math.round(backlogRun.published / backlogRun.seconds);
       if (backlogRun.sustainedPerSecond) figures[`${label}, backlog: events/s sustained (10 % → 90 % of the events stored)`] = backlogRun.sustainedPerSecond;
@@ -160,10 +172,12 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       if (backlogRun.firstStoredMs !== undefined) figures[`${label}, backlog: ingest's start to its first events stored (ms)`] = Math.round(backlogRun.firstStoredMs);
       figures[`${label}, backlog: CPU s (all threads) / events per CPU-second`] = `${backlogRun.cpuSeconds!.toFixed(1)} / ${Math.round(backlogRun.published / backlogRun.cpuSeconds!)}`;
       reportMachine(figures, `${label}, backlog`, backlogRun);
+      const microseconds = (result: RunResult): number => (result.cpuSeconds! * 1e6) / result.stored;
+      perEvent.set(composition, { ...perEvent.get(composition), [rowFormat]: { flood: microseconds(floodRun), backlog: microseconds(backlogRun) } });
 
       if (paced === 0) continue;
       const loadPaced = load();
-      const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
+      const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
       reportLoss(figures, `${label}, paced`, pacedRun, steady);
       figures[`${label}, paced at ${rate}/s: events/s stored (load ${loadPaced})`] = Math.round(pacedRun.published / pacedRun.seconds);
       reportMachine(figures, `${label}, paced`, pacedRun);
@@ -179,6 +193,15 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       // below 5 s a tenth is shorter than a batch's wait (≤ 1 s), so the tenths show batching, not a backlog
       const longEnough = paced / rate >= 5;
       figures[`${label}, paced at ${rate}/s: kept up (p50 of the 9th tenth − the 2nd)`] = longEnough ? `${climb <= 250 ? 'yes' : 'NO, a backlog grew'}: ${climb} ms` : `run too short to tell (< 5 s): ${climb} ms`;
+    }
+    // A/B in this run: what each stored event cost in CPU, the process's every thread (chDB's
+    // insert threads included); the backlog's is ingest alone, the flood's includes the publisher
+    for (const [composition, formats] of perEvent) {
+      const { json: before, tsv: after } = formats;
+      if (!before || !after) continue;
+      for (const run of ['backlog', 'flood'] as const) {
+        figures[`A/B ${composition}, ${run}: CPU µs per stored event, JSON rows → TSV rows (after / before)`] = `${before[run].toFixed(1)} → ${after[run].toFixed(1)} (${(after[run] / before[run]).toFixed(2)})`;
+      }
     }
   } finally {
     await db.close();
@@ -218,6 +241,7 @@ interface RunOptions {
   ports: IngestPorts;
   /** INGEST_WORKERS */
   workers: number;
+  rowFormat: RowFormat;
   openBus: () => Promise<OpenedBus>;
   traffic: Traffic;
   /** publish at this rate; as fast as possible when absent */
@@ -286,7 +310,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     const encodedStored: { table: string; rows: EncodedRows; at: number }[] = [];
     store.insertEncoded = async (table, rows) => {
       await timed(() => insertEncoded(table, rows));
-      result.calls.push({ table, rows: rows.rows });
+      result.calls.push({ table, rows: rows.rows, encoded: rows });
       encodedStored.push({ table, rows, at: sharedClockMs() });
       settle(table, rows.rows, () => decodeRows(rows));
     };
@@ -294,7 +318,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
       for (const { table, rows, at } of encodedStored.splice(0)) stored(table, decodeRows(rows), at);
     };
     const config = { ...loadConfig({}), INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000), INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: DEFAULT_EVENT_SHARDS, INGEST_REPLICAS: 1, INGEST_WORKERS: options.workers };
-    const startPipeline = () => startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports });
+    const startPipeline = () => startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports, rowFormat: options.rowFormat });
     let ingest = await startPipeline();
     // warm up outside the timing: the first event loads the salts and rebuilds the (empty) visits
     // (one per shard: with pipeline workers, each warms up on its own first event)
@@ -442,7 +466,10 @@ async function startProfiler(): Promise<(file: string) => Promise<void>> {
   };
 }
 
-/** The pipeline's insert calls replayed straight into a fresh database: same tables, same batch sizes, sampled rows. */
+/**
+ * The pipeline's insert calls replayed straight into a fresh database: same tables, same
+ * batch sizes, the same encoded bytes where the pipeline handed bytes (else sampled rows).
+ */
 async function rawInsertBaseline(dir: string, database: string, run: RunResult): Promise<number> {
   const store = await ChdbEventStore.open({ path: path.join(dir, 'chdb'), database });
   try {
@@ -450,6 +477,10 @@ async function rawInsertBaseline(dir: string, database: string, run: RunResult):
     const offsets = new Map<string, number>();
     const started = performance.now();
     for (const call of run.calls) {
+      if (call.encoded) {
+        await store.insertEncoded(call.table, call.encoded);
+        continue;
+      }
       const sample = run.samples.get(call.table)!;
       let at = offsets.get(call.table) ?? 0;
       const rows: Record<string, unknown>[] = [];

@@ -34,6 +34,7 @@ import { annotationRoutes } from './routes/site-annotations.js';
 import { collectRoutes } from './routes/collect.js';
 import { trackerScriptRoutes } from './routes/tracker-script.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { exportRoutes } from './routes/site-export.js';
 import { importRoutes } from './routes/site-imports.js';
 import { queryRoutes } from './routes/query.js';
 import { webSessionRoutes } from './routes/web-session.js';
@@ -101,6 +102,8 @@ export interface GatewayOptions {
   queryCache?: Omit<QueryAnswerCacheOptions, 'now'>;
   /** SHARE_RATE_LIMIT_PER_MINUTE: share API and page requests per client address; 0 = no limit (default 600) */
   shareRateLimitPerMinute?: number;
+  /** EXPORT_RATE_LIMIT_PER_HOUR: exports one key or session may start per hour; 0 = no limit (default 30) */
+  exportRateLimitPerHour?: number;
   /** the embeddable widgets' data: WIDGET_CACHE_TTL_MS, WIDGET_RATE_LIMIT_PER_MINUTE, WIDGET_KEY_RATE_LIMIT_PER_MINUTE (default 60 s, 600, 60) */
   widgets?: { cacheTtlMs: number; rateLimitPerMinute: number; keyRateLimitPerMinute: number };
   /** WIDGETS_DIR: the widgets build (manifest.json + bundles); without a manifest /widgets/v1/*.js answer 404 */
@@ -287,6 +290,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     answers.forgetSite(siteId);
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
   };
+  await app.register(exportRoutes, { sites, query, deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
   await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();

@@ -7,6 +7,7 @@ import { rebuildSessions } from './sessions/rebuild-sessions.js';
 import { SessionCache } from './sessions/session-cache.js';
 import type { StoredBatchFigures } from './writer/batch-telemetry.js';
 import { BatchWriter } from './writer/batch-writer.js';
+import type { RowFormat } from './writer/tab-separated-rows.js';
 
 /** What runs collected events into the store: one pipeline on this thread, or pipeline workers (threads/). */
 export interface IngestCore {
@@ -39,6 +40,8 @@ export interface IngestCoreDeps {
   prepare?: () => Promise<void>;
   /** a stored batch's metrics; default: this thread's registry (a worker hands them to the main thread's) */
   onStoredBatch?: (figures: StoredBatchFigures) => void;
+  /** how events and sessions rows go to the store (BatchWriterOptions.rowFormat) */
+  rowFormat?: RowFormat;
 }
 
 /**
@@ -58,6 +61,7 @@ export function startIngestCore(deps: IngestCoreDeps): IngestCore {
     maxParts: config.INGEST_BATCH_ROWS,
     onInsertError: (err, attempt) => log.warn({ err: String(err), attempt }, 'events insert failed; retrying the batch'),
     ...(deps.onStoredBatch ? { onStored: deps.onStoredBatch } : {}),
+    ...(deps.rowFormat ? { rowFormat: deps.rowFormat } : {}),
   });
   const pipeline = new IngestPipeline({ ports, salts: deps.salts, sessions, writer, store });
 

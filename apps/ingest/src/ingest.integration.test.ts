@@ -5,7 +5,7 @@ import { LocalBus, SIGHTLINE_STREAMS, SUBJECTS, type Bus, type UntypedSubjects, 
 const publishCollected = (bus: Bus, message: Record<string, unknown>) => (bus as unknown as Bus<UntypedSubjects>).publish(collectedSubject(0), message);
 import { loadConfig } from '@sightline/config';
 import type { PgDb } from '@sightline/db';
-import type { EventStore } from '@sightline/event-store';
+import type { EncodedRows, EventStore } from '@sightline/event-store';
 import type { ServiceInstance } from '@sightline/runtime';
 import { createLogger } from '@sightline/telemetry';
 import { backendGate, captureLog, movableClock } from '@sightline/testkit';
@@ -256,6 +256,12 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
         if (table === 'events') eventInserts += 1;
         return store.insert(table, rows);
       },
+      // events and sessions rows go encoded (TabSeparated)
+      insertEncoded: (table: string, rows: EncodedRows) => {
+        if (table === 'sessions') return Promise.reject(new Error('killed'));
+        if (table === 'events') eventInserts += 1;
+        return store.insertEncoded(table, rows);
+      },
     } as unknown as EventStore;
     const dying = new BatchWriter(diesBeforeSessions, { maxRows: 1, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
     const beforeKill = pipelineOn(dying, cache);
@@ -373,7 +379,7 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     const inBatch = pipeline.handle(collected({ ts: at(70), u: 'https://example.com/in-batch' }), false);
     const preparing = pipeline.handle(collected({ ts: at(71), u: 'https://example.com/preparing', ip: '203.0.113.7' }), false);
     // the writer's batch is private: peeked here only to know when an event has reached it
-    const eventsInBatch = async () => (writer as unknown as { current: { events: unknown[] } }).current.events.length;
+    const eventsInBatch = async () => (writer as unknown as { current: { eventSites: unknown[] } }).current.eventSites.length;
     await waitFor(eventsInBatch, (n) => n === 1);
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     await waitFor(async () => captured.records().filter((r) => r.msg === 'events, sessions and drop counts of a deleted site deleted').length, (n) => n === 1);

@@ -8,6 +8,7 @@ import type { IngestPorts } from './pipeline/ports.js';
 import { consumeSiteDeleted } from './site-deleted.js';
 import { PipelineThreads } from './threads/pipeline-threads.js';
 import type { WorkerGeo } from './threads/worker-messages.js';
+import type { RowFormat } from './writer/tab-separated-rows.js';
 import { startImports } from './imports/start-imports.js';
 import { productionPorts, type IngestDeps } from './wiring.js';
 
@@ -18,6 +19,8 @@ export interface StartIngestOptions {
   ports?: IngestPorts;
   /** INGEST_WORKERS > 0: where the workers' geo data comes from (default DB-IP; tests pass a table) */
   workerGeo?: WorkerGeo;
+  /** how events and sessions rows go to the store; the ingestion bench sets 'json' for its baseline */
+  rowFormat?: RowFormat;
 }
 
 /** Tests hand their own ports and need no gRPC clients. */
@@ -55,8 +58,9 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
           log,
           config,
           geo: options.workerGeo ?? { kind: 'dbip' },
+          ...(options.rowFormat ? { rowFormat: options.rowFormat } : {}),
         })
-      : startIngestCore({ ports, salts, store, config, log, prepare: preparePorts });
+      : startIngestCore({ ports, salts, store, config, log, prepare: preparePorts, ...(options.rowFormat ? { rowFormat: options.rowFormat } : {}) });
   const subscriptions: Subscription[] = [await consumeSiteDeleted(store, bus, core, log)];
 
   // two batches in flight per pipeline (one being written, one filling): with workers, per worker

@@ -35,6 +35,16 @@ export class BoundedReads implements EventStore {
     }
   }
 
+  /** The same per-statement memory limit as every read (a Parquet export's statement). */
+  async writeFile(sql: string, params: EventStoreParams | undefined, format: 'Parquet', path: string, settings?: Record<string, number>): Promise<void> {
+    if (!this.store.writeFile) throw new Error('this events store cannot write files');
+    try {
+      await this.store.writeFile(sql, params, format, path, { ...(this.maxMemoryBytes > 0 ? { max_memory_usage: this.maxMemoryBytes } : {}), ...settings });
+    } catch (error) {
+      throw memoryLimitAnswer(error) ?? error;
+    }
+  }
+
   command(sql: string, params?: EventStoreParams): Promise<void> {
     return this.store.command(sql, params);
   }

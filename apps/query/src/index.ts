@@ -4,6 +4,7 @@ import { queryV1 } from '@sightline/proto';
 import { defineServiceModule } from '@sightline/runtime';
 import { geoLabels } from '@sightline/geo';
 import { BoundedReads } from './bounded-reads.js';
+import { exportEventsHandler } from './export/export-handler.js';
 import { handleFunnelReport, handleListProps, handleQuery } from './query-service.js';
 import { siteActivity } from './site-activity.js';
 
@@ -23,6 +24,7 @@ export const queryModule = defineServiceModule({
       // readable names for visit:country/region/city rows come from the same geo data ingest codes with
       query: unary('Query/Query', log, (request: queryV1.QueryRequest) => handleQuery({ events, geo: geoLabels }, request)),
       listProps: unary('Query/ListProps', log, (request: queryV1.ListPropsRequest) => handleListProps(events, request)),
+      exportEvents: exportEventsHandler(events, log),
       funnelReport: unary('Query/FunnelReport', log, (request: queryV1.FunnelReportRequest) => handleFunnelReport(events, request)),
     };
     return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
@@ -40,3 +42,6 @@ export { runQuery } from './query/run-query.js';
 export { runFunnelReport } from './funnel/run-funnel.js';
 export { funnelStatement } from './funnel/funnel-sql.js';
 export { intlGeoLabels } from './geo-labels.js';
+
+// The export's statement, for the export bench's baseline (load-tests/bench/export.ts).
+export { STORED_EVENT_SELECT } from './export/export-columns.js';

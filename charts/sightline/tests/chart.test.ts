@@ -133,6 +133,18 @@ describe('Helm chart', () => {
     for (const w of workloads(objects)) expect(JSON.stringify(podSpec(w))).not.toContain('pg-secret-7a1');
   });
 
+  it('gives identity and sites SECRET_KEY from the Secret (one-time codes, widget keys), the same key for every replica', () => {
+    for (const flags of [DEFAULTS, PRODUCTION]) {
+      const objects = renderChart(flags);
+      const secretName = flags === PRODUCTION ? 'sightline-stores' : 'rel-sightline-secrets';
+      for (const service of ['identity', 'sites']) {
+        const workload = workloads(objects).find((w) => w.metadata.name === `rel-sightline-${service}`)!;
+        const env = podSpec(workload).containers[0].env as { name: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[];
+        expect(env.find((e) => e.name === 'SECRET_KEY')!.valueFrom!.secretKeyRef, service).toMatchObject({ name: secretName, key: 'SECRET_KEY' });
+      }
+    }
+  });
+
   it('creates no Secret when an existing one is named, and reads it instead', () => {
     const objects = renderChart(PRODUCTION);
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);

@@ -95,6 +95,15 @@ export class ChdbEventStore implements EventStore {
     });
   }
 
+  async writeFile(sql: string, params: EventStoreParams | undefined, format: 'Parquet', path: string, settings?: Record<string, number>): Promise<void> {
+    // the path is ours (a temporary file name), never request data: INTO OUTFILE takes only a literal
+    if (!/^[\w./-]+$/.test(path)) throw new Error(`unsafe output path ${path}`);
+    const clause = settings ? `\nSETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${Math.trunc(value)}`).join(', ')}` : '';
+    await traced('query', this.#target(sql), async () => {
+      await this.#run(`${sql.trimEnd()}\nINTO OUTFILE '${path}' TRUNCATE FORMAT ${format}${clause}`, params, 'JSONEachRow');
+    });
+  }
+
   async command(sql: string, params?: EventStoreParams): Promise<void> {
     await traced('command', this.#target(sql), async () => {
       try {

@@ -1,4 +1,6 @@
+import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { INSERT_SETTINGS, SHARED_CLICKHOUSE_SETTINGS, querySettings } from './clickhouse-settings.js';
 import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
@@ -62,6 +64,18 @@ export class ClickHouseEventStore implements EventStore {
       try {
         const result = await this.#client.query({ query: sql, format: 'JSONEachRow', query_params: normalizeParams(params), ...(settings ? { clickhouse_settings: settings } : {}) });
         return await result.json<R>();
+      } catch (error) {
+        throw toEventStoreError(error);
+      }
+    });
+  }
+
+  async writeFile(sql: string, params: EventStoreParams | undefined, format: 'Parquet', path: string, settings?: Record<string, number>): Promise<void> {
+    await traced('query', this.#target(sql), async () => {
+      this.#assertOpen();
+      try {
+        const result = await this.#client.query({ query: sql, format, query_params: normalizeParams(params), ...(settings ? { clickhouse_settings: settings } : {}) });
+        await pipeline(result.stream(), createWriteStream(path));
       } catch (error) {
         throw toEventStoreError(error);
       }

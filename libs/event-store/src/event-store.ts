@@ -32,6 +32,14 @@ export interface EventStore {
    */
   readonly cluster?: string;
   query<R = Record<string, unknown>>(sql: string, params?: EventStoreParams, options?: QueryOptions): Promise<R[]>;
+  /**
+   * Runs a SELECT and writes its whole result in ClickHouse's own `format` writer to
+   * the local file `path` (created or truncated), never holding it in this process:
+   * chDB writes the file itself (INTO OUTFILE), a server's answer streams into it.
+   * `sql` carries no FORMAT or SETTINGS clause; `settings` are whole numbers of ours.
+   * Optional: stores that only ingest (test doubles, ingest's worker threads) lack it.
+   */
+  writeFile?(sql: string, params: EventStoreParams | undefined, format: 'Parquet', path: string, settings?: Record<string, number>): Promise<void>;
   /** DDL and mutations; nothing is returned. */
   command(sql: string, params?: EventStoreParams): Promise<void>;
   /** Inserts rows as JSONEachRow into `table`; unknown keys are an error. */

@@ -57,8 +57,9 @@ export function encodeJsonCompactEachRow(rows: readonly Record<string, unknown>[
  * the embedded engine inserts).
  */
 export interface EncodedRows {
-  format: 'JSONEachRow' | 'JSONCompactEachRow';
-  /** JSONCompactEachRow: the columns of each row's values, in order */
+  /** TabSeparated: one line per row, fields escaped as ClickHouse's TabSeparated input reads them */
+  format: 'JSONEachRow' | 'JSONCompactEachRow' | 'TabSeparated';
+  /** JSONCompactEachRow, TabSeparated: the columns of each row's values, in order */
   columns?: string[];
   /** newline-separated rows, UTF-8 */
   payload: Uint8Array;

@@ -69,6 +69,12 @@ export class LazyEventStore implements EventStore {
     return (await this.#store()).query<R>(sql, params, options);
   }
 
+  async writeFile(...args: Parameters<NonNullable<EventStore['writeFile']>>): Promise<void> {
+    const store = await this.#store();
+    if (!store.writeFile) throw new Error('this events store cannot write files');
+    await store.writeFile(...args);
+  }
+
   async command(sql: string, params?: EventStoreParams): Promise<void> {
     await (await this.#store()).command(sql, params);
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_PATH, renderAttributesModule } from '../scripts/render-attributes.js';
+import { renderRowEncodersModule, ROW_ENCODERS_GENERATED_PATH } from '../scripts/render-row-encoders.js';
 import { renderTrackerFieldsModule, TRACKER_FIELDS_GENERATED_PATH } from '../scripts/render-tracker-fields.js';
 import { emptySessionAttributes, SESSION_ATTRIBUTE_COLUMNS } from './attributes.js';
 import { copySessionAttributes, pickSessionAttributes } from './attributes.generated.js';
@@ -10,9 +11,10 @@ import { copySessionAttributes, pickSessionAttributes } from './attributes.gener
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('the generated attribute copiers', () => {
-  it('are what the catalogue and the tracker fields generate today (run `npm run generate:attributes` after changing them)', () => {
+  it('are what the catalogue, the row columns and the tracker fields generate today (run `npm run generate:attributes` after changing them)', () => {
     expect(readFileSync(path.join(LIB, GENERATED_PATH), 'utf8')).toBe(renderAttributesModule());
     expect(readFileSync(path.join(LIB, TRACKER_FIELDS_GENERATED_PATH), 'utf8')).toBe(renderTrackerFieldsModule());
+    expect(readFileSync(path.join(LIB, ROW_ENCODERS_GENERATED_PATH), 'utf8')).toBe(renderRowEncodersModule());
   });
 
   it('copy every attribute of the catalogue, in its order, and nothing else', () => {

@@ -75,3 +75,55 @@ export interface SessionRow extends SessionAttributes {
   engagement_ms: number;
   import_id: number;
 }
+
+/**
+ * How a column's value is written as TabSeparated text (rows-tsv.generated.ts):
+ * - integer: a JS number, or a UInt64 as its decimal text, written as it is;
+ * - time: 'YYYY-MM-DD HH:MM:SS.mmm', written as it is;
+ * - text: a string, escaped (tab-separated-text.ts);
+ * - texts: an array of strings, written as an array literal.
+ */
+export type RowColumnKind = 'integer' | 'time' | 'text' | 'texts';
+
+export interface RowColumnSpec {
+  readonly name: string;
+  readonly kind: RowColumnKind;
+}
+
+/** The columns of `EventRow` other than the visit attributes, in the order ingest writes them. */
+export const EVENT_ROW_COLUMNS = [
+  { name: 'site_id', kind: 'integer' },
+  { name: 'timestamp', kind: 'time' },
+  { name: 'name', kind: 'text' },
+  { name: 'visitor_id', kind: 'integer' },
+  { name: 'session_id', kind: 'integer' },
+  { name: 'hostname', kind: 'text' },
+  { name: 'pathname', kind: 'text' },
+  { name: 'prop_keys', kind: 'texts' },
+  { name: 'prop_values', kind: 'texts' },
+  { name: 'engagement_ms', kind: 'integer' },
+  { name: 'scroll_depth', kind: 'integer' },
+  { name: 'status_code', kind: 'integer' },
+  { name: 'import_id', kind: 'integer' },
+] as const satisfies readonly (RowColumnSpec & { name: Exclude<keyof EventRow, keyof SessionAttributes> })[];
+
+/** The columns of `SessionRow` other than the visit attributes, in the order ingest writes them. */
+export const SESSION_ROW_COLUMNS = [
+  { name: 'site_id', kind: 'integer' },
+  { name: 'session_id', kind: 'integer' },
+  { name: 'visitor_id', kind: 'integer' },
+  { name: 'sign', kind: 'integer' },
+  { name: 'version', kind: 'integer' },
+  { name: 'start', kind: 'time' },
+  { name: 'timestamp', kind: 'time' },
+  { name: 'hostname', kind: 'text' },
+  { name: 'entry_page', kind: 'text' },
+  { name: 'exit_page', kind: 'text' },
+  { name: 'exit_hostname', kind: 'text' },
+  { name: 'pageviews', kind: 'integer' },
+  { name: 'events', kind: 'integer' },
+  { name: 'is_bounce', kind: 'integer' },
+  { name: 'duration', kind: 'integer' },
+  { name: 'engagement_ms', kind: 'integer' },
+  { name: 'import_id', kind: 'integer' },
+] as const satisfies readonly (RowColumnSpec & { name: Exclude<keyof SessionRow, keyof SessionAttributes> })[];

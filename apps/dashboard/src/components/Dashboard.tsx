@@ -6,6 +6,7 @@ import type { DashboardState } from '../state/url-state.js';
 import { useAsync } from '../state/use-query.js';
 import { ExportButton } from './ExportButton.js';
 import { FilterBar } from './FilterBar.js';
+import { FunnelsPanel } from './FunnelsPanel.js';
 import { HelpOverlay, useShortcuts } from './Shortcuts.js';
 import { MainGraph } from './MainGraph.js';
 import { Panel } from './Panel.js';
@@ -66,6 +67,7 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
         {PANELS.map((panel) => (
           <Panel key={panel.id} spec={panel} />
         ))}
+        <FunnelsPanel />
       </div>
       <p class="credits">
         IP geolocation by <a href="https://db-ip.com" rel="noopener noreferrer">DB-IP</a> (<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener noreferrer">CC BY 4.0</a>)

@@ -8,7 +8,7 @@ import { MAP_HEIGHT as HEIGHT, MAP_WIDTH as WIDTH } from './map-size.js';
  * The countries choropleth, shaded by visitors in five classes (the class carries
  * the colour: no inline style); a country with visitors is a focusable button
  * (Enter filters by it) named with its visitors. Loaded lazily with its outlines
- * (projected at build time, world-shapes.ts).
+ * (projected at build time, libs/world-shapes).
  */
 export function WorldMap({ rows, onPick }: { rows: ShownRow[]; onPick: (row: ShownRow) => void }) {
   const byCode = useMemo(() => new Map(rows.map((r) => [r.value, r])), [rows]);

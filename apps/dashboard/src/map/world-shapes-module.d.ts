@@ -1,5 +1,5 @@
-// The build-time module of country outlines (see world-shapes.ts and build.ts).
+// The build-time module of country outlines (libs/world-shapes, served by build.ts).
 declare module 'sightline:world-shapes' {
-  const shapes: import('./world-shapes.js').CountryShape[];
+  const shapes: Array<{ code: string; name: string; d: string }>;
   export default shapes;
 }

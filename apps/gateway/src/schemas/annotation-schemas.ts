@@ -11,7 +11,7 @@ export const AnnotationObject = z
     datetime: z.string().nullable().describe(`${INSTANT} Null for a day note.`),
     local_date: z.string().describe('The site-local day the note falls on: its `date`, or its `datetime` in the site’s time zone (follows a change of time zone).'),
     text: z.string().describe('1 to 280 characters, one line. Plain text: render it as text.'),
-    author: z.string().describe('Who wrote it: the e-mail address of the account (as member lists name accounts), or the key id when that account no longer exists.'),
+    author: z.string().describe('Who wrote it: the e-mail address of the account (as member lists name accounts), or the key id when that account no longer exists (or identity could not be asked).'),
     author_key_id: z.string().describe('The key (or `ses_…` dashboard session) that wrote it.'),
     created_at: z.string(),
     updated_at: z.string(),

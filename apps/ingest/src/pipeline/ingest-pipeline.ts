@@ -123,8 +123,10 @@ export class IngestPipeline {
       events: eventRow ? [eventRow] : [],
       sessions: sessionVersions,
       drops: [],
-      ...(late ? { lateDays: [{ site_id: siteId, day: new Date(event.at).toISOString().slice(0, 10) }] } : {}),
+      lateDays: late ? [{ site_id: siteId, day: new Date(event.at).toISOString().slice(0, 10) }] : undefined,
       storedAt,
+      // the event row carries the visit's attributes: encoded once per visit
+      visitAttributes: step.session?.attributes,
     });
   }
 }

@@ -76,8 +76,13 @@ function sessionIdOf(siteId: number, visitorId: string, start: number): string {
  * JSON.stringify walks more slowly (seen in ingest's CPU profile).
  */
 export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
+  return copySessionAttributes(sessionRowColumns(s, sign), s.attributes);
+}
+
+/** A session row version's columns but the visit attributes (ingest encodes those once per visit). */
+export function sessionRowColumns(s: LiveSession, sign: 1 | -1): Omit<SessionRow, keyof SessionAttributes> {
   const bounce = s.events < 2;
-  const row: Omit<SessionRow, keyof SessionAttributes> = {
+  return {
     site_id: s.site_id,
     session_id: s.session_id,
     visitor_id: s.visitor_id,
@@ -96,7 +101,6 @@ export function sessionRow(s: LiveSession, sign: 1 | -1): SessionRow {
     engagement_ms: s.engagement_ms,
     import_id: s.import_id,
   };
-  return copySessionAttributes(row, s.attributes);
 }
 
 function eventRow(e: SessionEvent, s: LiveSession): EventRow {

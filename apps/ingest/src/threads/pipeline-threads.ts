@@ -9,6 +9,7 @@ import type { SaltSource } from '../identity/daily-salts.js';
 import type { IngestCore } from '../ingest-core.js';
 import type { SiteResolver } from '../pipeline/ports.js';
 import { recordStoredBatchFigures } from '../writer/batch-telemetry.js';
+import type { RowFormat } from '../writer/tab-separated-rows.js';
 import { spawnTsWorker } from './spawn-worker.js';
 import type { FromWorker, PipelineWorkerData, ToWorker, WorkerCall, WorkerEvent, WorkerGeo } from './worker-messages.js';
 
@@ -25,6 +26,8 @@ export interface PipelineThreadsOptions {
   log: Logger;
   config: { INGEST_BATCH_ROWS: number; INGEST_BATCH_MAX_DELAY_MS: number };
   geo: WorkerGeo;
+  /** how events and sessions rows go to the store (BatchWriterOptions.rowFormat) */
+  rowFormat?: RowFormat;
   /** the worker's module; default pipeline-worker (tests: one that dies on cue) */
   workerEntry?: URL;
 }
@@ -222,6 +225,7 @@ class Lane {
       geo,
       store: { kind: store.kind, database: store.database, ...(store.cluster ? { cluster: store.cluster } : {}) },
       tracing: tracingActive(),
+      ...(this.options.rowFormat ? { rowFormat: this.options.rowFormat } : {}),
     };
     const worker = spawnTsWorker(this.options.workerEntry ?? WORKER_ENTRY, data);
     this.worker = worker;

@@ -30,6 +30,7 @@ const core = startIngestCore({
   log,
   prepare: ports.prepare,
   onStoredBatch: (figures) => main.post({ t: 'stored-batch', figures }),
+  ...(data.rowFormat ? { rowFormat: data.rowFormat } : {}),
 });
 
 // answers go back once per turn, many events in one message

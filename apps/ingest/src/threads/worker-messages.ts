@@ -2,6 +2,7 @@ import type { EncodedRows, EventStoreParams } from '@sightline/event-store';
 import type { SpanContextRecord, SpanRecord } from '@sightline/telemetry';
 import type { GeoInfo, SiteContext } from '../pipeline/ports.js';
 import type { StoredBatchFigures } from '../writer/batch-telemetry.js';
+import type { RowFormat } from '../writer/tab-separated-rows.js';
 
 /**
  * What the main thread and a pipeline worker say to each other. Everything here
@@ -24,6 +25,8 @@ export interface PipelineWorkerData {
   store: { kind: 'clickhouse' | 'chdb'; database: string; cluster?: string };
   /** the main thread traces: the worker records its spans and posts them there to be exported */
   tracing: boolean;
+  /** how events and sessions rows go to the store (BatchWriterOptions.rowFormat) */
+  rowFormat?: RowFormat;
 }
 
 /** One delivered message handed to a worker; `id` names it in the answer. */

@@ -38,6 +38,11 @@ export class BatchSessionVersions {
     this.rowCount += 1;
   }
 
+  /** The versions to write, in arrival order per visit. */
+  *versions(): IterableIterator<SessionVersion> {
+    for (const versions of this.visits.values()) yield* versions;
+  }
+
   /** The rows to insert, built now. */
   rows(): SessionRow[] {
     const out: SessionRow[] = [];

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRow } from '@sightline/events-schema';
 import { ingestBatchSize, ingestDroppedEvents, ingestLag, ingestStoredEvents, readMetricValue } from '@sightline/telemetry';
 import { recordStoredBatchFigures, storedBatchFigures } from './batch-telemetry.js';
 
@@ -12,8 +11,8 @@ describe('storedBatchFigures → recordStoredBatchFigures', () => {
     };
     const now = Date.parse('2026-03-01T12:00:10.000Z');
     // 10 s and 2.5 s old
-    const events = [{ timestamp: '2026-03-01 12:00:00.000' }, { timestamp: '2026-03-01 12:00:07.500' }] as EventRow[];
-    recordStoredBatchFigures(storedBatchFigures({ events, rows: 7, drops: [{ reason: 'bot', count: 3 }, { reason: 'stale', count: 1 }] }, now));
+    const eventTimes = [Date.parse('2026-03-01T12:00:00.000Z'), Date.parse('2026-03-01T12:00:07.500Z')];
+    recordStoredBatchFigures(storedBatchFigures({ eventTimes, rows: 7, drops: [{ reason: 'bot', count: 3 }, { reason: 'stale', count: 1 }] }, now));
 
     expect(await readMetricValue(ingestLag, {}, '_count')).toBe(before.lagCount + 2);
     expect(await readMetricValue(ingestLag, {}, '_sum')).toBeCloseTo(before.lagSum + 12.5, 6);

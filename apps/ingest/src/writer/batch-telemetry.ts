@@ -1,5 +1,4 @@
 import { SpanKind, SpanStatusCode, context, isSpanContextValid, trace, type SpanContext } from '@opentelemetry/api';
-import type { EventRow } from '@sightline/events-schema';
 import { ingestBatchSize, ingestDroppedEvents, ingestLag, ingestStoredEvents } from '@sightline/telemetry';
 
 const tracer = trace.getTracer('@sightline/ingest');
@@ -31,11 +30,6 @@ export function inBatchWriteSpan<T>(links: readonly SpanContext[], attributes: R
   });
 }
 
-/** 'YYYY-MM-DD HH:MM:SS.mmm' (UTC, as written) → ms since the epoch. */
-function eventTimeMs(timestamp: string): number {
-  return Date.parse(`${timestamp.replace(' ', 'T')}Z`);
-}
-
 /** What a stored batch adds to the metrics: plain data, so a pipeline worker can hand it to the main thread, whose registry is served. */
 export interface StoredBatchFigures {
   rows: number;
@@ -45,13 +39,11 @@ export interface StoredBatchFigures {
   drops: [reason: string, count: number][];
 }
 
-export function storedBatchFigures(batch: { events: readonly EventRow[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): StoredBatchFigures {
+/** `eventTimes`: each stored event's time, ms since the epoch (NaN when unreadable: no lag observed). */
+export function storedBatchFigures(batch: { eventTimes: readonly number[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): StoredBatchFigures {
   const lagSeconds: number[] = [];
-  for (const event of batch.events) {
-    const at = eventTimeMs(event.timestamp);
-    if (Number.isFinite(at)) lagSeconds.push(Math.max(0, nowMs - at) / 1000);
-  }
-  return { rows: batch.rows, events: batch.events.length, lagSeconds, drops: [...batch.drops].map((d) => [d.reason, d.count]) };
+  for (const at of batch.eventTimes) if (Number.isFinite(at)) lagSeconds.push(Math.max(0, nowMs - at) / 1000);
+  return { rows: batch.rows, events: batch.eventTimes.length, lagSeconds, drops: [...batch.drops].map((d) => [d.reason, d.count]) };
 }
 
 /** Metrics of a batch once every table of it is stored (on the main thread, whichever thread stored it). */

@@ -3,26 +3,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus, type UntypedSubjects } from '@sightline/bus';
-import { ChdbEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { ChdbEventStore, runEventMigrations, type EncodedRows, type EventStore } from '@sightline/event-store';
 import { emptySessionAttributes } from '@sightline/events-schema';
 import { uniqueName } from '@sightline/testkit';
 import { INGEST_EVENT_MIGRATIONS_DIR } from '../migrations-dir.js';
 import { applyEvent } from '../sessions/sessionizer.js';
 import { BatchWriter } from './batch-writer.js';
 
-/** The real store, with inserts into chosen tables failing while `down` says so (an outage, not a fake store). */
-function withOutage(store: EventStore, down: (table: string) => boolean): EventStore {
+/**
+ * The real store, every insert going through `around` with its table and row count:
+ * the writer sends events and sessions rows encoded (insertEncoded), the rest as rows.
+ */
+function aroundInserts(store: EventStore, around: (table: string, rows: number, insert: () => Promise<void>) => Promise<void>): EventStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
-      if (prop === 'insert') {
-        return async (table: string, rows: readonly Record<string, unknown>[]) => {
-          if (down(table)) throw new Error(`events store unreachable (${table})`);
-          return target.insert(table, rows);
-        };
-      }
+      if (prop === 'insert') return (table: string, rows: readonly Record<string, unknown>[]) => around(table, rows.length, () => target.insert(table, rows));
+      if (prop === 'insertEncoded') return (table: string, rows: EncodedRows) => around(table, rows.rows, () => target.insertEncoded(table, rows));
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+}
+
+/** The real store, with inserts into chosen tables failing while `down` says so (an outage, not a fake store). */
+function withOutage(store: EventStore, down: (table: string) => boolean): EventStore {
+  return aroundInserts(store, async (table, _rows, insert) => {
+    if (down(table)) throw new Error(`events store unreachable (${table})`);
+    await insert();
   });
 }
 
@@ -66,20 +73,12 @@ describe('BatchWriter on chDB', () => {
     const releases: (() => void)[] = [];
     let holding = true;
     // the real store, each events insert held while `holding` until the test lets it go
-    const held = new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop === 'insert') {
-          return async (table: string, rows: readonly Record<string, unknown>[]) => {
-            if (table === 'events') {
-              eventsInserts.push(rows.length);
-              if (holding) await new Promise<void>((release) => releases.push(release));
-            }
-            await target.insert(table, rows);
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const held = aroundInserts(store, async (table, rows, insert) => {
+      if (table === 'events') {
+        eventsInserts.push(rows);
+        if (holding) await new Promise<void>((release) => releases.push(release));
+      }
+      await insert();
     });
     const settle = () => new Promise((r) => setTimeout(r, 50));
     // each part = 1 event + 1 session row
@@ -115,17 +114,9 @@ describe('BatchWriter on chDB', () => {
   it('minRows: a batch of messages that waited in the stream longer than backlogAfterMs (default maxDelayMs) is a backlog\'s, and grows to maxRows', async () => {
     await store.command('TRUNCATE TABLE events');
     const eventsInserts: number[] = [];
-    const counted = new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop === 'insert') {
-          return async (table: string, rows: readonly Record<string, unknown>[]) => {
-            if (table === 'events') eventsInserts.push(rows.length);
-            await target.insert(table, rows);
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const counted = aroundInserts(store, async (table, rows, insert) => {
+      if (table === 'events') eventsInserts.push(rows);
+      await insert();
     });
     const settle = () => new Promise((r) => setTimeout(r, 50));
     const now = 1_000_000;
@@ -175,20 +166,12 @@ describe('BatchWriter on chDB', () => {
     const log: string[] = [];
     const held = new Map<string, () => void>();
     // the real store, with the first insert of each table held until the test lets it go
-    const holding = new Proxy(store, {
-      get(target, prop, receiver) {
-        if (prop === 'insert') {
-          return async (table: string, rows: readonly Record<string, unknown>[]) => {
-            const call = `${table}#${log.filter((line) => line.startsWith(`start ${table}#`)).length + 1}`;
-            log.push(`start ${call}`);
-            if (call.endsWith('#1')) await new Promise<void>((release) => held.set(call, release));
-            await target.insert(table, rows);
-            log.push(`end ${call}`);
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const holding = aroundInserts(store, async (table, _rows, insert) => {
+      const call = `${table}#${log.filter((line) => line.startsWith(`start ${table}#`)).length + 1}`;
+      log.push(`start ${call}`);
+      if (call.endsWith('#1')) await new Promise<void>((release) => held.set(call, release));
+      await insert();
+      log.push(`end ${call}`);
     });
     const until = async (what: () => boolean) => {
       for (let i = 0; i < 200 && !what(); i += 1) await new Promise((r) => setTimeout(r, 5));

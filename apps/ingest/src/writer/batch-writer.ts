@@ -1,9 +1,11 @@
-import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE, type EventRow } from '@sightline/events-schema';
+import { DROPPED_EVENTS_TABLE, eventRowTsv, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, sessionAttributesTsv, SESSIONS_TABLE, type EventRow, type SessionAttributes } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
 import type { SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
+import { fromClickHouseTime } from '../sessions/clickhouse-time.js';
+import { DEFAULT_ROW_FORMAT, eventLinesTsv, sessionVersionsTsv, visitAttributesTsv, type RowFormat } from './tab-separated-rows.js';
 import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatchFigures, storedBatchFigures, type StoredBatchFigures } from './batch-telemetry.js';
 
 export interface BatchWriterOptions {
@@ -33,6 +35,8 @@ export interface BatchWriterOptions {
    */
   maxParts?: number;
   onInsertError?: (err: unknown, attempt: number) => void;
+  /** how events and sessions rows go to the store (tab-separated-rows.ts); default DEFAULT_ROW_FORMAT */
+  rowFormat?: RowFormat;
   /** a batch's metrics once it is stored; default: recorded in this thread's registry */
   onStored?: (figures: StoredBatchFigures) => void;
 }
@@ -55,6 +59,11 @@ export interface BatchPart {
   lateDays?: readonly LateEventDay[];
   /** when the bus stored the message (DeliveredMessage.storedAt), ms since the epoch */
   storedAt?: number;
+  /**
+   * The attributes object of the visit the events belong to (LiveSession.attributes),
+   * whose values the rows carry: the writer then encodes them once per visit
+   */
+  visitAttributes?: SessionAttributes;
 }
 
 interface DropCount {
@@ -68,7 +77,17 @@ interface DropCount {
 type Table = typeof EVENTS_TABLE | typeof SESSIONS_TABLE | typeof DROPPED_EVENTS_TABLE | typeof LATE_EVENT_DAYS_TABLE;
 
 class Batch {
+  /** the events as rows (rowFormat 'json')… */
   readonly events: EventRow[] = [];
+  /**
+   * …or as TabSeparated lines (rowFormat 'tsv'), encoded as they come: while the batch
+   * waits and is written, the collector walks one flat string per event, not a row
+   * of some thirty fields, and the row dies young
+   */
+  readonly eventLines: string[] = [];
+  /** per event, whichever the format: its site (a deleted site's rows are left out) and time (the lag metric) */
+  readonly eventSites: number[] = [];
+  readonly eventTimes: number[] = [];
   /** coalesced: a version written and cancelled within the batch is not written at all */
   readonly sessions = new BatchSessionVersions();
   readonly drops = new Map<string, DropCount>();
@@ -94,7 +113,7 @@ class Batch {
   }
 
   get rows(): number {
-    return this.events.length + this.sessions.size + this.drops.size + this.lateDays.size;
+    return this.eventSites.length + this.sessions.size + this.drops.size + this.lateDays.size;
   }
 }
 
@@ -173,7 +192,13 @@ export class BatchWriter {
     if (part.storedAt !== undefined) batch.storedAt = part.storedAt;
     const link = currentSpanContext();
     if (link && batch.links.length < MAX_BATCH_LINKS) batch.links.push(link);
-    batch.events.push(...part.events);
+    const tsv = (this.options.rowFormat ?? DEFAULT_ROW_FORMAT) === 'tsv';
+    for (const row of part.events) {
+      if (tsv) batch.eventLines.push(eventRowTsv(row, part.visitAttributes ? visitAttributesTsv(part.visitAttributes) : sessionAttributesTsv(row)));
+      else batch.events.push(row);
+      batch.eventSites.push(row.site_id);
+      batch.eventTimes.push(fromClickHouseTime(row.timestamp));
+    }
     for (const row of part.sessions) batch.sessions.add(row);
     for (const d of part.drops) {
       const hour = hourOf(d.at);
@@ -266,7 +291,7 @@ export class BatchWriter {
         finished[stage]!.resolve();
         if (stage === 0) leaveFirst();
       }
-      (this.options.onStored ?? recordStoredBatchFigures)(storedBatchFigures({ events: batch.events, rows: batch.rows, drops: batch.drops.values() }));
+      (this.options.onStored ?? recordStoredBatchFigures)(storedBatchFigures({ eventTimes: batch.eventTimes, rows: batch.rows, drops: batch.drops.values() }));
       batch.resolve();
     } finally {
       // a batch given up at close leaves every stage free for the next one
@@ -279,7 +304,7 @@ export class BatchWriter {
   private async writeStage(batch: Batch, stage: string, tables: readonly Table[]): Promise<boolean> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const attributes = { 'sightline.batch.stage': stage, 'sightline.batch.events': batch.events.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt };
+        const attributes = { 'sightline.batch.stage': stage, 'sightline.batch.events': batch.eventSites.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt };
         await inBatchWriteSpan(batch.links, attributes, async () => {
           for (const table of tables) await this.insertOnce(batch, table);
         });
@@ -298,6 +323,16 @@ export class BatchWriter {
 
   private async insertOnce(batch: Batch, table: Table): Promise<void> {
     if (batch.written.has(table)) return;
+    if ((this.options.rowFormat ?? DEFAULT_ROW_FORMAT) === 'tsv' && (table === EVENTS_TABLE || table === SESSIONS_TABLE)) {
+      const deleted = this.deletedSites;
+      const rows =
+        table === EVENTS_TABLE
+          ? eventLinesTsv(deleted.size > 0 ? batch.eventLines.filter((_line, i) => !deleted.has(batch.eventSites[i]!)) : batch.eventLines)
+          : sessionVersionsTsv(deleted.size > 0 ? [...batch.sessions.versions()].filter((v) => !deleted.has(v.session.site_id)) : batch.sessions.versions());
+      if (rows.rows > 0) await this.store.insertEncoded(table, rows);
+      batch.written.add(table);
+      return;
+    }
     // built only now: a retry after this table went in builds nothing
     let rows = rowsOf(batch, table);
     if (this.deletedSites.size > 0) rows = rows.filter((row) => !this.deletedSites.has(row.site_id));

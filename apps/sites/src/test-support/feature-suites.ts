@@ -9,6 +9,7 @@ import { annotationsSuite } from '../annotations/annotations.suite.js';
 import { auditTrailSuite } from '../audit/audit-trail.suite.js';
 import { idempotencyKeySuite } from '../idempotency/idempotency-key.suite.js';
 import { reachSuite } from '../access/reach.suite.js';
+import { widgetKeysSuite } from '../widgets/widget-keys.suite.js';
 import type { SitesSuite } from './sites-suite.js';
 
 /** Every sites feature suite, in the order they run on each database (sites.pglite.test.ts and sites.postgres.test.ts). */
@@ -24,4 +25,5 @@ export const SITES_FEATURE_SUITES: ReadonlyArray<(suite: SitesSuite) => void> = 
   auditTrailSuite,
   idempotencyKeySuite,
   reachSuite,
+  widgetKeysSuite,
 ];

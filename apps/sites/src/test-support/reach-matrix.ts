@@ -41,6 +41,8 @@ const OPS: Op[] = [
   { name: 'UpdateAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.updateAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.annotationId, text: `matrix-${++n}` }) },
   { name: 'DeleteAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.deleteAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.spareAnnotationId }) },
   { name: 'ListAudit', access: 'manage', call: (actor, siteId) => rpc.listAudit({ actor, siteId, limit: 0, cursor: '' }) },
+  { name: 'GetWidgetKey', access: 'read', call: (actor, siteId) => rpc.getWidgetKey({ actor, siteId }) },
+  { name: 'RotateWidgetKey', access: 'manage', call: (actor, siteId) => rpc.rotateWidgetKey({ actor, audit: auditContext(), siteId }) },
 ];
 let rpc: SitesHarness['rpc'];
 
@@ -56,6 +58,7 @@ async function snapshot(h: SitesHarness, siteId: number): Promise<unknown> {
     steps: await q('SELECT fs.* FROM sites.funnel_steps fs JOIN sites.funnels f ON f.id = fs.funnel_id WHERE f.site_id = $1 ORDER BY fs.funnel_id, fs.position'),
     audit: await q('SELECT id FROM sites.audit_log WHERE site_id = $1 ORDER BY id'),
     outbox: await q("SELECT id FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1"),
+    widgetKey: await q('SELECT * FROM sites.widget_keys WHERE site_id = $1'),
   };
 }
 

@@ -9,6 +9,8 @@ import { captureLog, movableClock, serveOnLoopback, testCallOptions, type Movabl
 
 export const PUBLIC_URL = 'https://sightline.test';
 export const DEFAULT_TZ = 'Europe/Berlin';
+/** SECRET_KEY of the harness's sites service (the widget keys are derived from it) */
+export const TEST_SECRET_KEY = 'sites-harness-secret-0123456789abcdef';
 
 export interface SitesHarness {
   rpc: SitesRpc;
@@ -66,6 +68,9 @@ export function rpcClient(client: sitesV1.SitesServiceClient) {
     getFunnel: (r: sitesV1.GetFunnelRequest) => callUnary(client, client.getFunnel, 'Sites/GetFunnel', r, options()),
     deleteFunnel: (r: sitesV1.DeleteFunnelRequest) => callUnary(client, client.deleteFunnel, 'Sites/DeleteFunnel', r, options()),
     listAudit: (r: sitesV1.ListAuditRequest) => callUnary(client, client.listAudit, 'Sites/ListAudit', r, options()),
+    getWidgetKey: (r: sitesV1.GetWidgetKeyRequest) => callUnary(client, client.getWidgetKey, 'Sites/GetWidgetKey', r, options()),
+    rotateWidgetKey: (r: sitesV1.RotateWidgetKeyRequest) => callUnary(client, client.rotateWidgetKey, 'Sites/RotateWidgetKey', r, options()),
+    getSiteByWidgetKey: (r: sitesV1.GetSiteByWidgetKeyRequest) => callUnary(client, client.getSiteByWidgetKey, 'Sites/GetSiteByWidgetKey', r, options()),
   };
 }
 
@@ -91,7 +96,7 @@ export async function startSitesHarness(options: HarnessOptions): Promise<SitesH
   }
   const { log, lines: logLines } = captureLog('sites');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
-  const config = loadConfig({ PUBLIC_URL, DEFAULT_TIMEZONE: DEFAULT_TZ, HOBBY_ZONES: 'github.io,pages.dev,bücher.example', ...options.env });
+  const config = loadConfig({ PUBLIC_URL, DEFAULT_TIMEZONE: DEFAULT_TZ, HOBBY_ZONES: 'github.io,pages.dev,bücher.example', SECRET_KEY: TEST_SECRET_KEY, ...options.env });
 
   const served = await serveOnLoopback({
     name: 'sites',

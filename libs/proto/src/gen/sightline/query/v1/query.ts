@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -104,6 +106,35 @@ export interface SiteActivityRequest {
 
 export interface SiteActivityResponse {
   events: number;
+}
+
+export interface ExportEventsRequest {
+  site?:
+    | SiteContext
+    | undefined;
+  /** as ListPropsRequest.date_range */
+  dateRange: string;
+  /** "ndjson", "csv" or "parquet" (uncompressed: the gateway gzips text formats) */
+  format: string;
+}
+
+export interface ExportHead {
+  /** YYYY-MM-DD (or RFC 3339 instants for realtime), as the query echoes them */
+  dateRangeStart: string;
+  dateRangeEnd: string;
+  /** events in the window when the export started (rows arriving later may add to it) */
+  rowsCounted: number;
+}
+
+export interface ExportChunk {
+  /** only on the first message */
+  head?:
+    | ExportHead
+    | undefined;
+  /** the next bytes of the file */
+  data: Buffer;
+  /** rows that `data` completes (0 for Parquet until its last chunk says them all) */
+  rows: number;
 }
 
 function createBaseSiteContext(): SiteContext {
@@ -1129,6 +1160,329 @@ export const SiteActivityResponse: MessageFns<SiteActivityResponse> = {
   },
 };
 
+function createBaseExportEventsRequest(): ExportEventsRequest {
+  return { site: undefined, dateRange: "", format: "" };
+}
+
+export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
+  encode(message: ExportEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.site !== undefined) {
+      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+    }
+    if (message.dateRange !== "") {
+      writer.uint32(18).string(message.dateRange);
+    }
+    if (message.format !== "") {
+      writer.uint32(26).string(message.format);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.site = SiteContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dateRange = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportEventsRequest {
+    return {
+      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      dateRange: isSet(object.dateRange)
+        ? globalThis.String(object.dateRange)
+        : isSet(object.date_range)
+        ? globalThis.String(object.date_range)
+        : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+    };
+  },
+
+  toJSON(message: ExportEventsRequest): unknown {
+    const obj: any = {};
+    if (message.site !== undefined) {
+      obj.site = SiteContext.toJSON(message.site);
+    }
+    if (message.dateRange !== "") {
+      obj.dateRange = message.dateRange;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportEventsRequest>, I>>(base?: I): ExportEventsRequest {
+    return ExportEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportEventsRequest>, I>>(object: I): ExportEventsRequest {
+    const message = createBaseExportEventsRequest();
+    message.site = (object.site !== undefined && object.site !== null)
+      ? SiteContext.fromPartial(object.site)
+      : undefined;
+    message.dateRange = object.dateRange ?? "";
+    message.format = object.format ?? "";
+    return message;
+  },
+};
+
+function createBaseExportHead(): ExportHead {
+  return { dateRangeStart: "", dateRangeEnd: "", rowsCounted: 0 };
+}
+
+export const ExportHead: MessageFns<ExportHead> = {
+  encode(message: ExportHead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dateRangeStart !== "") {
+      writer.uint32(10).string(message.dateRangeStart);
+    }
+    if (message.dateRangeEnd !== "") {
+      writer.uint32(18).string(message.dateRangeEnd);
+    }
+    if (message.rowsCounted !== 0) {
+      writer.uint32(24).uint64(message.rowsCounted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportHead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportHead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.dateRangeStart = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dateRangeEnd = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rowsCounted = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportHead {
+    return {
+      dateRangeStart: isSet(object.dateRangeStart)
+        ? globalThis.String(object.dateRangeStart)
+        : isSet(object.date_range_start)
+        ? globalThis.String(object.date_range_start)
+        : "",
+      dateRangeEnd: isSet(object.dateRangeEnd)
+        ? globalThis.String(object.dateRangeEnd)
+        : isSet(object.date_range_end)
+        ? globalThis.String(object.date_range_end)
+        : "",
+      rowsCounted: isSet(object.rowsCounted)
+        ? globalThis.Number(object.rowsCounted)
+        : isSet(object.rows_counted)
+        ? globalThis.Number(object.rows_counted)
+        : 0,
+    };
+  },
+
+  toJSON(message: ExportHead): unknown {
+    const obj: any = {};
+    if (message.dateRangeStart !== "") {
+      obj.dateRangeStart = message.dateRangeStart;
+    }
+    if (message.dateRangeEnd !== "") {
+      obj.dateRangeEnd = message.dateRangeEnd;
+    }
+    if (message.rowsCounted !== 0) {
+      obj.rowsCounted = Math.round(message.rowsCounted);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportHead>, I>>(base?: I): ExportHead {
+    return ExportHead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportHead>, I>>(object: I): ExportHead {
+    const message = createBaseExportHead();
+    message.dateRangeStart = object.dateRangeStart ?? "";
+    message.dateRangeEnd = object.dateRangeEnd ?? "";
+    message.rowsCounted = object.rowsCounted ?? 0;
+    return message;
+  },
+};
+
+function createBaseExportChunk(): ExportChunk {
+  return { head: undefined, data: Buffer.alloc(0), rows: 0 };
+}
+
+export const ExportChunk: MessageFns<ExportChunk> = {
+  encode(message: ExportChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.head !== undefined) {
+      ExportHead.encode(message.head, writer.uint32(10).fork()).join();
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    if (message.rows !== 0) {
+      writer.uint32(24).uint64(message.rows);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.head = ExportHead.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rows = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportChunk {
+    return {
+      head: isSet(object.head) ? ExportHead.fromJSON(object.head) : undefined,
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      rows: isSet(object.rows) ? globalThis.Number(object.rows) : 0,
+    };
+  },
+
+  toJSON(message: ExportChunk): unknown {
+    const obj: any = {};
+    if (message.head !== undefined) {
+      obj.head = ExportHead.toJSON(message.head);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.rows !== 0) {
+      obj.rows = Math.round(message.rows);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportChunk>, I>>(base?: I): ExportChunk {
+    return ExportChunk.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportChunk>, I>>(object: I): ExportChunk {
+    const message = createBaseExportChunk();
+    message.head = (object.head !== undefined && object.head !== null)
+      ? ExportHead.fromPartial(object.head)
+      : undefined;
+    message.data = object.data ?? Buffer.alloc(0);
+    message.rows = object.rows ?? 0;
+    return message;
+  },
+};
+
 /** Statistics over the events store. Stateless; scaled on its own. */
 export type QueryServiceService = typeof QueryServiceService;
 export const QueryServiceService = {
@@ -1173,6 +1527,22 @@ export const QueryServiceService = {
     responseDeserialize: (value: Buffer): ListPropsResponse => ListPropsResponse.decode(value),
   },
   /**
+   * GET /api/v1/sites/{id}/export: the site's events in the window, one row per
+   * event in the import format (or Parquet), as a stream of chunks the service
+   * produces page by page with flow control, so neither side holds the export whole.
+   * The first message carries `head` (resolved window, rows counted at the start)
+   * and no data: a refusal (bad window) arrives before any byte of the body.
+   */
+  exportEvents: {
+    path: "/sightline.query.v1.QueryService/ExportEvents" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: ExportEventsRequest): Buffer => Buffer.from(ExportEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportEventsRequest => ExportEventsRequest.decode(value),
+    responseSerialize: (value: ExportChunk): Buffer => Buffer.from(ExportChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportChunk => ExportChunk.decode(value),
+  },
+  /**
    * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
    * caller as for Query and read the funnel's steps (GetFunnel); the report is the same
    * engine's (windows, filters, compare) over a funnel instead of metrics. Its request
@@ -1206,6 +1576,14 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
   query: handleUnaryCall<QueryRequest, QueryResponse>;
   /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
   listProps: handleUnaryCall<ListPropsRequest, ListPropsResponse>;
+  /**
+   * GET /api/v1/sites/{id}/export: the site's events in the window, one row per
+   * event in the import format (or Parquet), as a stream of chunks the service
+   * produces page by page with flow control, so neither side holds the export whole.
+   * The first message carries `head` (resolved window, rows counted at the start)
+   * and no data: a refusal (bad window) arrives before any byte of the body.
+   */
+  exportEvents: handleServerStreamingCall<ExportEventsRequest, ExportChunk>;
   /**
    * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
    * caller as for Query and read the funnel's steps (GetFunnel); the report is the same
@@ -1273,6 +1651,19 @@ export interface QueryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPropsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * GET /api/v1/sites/{id}/export: the site's events in the window, one row per
+   * event in the import format (or Parquet), as a stream of chunks the service
+   * produces page by page with flow control, so neither side holds the export whole.
+   * The first message carries `head` (resolved window, rows counted at the start)
+   * and no data: a refusal (bad window) arrives before any byte of the body.
+   */
+  exportEvents(request: ExportEventsRequest, options?: Partial<CallOptions>): ClientReadableStream<ExportChunk>;
+  exportEvents(
+    request: ExportEventsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ExportChunk>;
   /**
    * GET /api/v1/sites/{id}/funnels/{funnel_id}/report. The gateway has checked the
    * caller as for Query and read the funnel's steps (GetFunnel); the report is the same

@@ -2,14 +2,13 @@ import { geoNaturalEarth1, geoPath } from 'd3-geo';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { ALPHA2_OF_NUMERIC } from './iso-numeric.js';
-import { MAP_HEIGHT, MAP_WIDTH } from './map-size.js';
 
 /**
- * The map's country outlines as SVG path data, computed AT BUILD TIME (build.ts
- * serves them as the module `sightline:world-shapes`): world-atlas 110m through
- * topojson-client and d3-geo's Natural Earth projection fitted to 960×480, at one
- * decimal. The browser then loads ~20 KB gzip of paths instead of the atlas (38 KB)
- * plus d3-geo and topojson-client (~12 KB), and projects nothing at run time.
+ * Country outlines as SVG path data, computed AT BUILD TIME (the dashboard's and the
+ * widgets' builds serve them as the module `sightline:world-shapes`): world-atlas 110m
+ * through topojson-client and d3-geo's Natural Earth projection fitted to the given
+ * size. The browser then loads the paths instead of the atlas plus d3-geo and
+ * topojson-client, and projects nothing at run time.
  */
 
 export interface CountryShape {
@@ -19,10 +18,16 @@ export interface CountryShape {
   d: string;
 }
 
-export function worldShapes(atlas: unknown): CountryShape[] {
+/** The drawing's size (its SVG viewBox). */
+export interface MapSize {
+  width: number;
+  height: number;
+}
+
+export function worldShapes(atlas: unknown, size: MapSize): CountryShape[] {
   const topology = atlas as Topology<{ countries: GeometryCollection<{ name: string }> }>;
   const countries = feature(topology, topology.objects.countries).features.filter((f) => f.properties?.name !== 'Antarctica');
-  const projection = geoNaturalEarth1().fitSize([MAP_WIDTH, MAP_HEIGHT], { type: 'FeatureCollection', features: countries });
+  const projection = geoNaturalEarth1().fitSize([size.width, size.height], { type: 'FeatureCollection', features: countries });
   const path = geoPath(projection).digits(2);
   return countries.map((f) => ({ code: ALPHA2_OF_NUMERIC.get(String(f.id)) ?? '', name: f.properties?.name ?? '', d: relativePath(path(f) ?? '') }));
 }

@@ -1,0 +1,238 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { startHostSite, snippet, type HostSite } from './test-support/widgets/host-page.js';
+import { EXPECTED } from './test-support/widgets/seed.js';
+import { startWidgetBackend, type WidgetBackend } from './test-support/widgets/widget-backend.js';
+import { probeScript, waitForState, widgetLabels, widgetRows, widgetText, type InPage } from './test-support/widgets/widget-probe.js';
+
+// Issue 32: what happens to embedded widgets over time — a live visit, the key rotated,
+// the site deleted, the server gone — and the globe's motion and fallback. Timers in the
+// page run on Playwright's clock (fast-forwarded past the 30 s and 5 min refreshes).
+const enabled = chromiumAvailable('widgets-lifecycle');
+const DATA = '/api/v1/widgets/';
+/** what Chromium itself logs for a refused or failed request: not the widget's doing */
+const NETWORK_NOISE = [/status of 404 .*\/api\/v1\/widgets\//, /net::ERR_CONNECTION_REFUSED/, /net::ERR_EMPTY_RESPONSE/, /net::ERR_CONNECTION_RESET/];
+
+describe.runIf(enabled)('embedded widgets over time', { timeout: 150_000 }, () => {
+  let backend: WidgetBackend;
+  let host: HostSite;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    backend = await startWidgetBackend('widgets_lifecycle');
+    host = await startHostSite(backend.base);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await backend?.stop();
+  });
+
+  /** A page on the host site holding `html`, its timers on a controlled clock (unless `realTime`). */
+  async function open(name: string, html: string, options: { realTime?: boolean; context?: Parameters<typeof openWatchedPage>[1]; initScript?: string } = {}): Promise<WatchedPage & { dataRequests: string[] }> {
+    const w = await openWatchedPage(browser, options.context ?? {});
+    await w.context.addInitScript({ content: probeScript() });
+    if (options.initScript) await w.context.addInitScript({ content: options.initScript });
+    if (!options.realTime) await w.page.clock.install();
+    const dataRequests: string[] = [];
+    w.page.on('request', (request) => {
+      if (request.url().includes(DATA)) dataRequests.push(request.url());
+    });
+    await w.page.goto(host.page(name, html));
+    return Object.assign(w, { dataRequests });
+  }
+
+  /** Fast-forwards the page's clock by `step` until `check` holds (the server may cache its answer for up to a minute). */
+  async function advanceUntil(page: Page, step: number, check: () => Promise<boolean>, realSeconds = 90): Promise<void> {
+    const deadline = Date.now() + realSeconds * 1000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('the widget never changed');
+      await page.clock.fastForward(step);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+  }
+
+  it('refreshes live visitors and the globe after a live visit', async () => {
+    const w = await open('live', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'globe', backend.key, 'globe', { size: '240' })].join('\n'));
+    try {
+      await waitForState(w.page, 'live', 'ready');
+      await waitForState(w.page, 'globe', 'ready');
+      expect(await widgetText(w.page, 'live')).toBe(`${EXPECTED.liveVisitors} visitors in the last 5 minutes`);
+      await backend.addLiveVisit();
+      // one more visitor, from an address without geo: 5 in the last 5 minutes; 7 in 30
+      // minutes, still from 4 places and the same countries (no marker, no country for it)
+      await advanceUntil(w.page, 30_000, async () => (await widgetText(w.page, 'live')) === `${EXPECTED.liveVisitors + 1} visitors in the last 5 minutes`);
+      await advanceUntil(w.page, 30_000, async () => (await widgetLabels(w.page, 'globe'))[0]?.startsWith(`Globe of ${EXPECTED.globe.visitors + 1} visitors in the last 30 minutes from ${EXPECTED.globe.places} places; ${EXPECTED.globe.countries.join(', ')}`) ?? false);
+      await saveScreenshot(w.page, 'widgets-after-live-visit');
+      w.assertClean();
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('stops asking, quietly, once the key is rotated; the new key works', async () => {
+    const w = await open('rotated', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'countries', backend.key, 'countries')].join('\n'));
+    try {
+      await waitForState(w.page, 'live', 'ready');
+      await waitForState(w.page, 'countries', 'ready');
+      await backend.rotateKey();
+      await advanceUntil(w.page, 30_000, async () => (await w.page.getAttribute('#live', 'data-state')) === 'error');
+      await advanceUntil(w.page, 5 * 60_000, async () => (await w.page.getAttribute('#countries', 'data-state')) === 'error');
+      expect(await widgetText(w.page, 'live')).toBe('Live visitors are unavailable right now.');
+      expect(await widgetText(w.page, 'countries')).toBe('Visitor countries are unavailable right now.');
+      expect(await w.page.textContent('#host-text')).toBe("The host's own content stays as it is.");
+      // a refused key is final: three hours on, not one more request
+      const asked = w.dataRequests.length;
+      for (let i = 0; i < 36; i += 1) await w.page.clock.fastForward(5 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(w.dataRequests.length).toBe(asked);
+      w.assertClean(NETWORK_NOISE);
+    } finally {
+      await w.close();
+    }
+    const fresh = await open('rotated-new-key', snippet(backend.base, 'countries', backend.key, 'countries'));
+    try {
+      await waitForState(fresh.page, 'countries', 'ready');
+      // the seed's 30 days plus the earlier test's live visitor (no country): 11 visitors,
+      // DE 5 (45.5 %), FR, GB, NL, US 1 each (9.1 %)
+      expect(await widgetRows(fresh.page, 'countries')).toEqual([
+        ['Germany', '5', '45.5%'],
+        ['France', '1', '9.1%'],
+        ['United Kingdom', '1', '9.1%'],
+        ['Netherlands', '1', '9.1%'],
+        ['United States', '1', '9.1%'],
+      ]);
+      fresh.assertClean();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('stops, quietly, once the site is deleted', async () => {
+    const w = await open('deleted', snippet(backend.base, 'map', backend.key, 'map'));
+    try {
+      await waitForState(w.page, 'map', 'ready');
+      await backend.deleteSite();
+      await advanceUntil(w.page, 5 * 60_000, async () => (await w.page.getAttribute('#map', 'data-state')) === 'error');
+      expect(await widgetText(w.page, 'map')).toBe('The visitors map is unavailable right now.');
+      const asked = w.dataRequests.length;
+      for (let i = 0; i < 12; i += 1) await w.page.clock.fastForward(15 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(w.dataRequests.length).toBe(asked);
+      w.assertClean(NETWORK_NOISE);
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
+});
+
+describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 150_000 }, () => {
+  let backend: WidgetBackend;
+  let host: HostSite;
+  let browser: Browser;
+  beforeAll(async () => {
+    backend = await startWidgetBackend('widgets_outage');
+    host = await startHostSite(backend.base);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await backend?.stop();
+  });
+
+  it('leaves the host page intact with a quiet placeholder', async () => {
+    const w = await openWatchedPage(browser);
+    try {
+      await w.context.addInitScript({ content: probeScript() });
+      await w.page.clock.install();
+      await w.page.goto(host.page('stopping', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'globe', backend.key, 'globe', { size: '200' })].join('\n')));
+      await waitForState(w.page, 'live', 'ready');
+      await waitForState(w.page, 'globe', 'ready');
+      await backend.stop();
+      // the browser may answer from its HTTP cache (max-age=15, real time) for a little while
+      const deadline = Date.now() + 45_000;
+      while ((await w.page.getAttribute('#live', 'data-state')) !== 'error' && Date.now() < deadline) {
+        await w.page.clock.fastForward(30_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      expect(await w.page.getAttribute('#live', 'data-state')).toBe('error');
+      expect(await widgetText(w.page, 'live')).toBe('Live visitors are unavailable right now.');
+      expect(await w.page.textContent('#host-text')).toBe("The host's own content stays as it is.");
+      expect(await w.page.evaluate(() => (globalThis as InPage).document.querySelectorAll('main .slot').length)).toBe(2);
+      await saveScreenshot(w.page, 'widgets-server-stopped');
+      // only Chromium's own line for each refused connection
+      w.assertClean(NETWORK_NOISE);
+    } finally {
+      await w.close();
+    }
+  }, 90_000);
+});
+
+describe.runIf(enabled)('the globe and motion', { timeout: 150_000 }, () => {
+  let backend: WidgetBackend;
+  let host: HostSite;
+  let browser: Browser;
+  beforeAll(async () => {
+    backend = await startWidgetBackend('widgets_globe');
+    host = await startHostSite(backend.base);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await backend?.stop();
+  });
+
+  async function globeFrames(reducedMotion: 'reduce' | 'no-preference'): Promise<{ same: boolean; dotAnimation: string }> {
+    const w = await openWatchedPage(browser, { reducedMotion });
+    try {
+      await w.context.addInitScript({ content: probeScript() });
+      await w.page.goto(host.page(`motion-${reducedMotion}`, [snippet(backend.base, 'globe', backend.key, 'globe', { size: '240' }), snippet(backend.base, 'live-users', backend.key, 'live')].join('\n')));
+      await waitForState(w.page, 'globe', 'ready');
+      await waitForState(w.page, 'live', 'ready');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const first = await w.page.locator('#globe').screenshot();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const second = await w.page.locator('#globe').screenshot();
+      const dotAnimation = await w.page.evaluate(() => (globalThis as InPage).getComputedStyle((globalThis as InPage).__widgetRoots.get('live').querySelector('.dot')).animationName as string);
+      await saveScreenshot(w.page, `widgets-globe-${reducedMotion}`);
+      w.assertClean();
+      return { same: first.equals(second), dotAnimation };
+    } finally {
+      await w.close();
+    }
+  }
+
+  it('rotates and pulses, and holds still under prefers-reduced-motion', async () => {
+    expect(await globeFrames('no-preference')).toEqual({ same: false, dotAnimation: 'pulse' });
+    expect(await globeFrames('reduce')).toEqual({ same: true, dotAnimation: 'none' });
+  });
+
+  it('falls back to the country list without WebGL', async () => {
+    const w = await openWatchedPage(browser);
+    try {
+      await w.context.addInitScript({ content: probeScript() });
+      // this browser without WebGL: every webgl context request answers null
+      await w.context.addInitScript({
+        content: `(() => { const get = HTMLCanvasElement.prototype.getContext; HTMLCanvasElement.prototype.getContext = function (type, ...rest) { return /webgl/.test(type) ? null : get.call(this, type, ...rest); }; })();`,
+      });
+      await w.page.goto(host.page('no-webgl', snippet(backend.base, 'globe', backend.key, 'globe')));
+      await waitForState(w.page, 'globe', 'ready');
+      // 30 minutes: DE 3 of 6 (50.0 %), FR, GB, US 1 each (16.7 %)
+      expect(await widgetRows(w.page, 'globe')).toEqual([
+        ['Germany', '3', '50.0%'],
+        ['France', '1', '16.7%'],
+        ['United Kingdom', '1', '16.7%'],
+        ['United States', '1', '16.7%'],
+      ]);
+      expect(await widgetText(w.page, 'globe')).toContain('IP geolocation by DB-IP');
+      await saveScreenshot(w.page, 'widgets-globe-no-webgl');
+      w.assertClean();
+    } finally {
+      await w.close();
+    }
+  });
+});
