@@ -17,6 +17,7 @@ import { MAP_SIZE } from './src/map/map-size.js';
  */
 export { WIDGET_TYPES, type WidgetType } from './widget-types.js';
 export { WIDGET_BUDGETS_BR } from './budgets.js';
+export { cobeCspPatch } from './cobe-csp-patch.js';
 
 export interface WidgetFile {
   /** relative to outDir, e.g. `countries.3FQ2KX7A.js` */

@@ -18,6 +18,7 @@ import { benchTelemetry } from './telemetry.js';
 import { benchDashboardLoad } from './dashboard-load.js';
 import { benchShareCrowd } from './share-crowd.js';
 import { benchDashboardSize } from './dashboard-size.js';
+import { benchWidgetSize } from './widget-size.js';
 import { benchWidgetCrowd } from './widget-crowd.js';
 import { benchExport } from './export.js';
 
@@ -49,6 +50,7 @@ export const BENCHES: readonly Bench[] = [
   { name: 'widget-crowd', measures: 'N viewers of the four widgets of one site polling on their schedule (live-users and globe every 30 s, countries and map every 5 min): events-store queries per widget per minute from the query service’s metrics, beside a run whose answers are not reused', knobs: ['WIDGET_CROWD_VIEWERS', 'WIDGET_CROWD_SECONDS', 'WIDGET_CROWD_BASELINE_VIEWERS', 'WIDGET_CROWD_BASELINE_SECONDS', 'WIDGET_CROWD_EVENTS'], run: benchWidgetCrowd },
   { name: 'export', measures: 'GET /sites/{id}/export of 1M events per format: RSS before, at peak and after, beside the same rows read by one statement', knobs: ['EXPORT_BENCH_EVENTS'], run: benchExport },
   { name: 'dashboard-size', measures: "the dashboard's JS and CSS bytes per page route (raw, gzip, br) beside the 100 KB gzip budget", knobs: [], run: benchDashboardSize },
+  { name: 'widget-size', measures: "each embeddable widget's script bytes (raw, gzip, br) beside its brotli budget, and cobe's and the map outlines' alone", knobs: [], run: benchWidgetSize },
 ];
 
 export const BENCH_USAGE = [

@@ -13,6 +13,8 @@ import { codeFromMail, freshIp, register } from './test-support/api-client.js';
 // read-only view, the CSV export and hostile text kept inert. The site is in UTC; the
 // window is 2024-03-04..2024-03-10 by day: seven buckets, index 0 = 2024-03-04.
 const hasChromium = chromiumAvailable('dashboard annotations');
+// the first page of the file asks chDB cold; on 2 cores shared with other suites that can pass 20 s
+const PANELS_TIMEOUT_MS = 60_000;
 
 const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 const FORMULA_NOTE = '=HYPERLINK("https://evil.example","click")';
@@ -60,7 +62,7 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Your sites' }).waitFor();
     await page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
-    await waitForPanels(page);
+    await waitForPanels(page, PANELS_TIMEOUT_MS);
     return watched;
   }
 
@@ -81,7 +83,7 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const { page } = watched;
     await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
-    await waitForPanels(page);
+    await waitForPanels(page, PANELS_TIMEOUT_MS);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 4, 5]);
     // seven buckets spread over the plotting area: bucket i sits at i/6 of its width
     for (const marker of await markers(page)) expect(Math.abs(marker.x - marker.bucket / 6), `bucket ${marker.bucket}`).toBeLessThan(0.01);
@@ -121,7 +123,7 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     const watched = await openWatchedPage(browser, { acceptDownloads: true, extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const { page } = watched;
     await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
-    await waitForPanels(page);
+    await waitForPanels(page, PANELS_TIMEOUT_MS);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const files = readZip(await readFile((await (await download).path())!));

@@ -267,7 +267,7 @@ describe('dashboard web session over HTTP', () => {
     }
     // and the annotations, the one place a session also writes (the site role decides)
     expect(sessionReads.sort()).toEqual([
-      'DELETE /sites/{id}/annotations/{annotation_id}', 'GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/annotations', 'GET /sites/{id}/funnels', 'GET /sites/{id}/funnels/{funnel_id}/report', 'GET /sites/{id}/goals',
+      'DELETE /sites/{id}/annotations/{annotation_id}', 'GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/annotations', 'GET /sites/{id}/export', 'GET /sites/{id}/funnels', 'GET /sites/{id}/funnels/{funnel_id}/report', 'GET /sites/{id}/goals',
       'PATCH /sites/{id}/annotations/{annotation_id}', 'POST /query', 'POST /sites/{id}/annotations',
     ]);
     // either credential, each stated once

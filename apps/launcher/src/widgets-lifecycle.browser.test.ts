@@ -12,9 +12,11 @@ import { probeScript, waitForState, widgetLabels, widgetRows, widgetText, type I
 const enabled = chromiumAvailable('widgets-lifecycle');
 const DATA = '/api/v1/widgets/';
 /** what Chromium itself logs for a refused or failed request: not the widget's doing */
+/** per page: whether no data request is in flight */
+const quiet = new WeakMap<Page, () => boolean>();
 const NETWORK_NOISE = [/status of 404 .*\/api\/v1\/widgets\//, /net::ERR_CONNECTION_REFUSED/, /net::ERR_EMPTY_RESPONSE/, /net::ERR_CONNECTION_RESET/];
 
-describe.runIf(enabled)('embedded widgets over time', { timeout: 150_000 }, () => {
+describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () => {
   let backend: WidgetBackend;
   let host: HostSite;
   let browser: Browser;
@@ -37,18 +39,34 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 150_000 }, () =
     if (options.initScript) await w.context.addInitScript({ content: options.initScript });
     if (!options.realTime) await w.page.clock.install();
     const dataRequests: string[] = [];
+    let inFlight = 0;
     w.page.on('request', (request) => {
-      if (request.url().includes(DATA)) dataRequests.push(request.url());
+      if (!request.url().includes(DATA)) return;
+      dataRequests.push(request.url());
+      inFlight += 1;
     });
+    const settled = (request: { url(): string }) => {
+      if (request.url().includes(DATA)) inFlight -= 1;
+    };
+    w.page.on('requestfinished', settled);
+    w.page.on('requestfailed', settled);
+    quiet.set(w.page, () => inFlight === 0);
     await w.page.goto(host.page(name, html));
     return Object.assign(w, { dataRequests });
   }
 
-  /** Fast-forwards the page's clock by `step` until `check` holds (the server may cache its answer for up to a minute). */
-  async function advanceUntil(page: Page, step: number, check: () => Promise<boolean>, realSeconds = 90): Promise<void> {
+  /**
+   * Fast-forwards the page's clock by `step` until `check` holds (the server reuses an
+   * answer for 15 s, and a live event takes a moment to be stored). Never while a data
+   * request is in flight: the jump would fire the widget's 10 s request timeout.
+   */
+  async function advanceUntil(page: Page, step: number, check: () => Promise<boolean>, realSeconds = 120): Promise<void> {
     const deadline = Date.now() + realSeconds * 1000;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error('the widget never changed');
+      // (at most 10 s: a request the page never reports finished must not stall the test)
+      const settle = Date.now() + 10_000;
+      while (!quiet.get(page)!() && Date.now() < settle) await new Promise((resolve) => setTimeout(resolve, 100));
       await page.clock.fastForward(step);
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
@@ -128,7 +146,7 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 150_000 }, () =
   }, 120_000);
 });
 
-describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 150_000 }, () => {
+describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 240_000 }, () => {
   let backend: WidgetBackend;
   let host: HostSite;
   let browser: Browser;
@@ -171,7 +189,7 @@ describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 150
   }, 90_000);
 });
 
-describe.runIf(enabled)('the globe and motion', { timeout: 150_000 }, () => {
+describe.runIf(enabled)('the globe and motion', { timeout: 240_000 }, () => {
   let backend: WidgetBackend;
   let host: HostSite;
   let browser: Browser;

@@ -25,7 +25,7 @@ export interface WidgetOptions {
   size: number;
 }
 
-const WINDOW = /^(?:\d{1,3}d|month|\d{1,2}mo)$/;
+const WINDOW = /^(?:\d{1,2}d|month)$/;
 const KEY = /^wk_[A-Za-z0-9_-]{20,100}$/;
 
 export function warn(message: string): void {

@@ -82,6 +82,7 @@ runWidget<GlobeAnswer>({
           markerColor: accentRgb(getComputedStyle(view.body).getPropertyValue('--accent')),
           glowColor: dark ? [0.2, 0.2, 0.25] : [0.9, 0.9, 0.95],
           markers: [],
+          markerElevation: 0,
         });
       } catch {
         fallback = true;
