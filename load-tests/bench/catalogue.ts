@@ -33,7 +33,7 @@ export interface Bench {
 export const BENCHES: readonly Bench[] = [
   { name: 'launcher and edge', measures: 'npm start cold start and warm restart, idle RSS beside bare Node, /healthz and /readyz throughput', knobs: [], run: benchStartup },
   { name: 'idle footprint', measures: 'idle RSS of npm start (first start, warm restart) and of each --target alone on PostgreSQL, NATS and ClickHouse', knobs: [], run: benchFootprint },
-  { name: 'footprint after work', measures: "npm start's RSS before, at peak and idle 10/30/60 s after an import, collected events and reports (issue 29's workload)", knobs: ['FOOTPRINT_IMPORT_ROWS', 'FOOTPRINT_EVENTS', 'FOOTPRINT_QUERIES', 'FOOTPRINT_BASELINE_ROOT', 'FOOTPRINT_NODE_ARGS', 'FOOTPRINT_HEAP_SNAPSHOT'], run: benchFootprintAfterWork },
+  { name: 'footprint after work', measures: "npm start's RSS before, at peak and idle 10/30/60 s after an import, collected events and reports (issue 29's workload)", knobs: ['FOOTPRINT_IMPORT_ROWS', 'FOOTPRINT_EVENTS', 'FOOTPRINT_QUERIES', 'FOOTPRINT_BASELINE_ROOT', 'FOOTPRINT_NODE_ARGS', 'FOOTPRINT_HEAP_SNAPSHOT', 'FOOTPRINT_LOG_LEVEL'], run: benchFootprintAfterWork },
   { name: 'authentication', measures: 'registration round trip; authenticated requests with the key cache warm and off', knobs: [], run: benchAuth },
   { name: 'sites', measures: 'POST /sites, GET /sites, PATCH /sites/{id} throughput and latency', knobs: [], run: benchSites },
   { name: 'collection', measures: 'POST /api/event events/s beside a bare fastify server, per composition (npm start, without ingest, --target=gateway → NATS)', knobs: ['BENCH_COLLECT_ROUNDS', 'BENCH_COLLECT_ONLY', 'BENCH_CPU_PROF_DIR'], run: benchCollect },

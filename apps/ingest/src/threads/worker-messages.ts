@@ -74,5 +74,5 @@ export type WorkerCall =
   | { op: 'command'; sql: string; params?: EventStoreParams }
   | { op: 'insert'; table: string; rows: EncodedRows }
   | { op: 'ping' }
-  /** the DB-IP files, read once by the main thread into memory every worker shares */
+  /** the DB-IP files' data sections, read once by the main thread into memory every worker shares (the trees are read from disk) */
   | { op: 'geo-databases' };
