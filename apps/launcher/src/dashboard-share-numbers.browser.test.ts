@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     expect(await graphTable(page)).toEqual(DAILY.map((d) => [d.day, String(d.visitors)]));
     await statClick(page, 'Pageviews');
     expect(new URL(page.url()).searchParams.get('metric')).toBe('pageviews');
-    await expect.poll(() => panel(page, 'graph').getByRole('heading').innerText()).toBe('Pageviews');
+    await expect.poll(() => panel(page, 'graph').getByRole('heading', { level: 2 }).innerText()).toBe('Pageviews');
     expect(await graphTable(page)).toEqual(DAILY.map((d) => [d.day, String(d.pageviews)]));
     await statClick(page, 'Visitors');
   });
