@@ -4,7 +4,8 @@
 // latency percentiles and each threshold's verdict. Figures, not a test.
 // `--mode=microservices`: the same scenarios against a single process and then against
 // every service as its own process (PostgreSQL, NATS, chDB), with each process's
-// resident memory idle and after each scenario.
+// resident memory idle and after each scenario (`--mode=microservices-only`: without the
+// single process).
 // Before the dashboard mix the runner waits until ingest has stored the burst's events
 // (queries on a steady store); `--concurrent-ingest` skips the wait and measures the
 // queries while ingest drains the burst on the same machine.
@@ -26,7 +27,8 @@ import { microservicesTarget, residentMemory, type MeasuredProcess } from './mic
 
 const ALL: LoadScenario[] = [trackerBurst, dashboardQueries, controlPlane];
 const args = process.argv.slice(2);
-const microservices = args.includes('--mode=microservices');
+const microservicesOnly = args.includes('--mode=microservices-only');
+const microservices = microservicesOnly || args.includes('--mode=microservices');
 const concurrentIngest = args.includes('--concurrent-ingest');
 const wanted = args.filter((a) => !a.startsWith('--'));
 const scenarios = wanted.length ? ALL.filter((s) => wanted.includes(s.name)) : ALL;
@@ -156,7 +158,7 @@ const external = process.env.BASE_URL;
 if (external) {
   const ctx = { apiKey: process.env.API_KEY ?? '', siteId: Number(process.env.SITE_ID), trackingKey: process.env.TRACKING_KEY ?? '', siteHost: process.env.SITE_HOST ?? 'localhost' };
   await withTarget(async () => ({ label: 'external', baseUrl: external, ctx, processes: [], stop: async () => {} }));
-} else {
+} else if (!microservicesOnly) {
   const site = await localSite();
   try {
     if (seededEvents > 0) {
@@ -170,5 +172,11 @@ if (external) {
   } finally {
     await site.dir.remove();
   }
-  if (microservices) await withTarget(async () => ({ label: 'microservices: one process per service, PostgreSQL + NATS + chDB', ...(await microservicesTarget()) }));
+}
+if (!external) {
+  for (let round = 0; microservices && round < rounds; round += 1) {
+    for (const root of baselineRoot ? [baselineRoot, undefined] : [undefined]) {
+      await withTarget(async () => ({ label: `microservices: one process per service, PostgreSQL + NATS + chDB${root ? `, tree ${root}` : ''}`, ...(await microservicesTarget(root)) }));
+    }
+  }
 }
