@@ -222,7 +222,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     widgetSites.forgetSite(siteId);
     widgetCache.forgetSite(siteId);
   };
-  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite });
+  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite, forgetReportSite: (siteId) => reportCache.forgetSite(siteId) });
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });

@@ -54,7 +54,8 @@ interface Stamped<T> {
  *   missing one. Reach is lost only by news, which drops the entries at once: a member
  *   removal (`report-access.changed`, sent by the gateway that routed it, after this
  *   replica forgot), a revoked key or session (`keys.revoked`; such a key is refused by
- *   authentication before reach is asked anyway), a deleted site (`site.deleted`).
+ *   authentication before reach is asked anyway), a deleted or changed site (`site.deleted`,
+ *   `site.updated`; the replica that routed the change forgets before it answers).
  *   A confirmation that was in flight while news dropped entries is not kept. After
  *   `ttlMs`, and while sites is unavailable only if sites confirmed it within `staleMs`,
  *   the reach is asked or refused as before.
