@@ -13,7 +13,7 @@
 // bench's generator, 30 days), so the mix reads a site of a real size. LOAD_BASELINE_ROOT
 // (another checkout with node_modules): the same data served by that tree and by this one,
 // alternated LOAD_ROUNDS times (default 1), for an A/B in one run. Every local run prints
-// the server's CPU per request (all its threads, from /proc); LOAD_CPU_PROF_DIR writes the
+// the server's CPU per request (all its threads, and its main thread alone, from /proc); LOAD_CPU_PROF_DIR writes the
 // server's CPU profiles there (node --cpu-prof).
 import os from 'node:os';
 import { makeTempDir, startLauncherProcess } from '@sightline/testkit';
@@ -112,8 +112,10 @@ async function runAll(target: Target): Promise<void> {
     }
     burstSent ||= scenario === trackerBurst;
     const cpuBefore = await cpuSeconds(target.processes);
+    const mainBefore = await cpuSeconds(target.processes, true);
     const r = await driveScenario(target.baseUrl, scenario, target.ctx, duration);
     const cpuAfter = await cpuSeconds(target.processes);
+    const mainAfter = await cpuSeconds(target.processes, true);
     const t = scenario.thresholds;
     console.log(
       r.scenario.padEnd(20),
@@ -126,7 +128,8 @@ async function runAll(target: Target): Promise<void> {
       ` ${r.passed ? 'PASS' : 'FAIL'} (p95 < ${t.p95Ms} ms, errors < ${t.maxErrorRate * 100}%)`,
     );
     if (target.processes.length) {
-      const perRequest = target.processes.map((p, i) => `${p.name} ${round1(((cpuAfter[i]! - cpuBefore[i]!) * 1000) / r.requests)}`);
+      const ms = (seconds: number) => round1((seconds * 1000) / r.requests);
+      const perRequest = target.processes.map((p, i) => `${p.name} ${ms(cpuAfter[i]! - cpuBefore[i]!)} (main thread ${ms(mainAfter[i]! - mainBefore[i]!)})`);
       const total = cpuAfter.reduce((sum, c, i) => sum + c - cpuBefore[i]!, 0);
       console.log(`  server CPU per request (ms): ${perRequest.join(', ')}; total ${round1((total * 1000) / r.requests)} (capacity on 2 cores ≈ ${Math.round((2 * r.requests) / total)} req/s)`);
       console.log(`  after ${scenario.name}: ${await memoryLine(target.processes)}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -141,8 +144,8 @@ async function runAll(target: Target): Promise<void> {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function cpuSeconds(processes: MeasuredProcess[]): Promise<number[]> {
-  return Promise.all(processes.map((p) => processCpuSeconds(p.pid).catch(() => NaN)));
+async function cpuSeconds(processes: MeasuredProcess[], mainThreadOnly = false): Promise<number[]> {
+  return Promise.all(processes.map((p) => processCpuSeconds(p.pid, mainThreadOnly).catch(() => NaN)));
 }
 
 async function withTarget(start: () => Promise<Target>): Promise<void> {

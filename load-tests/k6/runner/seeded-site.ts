@@ -20,9 +20,13 @@ export async function seedEvents(dataDir: string, siteId: number, events: number
   }
 }
 
-/** User + system CPU seconds a process (all its threads) has used so far, from /proc/<pid>/stat (Linux). */
-export async function processCpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/**
+ * User + system CPU seconds a process (all its threads) has used so far, from /proc/<pid>/stat
+ * (Linux); with `mainThreadOnly`, its main thread's alone (JavaScript, the event loop), from
+ * /proc/<pid>/task/<pid>/stat: the rest is the engine's threads, the libuv pool and GC helpers.
+ */
+export async function processCpuSeconds(pid: number, mainThreadOnly = false): Promise<number> {
+  const stat = await readFile(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[11], fields[12]: utime, stime (fields 14 and 15 of proc(5)), in clock ticks
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
