@@ -21,7 +21,8 @@ import { NO_BUDGETS, registerViaOutbox } from '../../bench/auth.js';
 import { controlPlane, dashboardQueries, trackerBurst, type LoadContext, type LoadScenario } from '../definitions/index.js';
 import { driveScenario } from './drive-scenario.js';
 import { measureServiceTimes } from './service-times.js';
-import { processCpuSeconds, seedEvents } from './seeded-site.js';
+import { processCpuSeconds } from '../../bench/machine-cpu.js';
+import { seedEvents } from './seeded-site.js';
 import { waitForIngestToSettle } from './wait-for-ingest.js';
 import { microservicesTarget, residentMemory, type MeasuredProcess } from './microservices-target.js';
 
@@ -111,11 +112,11 @@ async function runAll(target: Target): Promise<void> {
       console.log(`  (ingest stored the burst ${settled.seconds} s after it ended: ${settled.pageviews} pageviews in the realtime window)`);
     }
     burstSent ||= scenario === trackerBurst;
-    const cpuBefore = await cpuSeconds(target.processes);
-    const mainBefore = await cpuSeconds(target.processes, true);
+    const cpuBefore = cpuSeconds(target.processes);
+    const mainBefore = cpuSeconds(target.processes, true);
     const r = await driveScenario(target.baseUrl, scenario, target.ctx, duration);
-    const cpuAfter = await cpuSeconds(target.processes);
-    const mainAfter = await cpuSeconds(target.processes, true);
+    const cpuAfter = cpuSeconds(target.processes);
+    const mainAfter = cpuSeconds(target.processes, true);
     const t = scenario.thresholds;
     console.log(
       r.scenario.padEnd(20),
@@ -144,8 +145,14 @@ async function runAll(target: Target): Promise<void> {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function cpuSeconds(processes: MeasuredProcess[], mainThreadOnly = false): Promise<number[]> {
-  return Promise.all(processes.map((p) => processCpuSeconds(p.pid, mainThreadOnly).catch(() => NaN)));
+function cpuSeconds(processes: MeasuredProcess[], mainThreadOnly = false): number[] {
+  return processes.map((p) => {
+    try {
+      return processCpuSeconds(p.pid, mainThreadOnly);
+    } catch {
+      return NaN; // not Linux, or the process is gone
+    }
+  });
 }
 
 async function withTarget(start: () => Promise<Target>): Promise<void> {

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
 import { ChdbEventStore } from '@sightline/event-store';
 import { generateQueryData } from '../../bench/query-data.js';
 
@@ -19,17 +18,3 @@ export async function seedEvents(dataDir: string, siteId: number, events: number
     await store.close();
   }
 }
-
-/**
- * User + system CPU seconds a process (all its threads) has used so far, from /proc/<pid>/stat
- * (Linux); with `mainThreadOnly`, its main thread's alone (JavaScript, the event loop), from
- * /proc/<pid>/task/<pid>/stat: the rest is the engine's threads, the libuv pool and GC helpers.
- */
-export async function processCpuSeconds(pid: number, mainThreadOnly = false): Promise<number> {
-  const stat = await readFile(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[11], fields[12]: utime, stime (fields 14 and 15 of proc(5)), in clock ticks
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-const CLOCK_TICKS = 100;
