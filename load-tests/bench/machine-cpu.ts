@@ -42,9 +42,13 @@ export function cpuShares(before: MachineCpu | undefined, after: MachineCpu | un
   return { busy: (after.busy - before.busy) / total, steal: (after.steal - before.steal) / total };
 }
 
-/** CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat. */
-export function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat;
+ * with `mainThreadOnly`, its main thread's alone (JavaScript, the event loop), from
+ * /proc/<pid>/task/<pid>/stat: the rest is a native engine's threads, the libuv pool, GC helpers.
+ */
+export function processCpuSeconds(pid: number, mainThreadOnly = false): number {
+  const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
   // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / clockTicks();

@@ -182,7 +182,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     if (change.account_id !== undefined) reportCache.forgetPlan(change.account_id);
     if (change.site_id !== undefined) shareSites.forgetSite(change.site_id);
     if (change.account_id !== undefined) shareSites.forgetAccount(change.account_id);
-    await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans) or never use the stale reach while sites answers'));
+    await options.bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => options.log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans and reach)'));
   };
   registerNotFound(app, routes, docsUrl);
   const refusalLogThrottle = new AccessLogThrottle();
@@ -222,7 +222,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     widgetSites.forgetSite(siteId);
     widgetCache.forgetSite(siteId);
   };
-  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite });
+  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite, forgetReportSite: (siteId) => reportCache.forgetSite(siteId) });
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });

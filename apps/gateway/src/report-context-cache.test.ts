@@ -44,16 +44,66 @@ function clock() {
 }
 
 describe('ReportContextCache', () => {
-  it('asks GetSite every time (reach is live) and GetPlan only once per TTL', async () => {
+  it('asks GetSite and GetPlan once per TTL: the reach sites confirmed is used until then', async () => {
     const time = clock();
     const cache = new ReportContextCache({ ttlMs: 5_000, staleMs: 60_000, now: time.now });
     const { calls, loaders } = services();
     expect(await cache.resolve(actor('k1'), 1, loaders)).toEqual({ site: { timezone: 'Europe/Paris', weekStart: 1, ownerAccountId: 7 }, plan: OPEN });
-    await cache.resolve(actor('k1'), 1, loaders);
+    time.advance(4_999);
+    expect(await cache.resolve(actor('k1'), 1, loaders)).toEqual({ site: { timezone: 'Europe/Paris', weekStart: 1, ownerAccountId: 7 }, plan: OPEN });
+    expect(calls).toMatchObject({ getSite: 1, getPlan: 1 });
+    // another key, or another site, is its own reach
+    await cache.resolve(actor('k2'), 1, loaders);
     expect(calls).toMatchObject({ getSite: 2, getPlan: 1 });
-    time.advance(5_000);
+    time.advance(1);
     await cache.resolve(actor('k1'), 1, loaders);
     expect(calls).toMatchObject({ getSite: 3, getPlan: 2 });
+  });
+
+  it('asks sites again at once after news: member removal, revoked key, site deleted or changed', async () => {
+    const time = clock();
+    const cache = new ReportContextCache({ ttlMs: 60_000, staleMs: 60_000, now: time.now });
+    const { state, calls, loaders } = services();
+    for (const news of [() => cache.forgetSiteReach(1), () => cache.forgetKey('k1'), () => cache.forgetSite(1)]) {
+      state.refuse = false;
+      await cache.resolve(actor('k1'), 1, loaders);
+      const before = calls.getSite;
+      news();
+      state.refuse = true;
+      await expect(cache.resolve(actor('k1'), 1, loaders)).rejects.toMatchObject({ code: 'unknown_site' });
+      expect(calls.getSite).toBe(before + 1);
+      // a refusal is never kept: the next request asks again
+      await expect(cache.resolve(actor('k1'), 1, loaders)).rejects.toMatchObject({ code: 'unknown_site' });
+      expect(calls.getSite).toBe(before + 2);
+    }
+    // news about another key or site leaves this reach alone
+    state.refuse = false;
+    await cache.resolve(actor('k1'), 1, loaders);
+    cache.forgetKey('k2');
+    cache.forgetSiteReach(2);
+    const before = calls.getSite;
+    await cache.resolve(actor('k1'), 1, loaders);
+    expect(calls.getSite).toBe(before);
+  });
+
+  it('does not keep a confirmation that was in flight when news dropped the reach', async () => {
+    const cache = new ReportContextCache({ ttlMs: 60_000, staleMs: 60_000 });
+    const { state, calls, loaders } = services();
+    // the member is removed while GetSite (which still saw the membership) is out
+    const inFlight = cache.resolve(actor('k1'), 1, loaders);
+    cache.forgetSiteReach(1);
+    await inFlight;
+    state.refuse = true;
+    await expect(cache.resolve(actor('k1'), 1, loaders)).rejects.toMatchObject({ code: 'unknown_site' });
+    expect(calls.getSite).toBe(2);
+  });
+
+  it('with TTL 0 asks GetSite every time', async () => {
+    const cache = new ReportContextCache({ ttlMs: 0, staleMs: 60_000 });
+    const { calls, loaders } = services();
+    await cache.resolve(actor('k1'), 1, loaders);
+    await cache.resolve(actor('k1'), 1, loaders);
+    expect(calls.getSite).toBe(2);
   });
 
   it('runs GetPlan beside GetSite once the owner is known, after it on the very first request', async () => {
@@ -118,13 +168,15 @@ describe('ReportContextCache', () => {
   });
 
   it('a member removal, a revoked key, a refusal or site news end the stale reach', async () => {
-    const cache = new ReportContextCache({ ttlMs: 1_000, staleMs: 30_000 });
+    const time = clock();
+    const cache = new ReportContextCache({ ttlMs: 1_000, staleMs: 30_000, now: time.now });
     const { state, loaders } = services();
     const outage = async (forget: () => void) => {
       state.sitesDown = false;
       await cache.resolve(actor('k1'), 1, loaders);
       forget();
       state.sitesDown = true;
+      time.advance(1_000); // past the TTL: sites is asked, and is down
       return cache.resolve(actor('k1'), 1, loaders);
     };
     await expect(outage(() => undefined)).resolves.toMatchObject({ plan: OPEN });
@@ -132,9 +184,10 @@ describe('ReportContextCache', () => {
     await expect(outage(() => cache.forgetKey('k1'))).rejects.toMatchObject({ code: 'unavailable' });
     await expect(outage(() => cache.forgetSite(1))).rejects.toMatchObject({ code: 'unavailable' });
     await expect(outage(() => cache.forgetKey('k2'))).resolves.toMatchObject({ plan: OPEN });
-    // sites refused the key (membership gone): that refusal, not an old reach, is the answer afterwards
+    // sites refused the key (membership gone) once the TTL was over: that refusal, not an old reach, is the answer afterwards
     state.sitesDown = false;
     state.refuse = true;
+    time.advance(1_000);
     await expect(cache.resolve(actor('k1'), 1, loaders)).rejects.toMatchObject({ code: 'unknown_site' });
     state.refuse = false;
     state.sitesDown = true;

@@ -20,7 +20,7 @@ export interface ReportContextLoaders {
 }
 
 export interface ReportContextCacheOptions {
-  /** how long a plan is used without asking identity (REPORT_CACHE_TTL_MS); 0 asks every time */
+  /** how long a plan, and a reach sites confirmed, are used without asking (REPORT_CACHE_TTL_MS); 0 asks every time */
   ttlMs: number;
   /**
    * how long after it was last confirmed a value may still be served while the service
@@ -45,16 +45,25 @@ interface Stamped<T> {
  *   billing, which this gateway routes and broadcasts, or by time: a trial ends within
  *   the TTL of the moment it ends).
  * - Site info (timezone, week start, owner) per site: lets GetPlan run beside GetSite on a
- *   plan miss instead of after it; used as the answer only while sites is unavailable.
- * - Reach (this key may read this site) per key and site: never skips GetSite. It is only
- *   a fallback while sites is unavailable, and only if sites confirmed it within `staleMs`.
- *   A membership can only be removed while sites is up; the removal is broadcast
- *   (`report-access.changed`) and drops the site's reach entries on every replica, and a
- *   revoked key (`keys.revoked`) drops its own, so neither keeps access through an outage.
+ *   plan miss instead of after it, and is the answer while the key's reach is fresh.
+ * - Reach (this key may read this site) per key and site, as sites last confirmed it:
+ *   for `ttlMs` after that confirmation GetSite is skipped (the fixed cost of a query
+ *   was a GetSite round trip and its SQL on every request). Only sites' yes is kept: a
+ *   refusal (404 `unknown_site`, 403 `key_not_scoped`) is asked again every time and
+ *   drops the entry, so a site the key cannot reach stays indistinguishable from a
+ *   missing one. Reach is lost only by news, which drops the entries at once: a member
+ *   removal (`report-access.changed`, sent by the gateway that routed it, after this
+ *   replica forgot), a revoked key or session (`keys.revoked`; such a key is refused by
+ *   authentication before reach is asked anyway), a deleted or changed site (`site.deleted`,
+ *   `site.updated`; the replica that routed the change forgets before it answers).
+ *   A confirmation that was in flight while news dropped entries is not kept. After
+ *   `ttlMs`, and while sites is unavailable only if sites confirmed it within `staleMs`,
+ *   the reach is asked or refused as before.
  * - News drops entries at once: site.updated / site.deleted / settings.changed (site
  *   info and reach of the site), report-access.changed (site reach; account plan).
  *
- * Bounded staleness: a plan is at most `ttlMs` old while identity answers; while a service
+ * Bounded staleness: a plan or a reach is at most `ttlMs` old while the services answer
+ * (a broadcast that never arrived is the only way to reach that bound); while a service
  * is unreachable, values at most `staleMs` old are served; older ones fail as before (503).
  */
 export class ReportContextCache {
@@ -62,6 +71,8 @@ export class ReportContextCache {
   private readonly plans: LRUCache<number, Stamped<PlanState>>;
   /** `${keyId} ${siteId}` → when sites last confirmed the reach */
   private readonly reach: LRUCache<string, number>;
+  /** bumped by every forget: a confirmation that started before news dropped entries is not kept */
+  private epoch = 0;
   private readonly now: () => number;
   /** answers served from stale entries because a service was unavailable (diagnostics, tests) */
   staleAnswers = 0;
@@ -75,11 +86,16 @@ export class ReportContextCache {
   }
 
   /**
-   * Reach (live unless sites is unavailable), site info and plan of `siteId` for `actor`.
-   * GetSite always runs; GetPlan runs beside it when the owner is known and the plan is not fresh.
+   * Reach, site info and plan of `siteId` for `actor`. GetSite runs unless sites confirmed
+   * this key's reach within `ttlMs` (and no news dropped it since); GetPlan runs, beside
+   * GetSite when the owner is known, unless the plan is fresh.
    */
   async resolve(actor: commonV1.Actor, siteId: number, loaders: ReportContextLoaders): Promise<{ site: SiteReportInfo; plan: PlanState }> {
     const knownSite = this.sites.get(siteId);
+    if (knownSite && this.freshReach(`${actor.keyId} ${siteId}`)) {
+      const owner = knownSite.value.ownerAccountId;
+      return { site: knownSite.value, plan: this.freshPlan(owner) ?? (await this.loadPlan(owner, loaders)) };
+    }
     const early = knownSite && !this.freshPlan(knownSite.value.ownerAccountId) ? this.loadPlan(knownSite.value.ownerAccountId, loaders) : undefined;
     // a rejection of the early plan call is handled where it is awaited, not reported unhandled
     early?.catch(() => undefined);
@@ -91,6 +107,7 @@ export class ReportContextCache {
 
   /** Site changed (name, timezone, week start, settings) or was deleted: forget its info and reach. */
   forgetSite(siteId: number): void {
+    this.epoch += 1;
     this.sites.delete(siteId);
     this.forgetReach((key) => key.endsWith(` ${siteId}`));
   }
@@ -109,7 +126,13 @@ export class ReportContextCache {
   }
 
   private forgetReach(matches: (key: string) => boolean): void {
+    this.epoch += 1;
     for (const key of [...this.reach.keys()]) if (matches(key)) this.reach.delete(key);
+  }
+
+  private freshReach(reachKey: string): boolean {
+    const confirmedAt = this.reach.get(reachKey);
+    return confirmedAt !== undefined && this.now() - confirmedAt < this.options.ttlMs;
   }
 
   private freshPlan(accountId: number): PlanState | undefined {
@@ -119,9 +142,12 @@ export class ReportContextCache {
 
   private async loadSite(actor: commonV1.Actor, siteId: number, loaders: ReportContextLoaders): Promise<SiteReportInfo> {
     const reachKey = `${actor.keyId} ${siteId}`;
+    const epoch = this.epoch;
     try {
       const site = await loaders.getSite();
       const info = { timezone: site.timezone, weekStart: site.weekStart, ownerAccountId: site.ownerAccountId };
+      // news arrived while the call was out: its answer may predate it, so it confirms nothing
+      if (epoch !== this.epoch) return info;
       const at = this.now();
       this.sites.set(siteId, { value: info, at });
       this.reach.set(reachKey, at);

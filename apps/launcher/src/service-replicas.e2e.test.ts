@@ -161,8 +161,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
       }),
       ...REPLICATED.flatMap((service) => ['127.0.0.2', '127.0.0.3'].map((host) => startReplica(service, host))),
     ]);
-    // QUERY_CACHE_MAX_BYTES=0: every query must reach a query replica (identical ones would be answered from the gateway's cache)
-    gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', QUERY_CACHE_MAX_BYTES: '0' }, timeoutMs: START_TIMEOUT_MS });
+    // QUERY_CACHE_MAX_BYTES=0: every query must reach a query replica (identical ones would be answered from the gateway's cache);
+    // REPORT_CACHE_TTL_MS=0: and a sites replica (a key's confirmed reach would skip GetSite)
+    gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', QUERY_CACHE_MAX_BYTES: '0', REPORT_CACHE_TTL_MS: '0' }, timeoutMs: START_TIMEOUT_MS });
     gatewayUrl = gateway.url.replace('localhost', '127.0.0.1');
     timings.push(`8 service processes + gateway ready in ${Date.now() - started} ms`);
 

@@ -28,16 +28,17 @@ export async function residentMemory(pid: number): Promise<{ rssMiB: number; pea
  * The Kubernetes shape on one machine, for `npm run load -- --mode=microservices`: every
  * service its own `--target` process on a fresh PostgreSQL database, a private NATS
  * server (when nats-server is installed; otherwise isolated streams on TEST_NATS_URL) and
- * chDB behind the ClickHouse HTTP interface, with one gateway process in front.
+ * chDB behind the ClickHouse HTTP interface, with one gateway process in front; `root`:
+ * every process from another checkout (a baseline).
  */
-export async function microservicesTarget(): Promise<{ baseUrl: string; ctx: LoadContext; processes: MeasuredProcess[]; stop(): Promise<void> }> {
+export async function microservicesTarget(root?: string): Promise<{ baseUrl: string; ctx: LoadContext; processes: MeasuredProcess[]; stop(): Promise<void> }> {
   const dir = await makeTempDir('sightline-load-ms-');
   const database = await createTestDatabase(backendUrl('postgres'), 'sightline_load');
   const nats = await isolatedNats(backendUrl('nats'));
   const clickhouse = await startChdbHttpServer({ dataDir: path.join(dir.path, 'clickhouse') });
   const { ports, env: addresses } = await serviceAddresses();
   const env = { DATABASE_URL: database.url, NATS_URL: nats.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dir.path, MAIL_OUTBOX_DIR: path.join(dir.path, 'mail'), SECRET_KEY: 'load-test-secret-key-0123456789abcdefghij', ...NO_BUDGETS, QUERY_CACHE_MAX_BYTES: '0' };
-  const services = await Promise.all(SERVICE_NAMES.map((name) => startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, HOST: '127.0.0.1' })));
+  const services = await Promise.all(SERVICE_NAMES.map((name) => startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, HOST: '127.0.0.1' }, undefined, root)));
   let gateway: LauncherProcess | undefined;
   const stop = async () => {
     await gateway?.stop('SIGTERM');
@@ -48,7 +49,7 @@ export async function microservicesTarget(): Promise<{ baseUrl: string; ctx: Loa
     await dir.remove();
   };
   try {
-    gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });
+    gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses }, ...(root ? { root } : {}) });
     const { token } = await registerViaOutbox(gateway, dir.path);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const siteHost = 'load.sightline-bench.net';

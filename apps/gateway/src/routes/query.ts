@@ -18,7 +18,7 @@ export interface QueryRouteOptions {
   /** the query service behind the answer cache (shared with the share routes) */
   reports: ReportQueries;
   deadlineMs: number;
-  /** plan state and, while sites or identity restarts, recently confirmed reach (see ReportContextCache) */
+  /** plan state and confirmed reach for REPORT_CACHE_TTL_MS, and while sites or identity restarts (see ReportContextCache) */
   cache: ReportContextCache;
 }
 
@@ -29,7 +29,7 @@ const security = [{ apiKey: [] }];
  * the caller and the site — site_id from the key, reach and key scope (GetSite),
  * tracking and plan state of the owner (GetPlan), goals when event:goal asks for
  * them — and hands the query service a plain site context; nothing runs on the
- * events store before those checks pass. GetSite, GetPlan (unless cached) and
+ * events store before those checks pass. GetSite and GetPlan (unless cached) and
  * ListGoals run side by side when the site's owner is already known. The answer comes
  * through ReportQueries (the answer cache), like every other query route's.
  */

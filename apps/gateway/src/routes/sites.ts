@@ -19,6 +19,8 @@ export interface SiteRouteOptions {
   publicUrl: string;
   /** drops this replica's widget lookups and answers of a site whose key was rotated (the others hear `site.updated`) */
   forgetWidgetSite: (siteId: number) => void;
+  /** drops this replica's report context of a site changed or deleted here, at once (the others hear `site.updated`, `site.deleted`) */
+  forgetReportSite?: (siteId: number) => void;
 }
 
 const security = [{ apiKey: [] }];
@@ -34,7 +36,7 @@ const SnippetObject = z
   .meta({ id: 'Snippet' });
 
 /** Site lifecycle: create (idempotent on request), list, read, update, delete. */
-export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs, publicUrl, forgetWidgetSite }) => {
+export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs, publicUrl, forgetWidgetSite, forgetReportSite }) => {
   const base = publicUrl.replace(/\/+$/, '');
   app.post(
     '/api/v1/sites',
@@ -164,13 +166,16 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     },
     async (request) => {
       const body = request.body;
+      const siteId = siteIdOf(request.params.id);
       const site = await callUnary(
         sites,
         sites.updateSite,
         'Sites/UpdateSite',
-        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), url: body.url, timezone: body.timezone, weekStart: body.week_start },
+        { actor: actorOf(request), audit: auditOf(request), siteId, url: body.url, timezone: body.timezone, weekStart: body.week_start },
         callOptions(request, deadlineMs),
       );
+      // the next report here reads the new timezone and week start, before site.updated arrives
+      forgetReportSite?.(siteId);
       return toSiteObject(site);
     },
   );
@@ -191,8 +196,9 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     async (request, reply) => {
       const siteId = siteIdOf(request.params.id);
       await callUnary(sites, sites.deleteSite, 'Sites/DeleteSite', { actor: actorOf(request), audit: auditOf(request), siteId }, callOptions(request, deadlineMs));
-      // its widget key stops here at once; other replicas hear site.deleted
+      // its widget key and reports stop here at once; other replicas hear site.deleted
       forgetWidgetSite(siteId);
+      forgetReportSite?.(siteId);
       return reply.code(204).send(null);
     },
   );

@@ -28,9 +28,10 @@ export async function serviceAddresses(): Promise<{ ports: Map<ServiceName, numb
  * logs "service is ready". The port is fixed by the caller, so a restarted service
  * comes back at the address its callers already dial.
  */
-export async function startServiceProcess(name: ServiceName, port: number, env: Record<string, string>, timeoutMs = 90_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), `--target=${name}`], {
-    cwd: ROOT,
+/** `root`: another checkout of Sightline (with its node_modules) to run instead of this one, a bench's baseline. */
+export async function startServiceProcess(name: ServiceName, port: number, env: Record<string, string>, timeoutMs = 90_000, root = ROOT): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/launcher/src/main.ts'), `--target=${name}`], {
+    cwd: root,
     // no metrics port unless the test asks for one: parallel processes would fight over 9464
     // GRPC_HOST: 127.0.0.1 unless the caller puts a replica on another loopback address (127.0.0.2…)
     env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: '0', GRPC_HOST: '127.0.0.1', ...env, GRPC_PORT: String(port) },

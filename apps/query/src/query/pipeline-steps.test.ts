@@ -7,7 +7,7 @@ import { parseQueryRequest } from '@sightline/query-contract';
 import { planQuery } from './plan.js';
 import { resolveCompareWindow, resolveWindow } from './resolve-dates.js';
 import { validateQuery } from './validate.js';
-import { startOfLocalDay } from './zoned-time.js';
+import { addDays, localDate, startOfLocalDay } from './zoned-time.js';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -117,6 +117,21 @@ describe('dates', () => {
     expect(startOfLocalDay('2026-06-01', 'Pacific/Kiritimati')).toBe(Date.parse('2026-05-31T10:00:00Z'));
     expect(startOfLocalDay('2026-06-01', 'Etc/GMT+12')).toBe(Date.parse('2026-06-01T12:00:00Z'));
     expect(startOfLocalDay('2011-12-30', 'Pacific/Apia')).toBe(startOfLocalDay('2011-12-31', 'Pacific/Apia'));
+  });
+  it('answers the first second of the local day in every zone, and on every day of a year where clocks change at midnight', () => {
+    const sample = ['1900-01-01', '1937-07-01', '1970-01-01', '1995-12-31', '2011-12-29', '2011-12-30', '2011-12-31', '2040-03-10'];
+    for (let month = 0; month < 12; month += 1) sample.push(addDays('2026-01-01', Math.round(month * 30.5)), addDays('2026-01-15', Math.round(month * 30.5)));
+    const everyDay = Array.from({ length: 366 }, (_, day) => addDays('2026-01-01', day));
+    const midnightChanges = ['America/Havana', 'America/Santiago', 'Asia/Beirut', 'America/Scoresbysund', 'Asia/Gaza', 'America/Asuncion', 'Africa/Cairo', 'Pacific/Apia', 'Europe/Berlin', 'Australia/Lord_Howe'];
+    const cases = [...Intl.supportedValuesOf('timeZone').flatMap((zone) => sample.map((date) => [zone, date] as const)), ...midnightChanges.flatMap((zone) => everyDay.map((date) => [zone, date] as const))];
+    const wrong: string[] = [];
+    for (const [zone, date] of cases) {
+      const start = startOfLocalDay(date, zone);
+      // the definition: a whole second whose local date is `date` or later, the second before it earlier
+      const first = start % 1000 === 0 && localDate(start, zone) >= date && localDate(start - 1000, zone) < date;
+      if (!first || startOfLocalDay(date, zone) !== start) wrong.push(`${zone} ${date} ${new Date(start).toISOString()}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -42,6 +42,46 @@ const MAX_OFFSET_MS = 16 * 3_600_000;
  * first instant whose local date is not before `date`: local dates never go back.
  */
 export function startOfLocalDay(date: string, timezone: string): number {
+  const key = `${timezone} ${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = guessedStartOfLocalDay(date, timezone) ?? bisectedStartOfLocalDay(date, timezone);
+    // every query asks a few of these, mostly the same ones; a tz rule never changes within a process
+    if (dayStarts.size >= DAY_STARTS_KEPT) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+const dayStarts = new Map<string, number>();
+const DAY_STARTS_KEPT = 10_000;
+
+/**
+ * The common case in 2–4 lookups instead of the bisection's 17: UTC midnight minus the
+ * offset in force (tried at UTC midnight, then at the first guess). A guess is the answer
+ * only if it is the first second of `date` — its local date is `date` or later and the
+ * second before is earlier — which, local dates never going back, is exactly what the
+ * bisection finds. Anything else (no such second near the guesses) is left to it.
+ */
+function guessedStartOfLocalDay(date: string, timezone: string): number | undefined {
+  const midnightUtc = Date.parse(`${date}T00:00:00Z`);
+  let at = midnightUtc;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const guess = midnightUtc - offsetMs(at, timezone);
+    if (!Number.isFinite(guess)) return undefined;
+    if (localDate(guess, timezone) >= date && localDate(guess - 1000, timezone) < date) return guess;
+    at = guess;
+  }
+  return undefined;
+}
+
+/** Local wall-clock time minus UTC at a whole-second instant (NaN where the date has no ISO form). */
+function offsetMs(instantMs: number, timezone: string): number {
+  const w = wallClock(instantMs, timezone);
+  return Date.parse(`${w.date}T${w.hour}:${w.minute}:${w.second}Z`) - instantMs;
+}
+
+function bisectedStartOfLocalDay(date: string, timezone: string): number {
   const midnightUtc = Date.parse(`${date}T00:00:00Z`);
   let before = (midnightUtc - MAX_OFFSET_MS) / 1000; // local date before `date`
   let from = (midnightUtc + MAX_OFFSET_MS) / 1000; // local date `date` or later
