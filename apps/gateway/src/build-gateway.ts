@@ -291,7 +291,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
   };
   await app.register(exportRoutes, { sites, query: streamClientOf(options.services, 'query'), deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
-  await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
+  // the upload and DeleteImport share that channel, so both reach the replica holding the import (ingest pins one)
+  await app.register(importRoutes, { sites, ingest: streamClientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

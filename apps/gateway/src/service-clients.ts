@@ -18,13 +18,14 @@ export interface ServiceClient {
 
 /**
  * Services called with streams that may run for minutes (the query service's
- * ExportEvents): those calls ride a channel of their own without keepalive pings.
- * grpc-js (grpc/grpc-node#3068) drops every call still running on a connection the
- * server closed for its age (GRPC_MAX_CONNECTION_AGE_MS) as soon as a keepalive ping
- * follows the GOAWAY: an export running past about 30 s was cut with UNAVAILABLE. A dead
- * peer still ends such a stream (the socket closes) or its deadline does.
+ * ExportEvents, ingest's ImportEvents upload): those calls ride a channel of their own
+ * without keepalive pings. grpc-js (grpc/grpc-node#3068) drops every call still running
+ * on a connection the server closed for its age (GRPC_MAX_CONNECTION_AGE_MS) as soon as
+ * a keepalive ping follows the GOAWAY: exports and import uploads running past about
+ * 30 s were cut (UNAVAILABLE; the upload answered 503). A dead peer still ends such a
+ * call (the socket closes) or its deadline does.
  */
-const LONG_STREAMS: ReadonlySet<ServiceName> = new Set(['query']);
+const LONG_STREAMS: ReadonlySet<ServiceName> = new Set(['query', 'ingest']);
 
 export type ServiceAddresses = Record<ServiceName, string>;
 
