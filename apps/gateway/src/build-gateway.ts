@@ -16,7 +16,7 @@ import { registerMetrics } from './metrics-hooks.js';
 import { registerUntrustedProxyWarning } from './untrusted-proxy-warning.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { healthRoutes, type HealthRouteOptions } from './routes/health.js';
-import { clientOf, type ServiceClient } from './service-clients.js';
+import { clientOf, streamClientOf, type ServiceClient } from './service-clients.js';
 import { termsRoutes } from './routes/terms.js';
 import { DEFAULT_EVENT_SHARDS, SUBJECTS, type Bus } from '@sightline/bus';
 import { KeyCache } from './auth/key-cache.js';
@@ -290,8 +290,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     answers.forgetSite(siteId);
     await options.bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => options.log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
   };
-  await app.register(exportRoutes, { sites, query, deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
-  await app.register(importRoutes, { sites, ingest: clientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
+  await app.register(exportRoutes, { sites, query: streamClientOf(options.services, 'query'), deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
+  // the upload and DeleteImport share that channel, so both reach the replica holding the import (ingest pins one)
+  await app.register(importRoutes, { sites, ingest: streamClientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
   await app.ready();
   return app;

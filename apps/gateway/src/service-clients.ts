@@ -12,7 +12,20 @@ export interface ServiceClient {
   address: string;
   health: health.HealthClient;
   info: commonV1.ServiceInfoServiceClient;
+  /** a second channel without keepalive pings, for streams that outlive a connection's age (see LONG_STREAMS) */
+  streams?: health.HealthClient;
 }
+
+/**
+ * Services called with streams that may run for minutes (the query service's
+ * ExportEvents, ingest's ImportEvents upload): those calls ride a channel of their own
+ * without keepalive pings. grpc-js (grpc/grpc-node#3068) drops every call still running
+ * on a connection the server closed for its age (GRPC_MAX_CONNECTION_AGE_MS) as soon as
+ * a keepalive ping follows the GOAWAY: exports and import uploads running past about
+ * 30 s were cut (UNAVAILABLE; the upload answered 503). A dead peer still ends such a
+ * call (the socket closes) or its deadline does.
+ */
+const LONG_STREAMS: ReadonlySet<ServiceName> = new Set(['query', 'ingest']);
 
 export type ServiceAddresses = Record<ServiceName, string>;
 
@@ -21,7 +34,8 @@ export function connectServices(addresses: ServiceAddresses, tuning?: ChannelTun
     const healthClient = createClient(health.HealthClient, address, channelPolicyOf(name, tuning));
     // the second client reuses the first's channel instead of opening another connection
     const info = new commonV1.ServiceInfoServiceClient(address, null as never, { channelOverride: healthClient.getChannel() });
-    return { name, address, health: healthClient, info };
+    const streams = LONG_STREAMS.has(name) ? createClient(health.HealthClient, address, { ...channelPolicyOf(name, tuning), keepaliveMs: 0 }) : undefined;
+    return { name, address, health: healthClient, info, ...(streams ? { streams } : {}) };
   });
 }
 
@@ -32,8 +46,18 @@ export function clientOf<S extends CalledService>(clients: readonly ServiceClien
   return serviceClient(name, client.address, client.health.getChannel());
 }
 
+/** The typed client of one service on its channel for long streams (without keepalive pings). */
+export function streamClientOf<S extends CalledService>(clients: readonly ServiceClient[], name: S): TypedClients[S] {
+  const client = clients.find((c) => c.name === name);
+  if (!client?.streams) throw new Error(`no stream channel to the ${name} service`);
+  return serviceClient(name, client.address, client.streams.getChannel());
+}
+
 export function closeServices(clients: readonly ServiceClient[]): void {
-  for (const client of clients) client.health.close();
+  for (const client of clients) {
+    client.health.close();
+    client.streams?.close();
+  }
 }
 
 export interface ServiceReadiness {

@@ -208,6 +208,43 @@ describe('annotations over HTTP', () => {
     expectFailure(await shared(), 404, 'unknown_site');
   });
 
+  it('export: every note of the window as NDJSON (the list’s objects) or CSV, members included, strangers refused', async () => {
+    const site = await api<{ site_id: number }>(owner, 'POST', '/sites', { url: `https://notes-export-${stamp}.sightline-e2e.net`, timezone: 'America/New_York' });
+    const id = site.body.site_id;
+    expect((await api(owner, 'POST', `/sites/${id}/members`, { email: member.email, role: 'member' })).status).toBe(201);
+    const texts = ['Launch, "v2"', 'Outage =1+1', 'Nuit blanche ✓'];
+    for (const [i, text] of texts.entries()) expect((await api(owner, 'POST', `/sites/${id}/annotations`, i === 1 ? { datetime: '2026-04-02T03:30:00Z', text } : { date: `2026-04-0${i + 1}`, text })).status).toBe(201);
+    const listed = (await api<NoteList>(owner, 'GET', `/sites/${id}/annotations?limit=500`)).body.annotations;
+    const file = async (who: Account | undefined, query: string) => {
+      const response = await fetch(`${server.sightline.url}/api/v1/sites/${id}/annotations/export?${query}`, { headers: who ? { authorization: `Bearer ${who.token}`, 'x-forwarded-for': freshIp() } : { 'x-forwarded-for': freshIp() } });
+      return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), text: await response.text() };
+    };
+    const ndjson = await file(member, 'format=ndjson');
+    expect([ndjson.status, ndjson.type, ndjson.disposition]).toEqual([200, 'application/x-ndjson; charset=utf-8', `attachment; filename="sightline-site-${id}-annotations.ndjson"`]);
+    expect(ndjson.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Note)).toEqual(listed);
+    // 03:30Z on the 2nd is the evening of the 1st in New York
+    expect(listed.map((n) => [n.text, n.local_date])).toEqual([[texts[0], '2026-04-01'], [texts[1], '2026-04-01'], [texts[2], '2026-04-03']]);
+
+    const csv = await file(owner, 'format=csv&from=2026-04-01&to=2026-04-01');
+    expect([csv.status, csv.type, csv.disposition]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="sightline-site-${id}-annotations-2026-04-01-to-2026-04-01.csv"`]);
+    const [first, second] = listed;
+    expect(csv.text).toBe(
+      'annotation_id,date,datetime,local_date,text,author,author_key_id,created_at,updated_at\r\n' +
+        `${first!.annotation_id},2026-04-01,,2026-04-01,"Launch, ""v2""",${owner.email},${owner.keyId},${first!.created_at},${first!.updated_at}\r\n` +
+        `${second!.annotation_id},,${second!.datetime},2026-04-01,Outage =1+1,${owner.email},${owner.keyId},${second!.created_at},${second!.updated_at}\r\n`,
+    );
+    expect((await file(owner, 'format=csv&from=2027-01-01')).text).toBe('annotation_id,date,datetime,local_date,text,author,author_key_id,created_at,updated_at\r\n');
+
+    for (const [who, status, code] of [[stranger, 404, 'unknown_site'], [undefined, 401, 'unauthorized']] as const) {
+      const refused = await file(who, 'format=csv');
+      expect([refused.status, (JSON.parse(refused.text) as Failure).code]).toEqual([status, code]);
+    }
+    for (const query of ['format=xlsx', '', 'format=csv&from=2026-13-01', 'format=csv&extra=1']) {
+      const bad = await file(owner, query);
+      expect([bad.status, (JSON.parse(bad.text) as Failure).code], query).toEqual([400, expect.stringMatching(/^invalid_/)]);
+    }
+  });
+
   it('the notes go with the site', async () => {
     const site = await api<{ site_id: number }>(owner, 'POST', '/sites', { url: `https://doomed-${stamp}.sightline-e2e.net` });
     expect((await api(owner, 'POST', `/sites/${site.body.site_id}/annotations`, { date: '2026-01-01', text: 'bye' })).status).toBe(201);
@@ -222,6 +259,7 @@ describe('annotations over HTTP', () => {
     const doc = { body: parseYaml(await response.text()) as Doc };
     expect(Object.keys(doc.body.paths['/sites/{id}/annotations'] ?? {}).filter((k) => k !== 'servers').sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.body.paths['/sites/{id}/annotations/{annotation_id}'] ?? {}).filter((k) => k !== 'servers').sort()).toEqual(['delete', 'patch']);
+    expect(Object.keys(doc.body.paths['/sites/{id}/annotations/export'] ?? {}).filter((k) => k !== 'servers')).toEqual(['get']);
     expect(doc.body.paths['/share/{hash}/annotations']).toHaveProperty('get');
     expect(doc.body.components.schemas.Error!.properties.code!.enum).toContain('unknown_annotation');
   });

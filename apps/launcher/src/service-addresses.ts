@@ -19,7 +19,7 @@ export function configuredAddresses<N extends ServiceName>(config: Config, names
   return Object.fromEntries(names.map((name) => [name, config[ADDRESS_VARIABLES[name]] as string])) as Record<N, string>;
 }
 
-/** Clients re-resolve a `dns:///` address as often as servers close connections for their age. */
+/** Clients re-resolve a `dns:///` address as often as servers close connections for their age, and ping every GRPC_KEEPALIVE_TIME_MS. */
 export function channelTuningOf(config: Config): ChannelTuning {
-  return config.GRPC_MAX_CONNECTION_AGE_MS > 0 ? { reresolveMinMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {};
+  return { ...(config.GRPC_MAX_CONNECTION_AGE_MS > 0 ? { reresolveMinMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}), keepaliveMs: config.GRPC_KEEPALIVE_TIME_MS };
 }

@@ -97,6 +97,7 @@ export const ENV_SCHEMA = z.object({
   INGEST_GRPC_ADDR: grpcAddress.optional().describe('host:port of the ingest service.'),
   GRPC_DEADLINE_MS: positiveInt.default(10_000).describe('Deadline of a gateway → service call.'),
   GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000).describe('A service closes each client connection after about this long (running calls finish first), and a client re-resolves a `dns:///` address at most this often: a replica added behind the name gets calls within about twice this. 0: never.'),
+  GRPC_KEEPALIVE_TIME_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000).describe('A client pings each service connection this often while calls run, to find a dead one. Long streams (exports, import uploads) ride a channel without pings: grpc-js drops calls still running on a connection closed for its age when a ping follows. 0: never.'),
   // -- ingestion
   INGEST_REPLICAS: positiveInt.max(1024).default(1).describe('Number of ingest replicas sharing the event shards (each owns shards s with s % INGEST_REPLICAS == its index). Must not exceed `EVENT_SHARDS`.'),
   INGEST_REPLICA_INDEX: z.coerce.number().int().min(0).optional().describe('This ingest replica\'s index (0-based). Unset: the ordinal at the end of `POD_NAME` (a StatefulSet pod), else 0.'),

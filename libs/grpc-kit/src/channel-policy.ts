@@ -25,7 +25,18 @@ export interface ChannelPolicy {
    * found within the connection age plus this. gRPC's default is 30 s.
    */
   reresolveMinMs?: number;
+  /**
+   * the client's keepalive ping interval (KEEPALIVE_TIME_MS when absent); 0: no pings.
+   * A channel carrying calls that outlive a server's connection age needs 0: grpc-js
+   * (up to 1.14.7, grpc/grpc-node#3068) keeps pinging a connection the server has closed
+   * for its age (GOAWAY), the ping fails, and it drops the calls still draining on it
+   * with UNAVAILABLE "Connection dropped" (grpc-client.test.ts shows it).
+   */
+  keepaliveMs?: number;
 }
+
+/** The client keepalive ping interval of a channel without its own (`grpc.keepalive_time_ms`). */
+export const KEEPALIVE_TIME_MS = 30_000;
 
 /**
  * Longest wait between two connection attempts to a replica that is down (gRPC's default

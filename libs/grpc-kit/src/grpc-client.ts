@@ -3,7 +3,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { fromGrpcError } from '@sightline/errors';
 import { injectTraceContext } from '@sightline/telemetry';
 import { REQUEST_ID_METADATA_KEY } from './call-context.js';
-import { MAX_RECONNECT_BACKOFF_MS, serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
+import { KEEPALIVE_TIME_MS, MAX_RECONNECT_BACKOFF_MS, serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
 
 const tracer = trace.getTracer('@sightline/grpc-kit');
 
@@ -12,11 +12,13 @@ type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof crede
 /**
  * A client for one service address (`host:port`, or `dns:///name:port` for every replica
  * behind a name). Channels are long-lived and shared by all calls. With a `policy`, calls
- * take turns over the resolved replicas and its reads are retried (channel-policy.ts).
+ * take turns over the resolved replicas, its reads are retried and its keepalive may differ
+ * (channel-policy.ts).
  */
 export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string, policy?: ChannelPolicy): C {
+  const keepaliveMs = policy?.keepaliveMs ?? KEEPALIVE_TIME_MS;
   return new Ctor(address, credentials.createInsecure(), {
-    'grpc.keepalive_time_ms': 30_000,
+    ...(keepaliveMs > 0 ? { 'grpc.keepalive_time_ms': keepaliveMs } : {}),
     'grpc.enable_retries': 1,
     ...(policy ? { 'grpc.service_config': serviceConfigOf(policy), 'grpc.max_reconnect_backoff_ms': MAX_RECONNECT_BACKOFF_MS } : {}),
     ...(policy?.reresolveMinMs !== undefined ? { 'grpc.dns_min_time_between_resolutions_ms': policy.reresolveMinMs } : {}),

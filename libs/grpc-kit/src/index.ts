@@ -2,7 +2,7 @@ export { startGrpcServer } from './grpc-server.js';
 export type { GrpcServerOptions, RunningGrpcServer, ServiceRegistration } from './grpc-server.js';
 export { createClient, callUnary } from './grpc-client.js';
 export type { CallOptionsLite } from './grpc-client.js';
-export { READ_MAX_ATTEMPTS, serviceConfigOf } from './channel-policy.js';
+export { KEEPALIVE_TIME_MS, READ_MAX_ATTEMPTS, serviceConfigOf } from './channel-policy.js';
 export type { ChannelPolicy } from './channel-policy.js';
 export { unary } from './unary-handler.js';
 export type { UnaryHandler } from './unary-handler.js';

@@ -29,8 +29,8 @@ const CONSTRUCTORS: { [S in CalledService]: ClientConstructor<ServiceClients[S]>
   ingest: ingestV1.IngestServiceClient as never,
 };
 
-/** How channels to the services re-resolve their addresses (from GRPC_MAX_CONNECTION_AGE_MS); absent: gRPC's 30 s. */
-export type ChannelTuning = Pick<ChannelPolicy, 'reresolveMinMs'>;
+/** How channels to the services re-resolve their addresses (from GRPC_MAX_CONNECTION_AGE_MS; absent: gRPC's 30 s) and ping (GRPC_KEEPALIVE_TIME_MS). */
+export type ChannelTuning = Pick<ChannelPolicy, 'reresolveMinMs' | 'keepaliveMs'>;
 
 /**
  * The channel policy of `service`: round robin over its replicas, its reads retried.
@@ -42,6 +42,7 @@ export function channelPolicyOf(service: CalledService, tuning: ChannelTuning = 
     retryableMethods: retryableMethodsOf(service),
     ...(service === 'ingest' ? { balance: 'pin' as const } : {}),
     ...(tuning.reresolveMinMs ? { reresolveMinMs: tuning.reresolveMinMs } : {}),
+    ...(tuning.keepaliveMs !== undefined ? { keepaliveMs: tuning.keepaliveMs } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { actorOf, auditOf, callOptions } from '../request-context.js';
-import { AnnotationList, AnnotationListQuery, AnnotationObject, CreateAnnotationBody, toAnnotationObject, UpdateAnnotationBody, windowOf } from '../schemas/annotation-schemas.js';
+import { ANNOTATION_EXPORT_COLUMNS, AnnotationExportQuery, AnnotationList, AnnotationListQuery, AnnotationObject, annotationsCsv, CreateAnnotationBody, toAnnotationObject, UpdateAnnotationBody, windowOf } from '../schemas/annotation-schemas.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
 
@@ -58,6 +58,41 @@ export const annotationRoutes: FastifyPluginAsyncZod<AnnotationRouteOptions> = a
       const answer = await callUnary(sites, sites.listAnnotations, 'Sites/ListAnnotations', { actor: actorOf(request), siteId: siteIdOf(request.params.id), window: windowOf(request.query) }, callOptions(request, deadlineMs));
       const emails = await authors(request, answer.annotations);
       return { annotations: answer.annotations.map((a) => toAnnotationObject(a, emails)), next_cursor: answer.nextCursor || null, timezone: answer.timezone };
+    },
+  );
+
+  app.get(
+    '/api/v1/sites/:id/annotations/export',
+    {
+      config: read,
+      schema: {
+        summary: 'Export the site’s annotations',
+        description: [
+          `Every note of the window (all of them without \`from\`/\`to\`) as one file, the companion of \`GET /sites/{id}/export\` (events): \`ndjson\` gives one Annotation object per line, as the list answers them; \`csv\` the same columns (${ANNOTATION_EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}) under a header line, RFC 4180 quoting. \`Content-Disposition\` names the file. In time order, like the list. ${ROLES}`,
+          'Texts are exported as written: open a CSV in a spreadsheet as text, not as formulas.',
+        ].join('\n\n'),
+        tags: ['annotations', 'export'], security, params: SiteParams, querystring: AnnotationExportQuery,
+        response: { 200: z.string().describe('The file (see the description).'), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const siteId = siteIdOf(request.params.id);
+      const { format, from, to } = request.query;
+      const all: sitesV1.Annotation[] = [];
+      // at most 1,000 notes per site: two pages of the largest size
+      for (let cursor = ''; ; ) {
+        const page = await callUnary(sites, sites.listAnnotations, 'Sites/ListAnnotations', { actor: actorOf(request), siteId, window: windowOf({ from, to, limit: 500, cursor }) }, callOptions(request, deadlineMs));
+        all.push(...page.annotations);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      const emails = await authors(request, all);
+      const objects = all.map((a) => toAnnotationObject(a, emails));
+      const window = from || to ? `-${from ?? 'start'}-to-${to ?? 'end'}` : '';
+      const name = `sightline-site-${siteId}-annotations${window}`.replace(/[^\w.-]/g, '-');
+      reply.header('content-disposition', `attachment; filename="${name}.${format}"`).header('cache-control', 'no-store');
+      if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(annotationsCsv(objects));
+      return reply.type('application/x-ndjson; charset=utf-8').send(objects.map((o) => `${JSON.stringify(o)}\n`).join(''));
     },
   );
 

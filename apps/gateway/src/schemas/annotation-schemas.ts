@@ -30,6 +30,26 @@ export const AnnotationListQuery = z.strictObject({
   cursor: z.string().max(300).optional().describe('`next_cursor` of the previous page.'),
 });
 
+export const AnnotationExportQuery = z.strictObject({
+  format: z.enum(['ndjson', 'csv']).describe('`ndjson` (one Annotation object per line) or `csv` (the same columns under a header line).'),
+  from: AnnotationListQuery.shape.from,
+  to: AnnotationListQuery.shape.to,
+});
+
+/** The CSV columns of an annotations export: the Annotation object's fields, in its order. */
+export const ANNOTATION_EXPORT_COLUMNS = ['annotation_id', 'date', 'datetime', 'local_date', 'text', 'author', 'author_key_id', 'created_at', 'updated_at'] as const;
+
+const csvField = (value: string | number | null): string => {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** RFC 4180 text (CRLF line ends, fields with a comma, quote or line break quoted); null is an empty field. */
+export function annotationsCsv(notes: ReadonlyArray<z.infer<typeof AnnotationObject>>): string {
+  const lines = [ANNOTATION_EXPORT_COLUMNS.join(','), ...notes.map((n) => ANNOTATION_EXPORT_COLUMNS.map((c) => csvField(n[c])).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
 const listAnswer = <T extends z.ZodType>(item: T) =>
   z.object({
     annotations: z.array(item).describe('By local day; on a day, day notes first (in creation order), then timed notes by time.'),
