@@ -1,6 +1,6 @@
 import { SUBJECTS, type Bus, type Subscription } from '@sightline/bus';
 import type { QueryAnswerCache } from './query-answer-cache.js';
-import type { ShareSites } from './share/share-sites.js';
+import type { ShareSites } from '../share/share-sites.js';
 
 /**
  * The news that drops cached query answers and share-hash lookups on every gateway

@@ -4,8 +4,8 @@ import type { queryV1 } from '@sightline/proto';
 import {
   decodeFunnelReport, decodeQueryAnswer, encodeFunnelReportRequest, encodeQueryRequest, queryAnswerText, type FunnelReport, type FunnelReportRequest, type QueryAnswer, type QueryRequest,
 } from '@sightline/query-contract';
-import { callOptions } from './request-context.js';
-import type { QueryAnswerCache } from './query-answer-cache.js';
+import { callOptions } from '../edge/request-context.js';
+import type { QueryAnswerCache } from '../caches/query-answer-cache.js';
 
 /** What a report needs to know about its site, however the caller reached it (key, session, share hash). */
 export interface ReportSite {

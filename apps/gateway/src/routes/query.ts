@@ -5,12 +5,12 @@ import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { parseQueryRequest } from '@sightline/query-contract';
 import { principalOf } from '../auth/authenticate.js';
-import { actorOf, callOptions } from '../request-context.js';
+import { actorOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, PropsQuerystring, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
-import { assertReportsReadable } from '../report-access.js';
-import type { ReportContextCache } from '../report-context-cache.js';
-import type { ReportQueries, ReportSite } from '../report-queries.js';
+import { assertReportsReadable } from '../reports/report-access.js';
+import type { ReportContextCache } from '../caches/report-context-cache.js';
+import type { ReportQueries, ReportSite } from '../reports/report-queries.js';
 
 export interface QueryRouteOptions {
   sites: sitesV1.SitesServiceClient;

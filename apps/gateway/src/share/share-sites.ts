@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, isApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, settingsV1, sitesV1 } from '@sightline/proto';
-import { callOptions } from '../request-context.js';
-import type { PlanState } from '../report-context-cache.js';
-import type { ReportSite } from '../report-queries.js';
+import { callOptions } from '../edge/request-context.js';
+import type { PlanState } from '../caches/report-context-cache.js';
+import type { ReportSite } from '../reports/report-queries.js';
 
 /** A site reached by its share hash while its public dashboard is on. */
 export interface SharedSite {

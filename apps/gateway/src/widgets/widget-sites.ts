@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApiError, isApiError } from '@sightline/errors';
 import type { identityV1, sitesV1 } from '@sightline/proto';
-import type { PlanState } from '../report-context-cache.js';
-import type { ReportSite } from '../report-queries.js';
+import type { PlanState } from '../caches/report-context-cache.js';
+import type { ReportSite } from '../reports/report-queries.js';
 
 /** A site reached by its widget key. */
 export interface WidgetSite {
