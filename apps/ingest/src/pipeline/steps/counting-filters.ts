@@ -1,6 +1,6 @@
-import type { DropReason } from './drop-reasons.js';
-import { compileIpBlocklist, type IpBlocklist } from './ip-blocklist.js';
-import type { SiteContext } from './ports.js';
+import type { DropReason } from '../drop-reasons.js';
+import { compileIpBlocklist, type IpBlocklist } from '../ip-blocklist.js';
+import type { SiteContext } from '../ports.js';
 
 /** A hostname pattern matches exactly, or `*.x` matches any proper subdomain of x (as settings stores them). */
 export function hostMatches(pattern: string, host: string): boolean {
