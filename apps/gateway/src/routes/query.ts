@@ -28,7 +28,7 @@ const security = [{ apiKey: [] }];
  * POST /api/v1/query and GET /api/v1/props. The gateway resolves everything about
  * the caller and the site — site_id from the key, reach and key scope (GetSite),
  * tracking and plan state of the owner (GetPlan), goals when event:goal asks for
- * them — and hands the query service a plain site context; nothing runs on the
+ * them — and hands the query service a plain report site; nothing runs on the
  * events store before those checks pass. GetSite, GetPlan (unless cached) and
  * ListGoals run side by side when the site's owner is already known. The answer comes
  * through ReportQueries (the answer cache), like every other query route's.

@@ -8,7 +8,7 @@ import { callUnary, REQUEST_ID_METADATA_KEY } from '@sightline/grpc-kit';
 import type { queryV1, sitesV1 } from '@sightline/proto';
 import { injectTraceContext } from '@sightline/telemetry';
 import { principalOf } from '../auth/authenticate.js';
-import { siteContextOf } from '../reports/report-queries.js';
+import { reportSiteMessage } from '../reports/report-queries.js';
 import { actorOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
@@ -87,7 +87,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
       const metadata = new Metadata();
       metadata.set(REQUEST_ID_METADATA_KEY, request.id);
       injectTraceContext(metadata);
-      const context = siteContextOf({ siteId, timezone: site!.timezone, weekStart: site!.weekStart, goals: [] });
+      const context = reportSiteMessage({ siteId, timezone: site!.timezone, weekStart: site!.weekStart, goals: [] });
       const call = query.exportEvents({ site: context, dateRange, format }, metadata, { deadline: Date.now() + EXPORT_DEADLINE_MS });
       const chunks = call[Symbol.asyncIterator]() as AsyncIterator<queryV1.ExportChunk>;
       let first: IteratorResult<queryV1.ExportChunk>;

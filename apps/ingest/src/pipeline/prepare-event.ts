@@ -1,6 +1,6 @@
 import type { SessionEvent } from '../sessions/session-event.js';
 import type { Drop, DropReason } from './drop-reasons.js';
-import type { IngestPorts, SiteContext } from './ports.js';
+import type { IngestPorts, TrackedSite } from './ports.js';
 import { countryVerdict, hostnameVerdict, ipVerdict } from './steps/counting-filters.js';
 import { eventTime, parseMessage } from './steps/parse-message.js';
 import { isSpamReferrer } from './steps/spam-referrer.js';
@@ -8,7 +8,7 @@ import { sessionEvent } from './steps/session-event.js';
 
 /** An event that passed every drop rule: enriched, not yet identified. IP and UA live only in memory, for the visitor hash. */
 export interface PreparedEvent {
-  site: SiteContext;
+  site: TrackedSite;
   /** `visitor_id` is '' until the pipeline identifies the visitor and sets it */
   event: SessionEvent;
   ip: string;

@@ -1,6 +1,6 @@
 import { CITY_NONE, LIVE_IMPORT_ID, SCROLL_DEPTH_NONE, screenClass, STATUS_CODE_NONE, type CollectedEvent } from '@sightline/events-schema';
 import type { SessionEvent } from '../../sessions/session-event.js';
-import type { Enricher, GeoInfo, PageInfo, SiteContext } from '../ports.js';
+import type { Enricher, GeoInfo, PageInfo, TrackedSite } from '../ports.js';
 
 /**
  * Last step: the source, channel and device of a counted event, and the session event
@@ -10,7 +10,7 @@ import type { Enricher, GeoInfo, PageInfo, SiteContext } from '../ports.js';
  * object spread or rest into a literal with other fields is a runtime call per event
  * and leaves a slower object shape (the rows are serialised later).
  */
-export function sessionEvent(msg: CollectedEvent, site: SiteContext, page: PageInfo, geo: GeoInfo, at: Date, enricher: Enricher): SessionEvent {
+export function sessionEvent(msg: CollectedEvent, site: TrackedSite, page: PageInfo, geo: GeoInfo, at: Date, enricher: Enricher): SessionEvent {
   const ua = enricher.parseUserAgent(msg.ua);
   const source = enricher.resolveSource({ referrer: msg.r ?? '', pageUrl: msg.u, pageHost: page.hostname });
   const channel = enricher.classifyChannel(source);
