@@ -7,7 +7,7 @@ import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { BoundedReads } from './bounded-reads.js';
 import { intlGeoLabels } from './geo-labels.js';
 import { runQuery } from './query/run-query.js';
-import type { ReportSite } from './query/site-context.js';
+import type { ReportSite } from './query/report-site.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ingest/clickhouse');
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { EventStore } from '@sightline/event-store';
 import { resolveWindow } from './query/resolve-dates.js';
-import type { ReportSite } from './query/site-context.js';
+import type { ReportSite } from './query/report-site.js';
 import { EVENTS_IN_WINDOW } from './query/window-sql.js';
 
 /**

@@ -7,7 +7,7 @@ import type { GeoLabels } from './geo-labels.js';
 import { listProps } from './props.js';
 import { REALTIME_MINUTES } from './query/resolve-dates.js';
 import { runQuery } from './query/run-query.js';
-import type { ReportSite } from './query/site-context.js';
+import type { ReportSite } from './query/report-site.js';
 
 /**
  * The Query and ListProps RPCs: the report site from the gateway + the events

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { ServiceClients } from '@sightline/service-clients';
-import type { TrackedSite } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 export type SiteContextClients = Pick<ServiceClients, 'sites' | 'settings' | 'identity'>;
 

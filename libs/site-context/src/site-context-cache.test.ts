@@ -6,7 +6,7 @@ import { identityV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { connectServiceClients, type ConnectedClients } from '@sightline/service-clients';
 import { createLogger } from '@sightline/telemetry';
 import { SiteContextCache } from './site-context-cache.js';
-import type { TrackedSite } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 // The cache's own rules (expiry, one load per key, null for unknown keys, news, loads
 // overtaken by news, eviction), over real gRPC and the real in-process bus. The three

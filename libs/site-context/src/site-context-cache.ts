@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
 import type { Logger } from '@sightline/telemetry';
 import { loadSiteContext, type SiteContextClients } from './load-site-context.js';
-import type { TrackedSite } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 export interface SiteContextCacheOptions {
   clients: SiteContextClients;

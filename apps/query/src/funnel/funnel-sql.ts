@@ -2,7 +2,7 @@ import type { FunnelStep } from '@sightline/query-contract';
 import { compileFilters, type Params } from '../query/compile-filters.js';
 import { toDateTime64 } from '../query/compile-sql.js';
 import { goalPattern } from '../query/goal-match-sql.js';
-import type { ReportSite } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import type { ValidFilter } from '../query/validate.js';
 import type { Window } from '../query/resolve-dates.js';
 import { EVENTS_IN_WINDOW } from '../query/window-sql.js';

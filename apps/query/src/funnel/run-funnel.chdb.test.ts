@@ -6,7 +6,7 @@ import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
 import { decodeFunnelReport, encodeFunnelReportRequest, parseFunnelQuery, type FunnelStep } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { handleFunnelReport } from '../query-service.js';
-import type { ReportSite } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import { runFunnelReport } from './run-funnel.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');

@@ -3,7 +3,7 @@ import type { EventStore } from '@sightline/event-store';
 import { queryDuration } from '@sightline/telemetry';
 import type { FunnelReport, FunnelReportRequest } from '@sightline/query-contract';
 import { resolveCompareWindow, resolveWindow, type Window } from '../query/resolve-dates.js';
-import type { ReportSite } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import { validateQuery } from '../query/validate.js';
 import { isTimezone } from '../query/zoned-time.js';
 import { stepFigures, stepRows, type FunnelRawRow } from './funnel-figures.js';

@@ -6,7 +6,7 @@ import { goalMatchesSql } from './goal-match-sql.js';
 import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
 import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
-import type { ReportSite } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import type { ValidFilter, ValidQuery } from './validate.js';
 
 /**

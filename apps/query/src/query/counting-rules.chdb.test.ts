@@ -7,7 +7,7 @@ import { parseQueryRequest } from '@sightline/query-contract';
 import { makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
-import type { ReportSite } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
 

@@ -7,7 +7,7 @@ import { parseQueryRequest } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
-import type { ReportSite } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 
 // The events tables are ingest's; their DDL is read as a file (no import of the app).
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');

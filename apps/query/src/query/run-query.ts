@@ -10,7 +10,7 @@ import { planQuery, type Part, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
 import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
-import type { ReportSite } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import { validateQuery, type ValidQuery } from './validate.js';
 import { isTimezone } from './zoned-time.js';
 

@@ -1,7 +1,7 @@
 import { toDateTime64, type Statement } from './compile-sql.js';
 import type { Part, Plan } from './plan.js';
 import type { Window } from './resolve-dates.js';
-import type { ReportSite } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import type { ValidQuery } from './validate.js';
 
 /**
