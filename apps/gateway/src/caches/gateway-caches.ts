@@ -7,12 +7,10 @@ import { KeyCache } from '../auth/key-cache.js';
 import type { GatewayOptions } from '../gateway-options.js';
 import { ShareSites } from '../share/share-sites.js';
 import { WidgetAnswerCache } from '../widgets/widget-answer-cache.js';
-import { subscribeWidgetNews } from '../widgets/widget-news.js';
 import { WidgetSites } from '../widgets/widget-sites.js';
+import { answerNews, reportContextNews, siteLookupNews, subscribeCacheNews, type AccessChange } from './cache-news.js';
 import { QueryAnswerCache, type QueryAnswerCacheOptions } from './query-answer-cache.js';
-import { subscribeAnswerNews } from './query-answer-news.js';
 import { ReportContextCache } from './report-context-cache.js';
-import { subscribeReportNews } from './report-context-news.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
 
@@ -35,7 +33,7 @@ export interface GatewayCaches {
   /** a revoked key (or web session: its session id is its key id) on this replica */
   forgetKey: (keyId: string) => void;
   /** a plan or membership change: this replica forgets at once, the others when the broadcast reaches them */
-  announceAccessChange: (change: { site_id?: number; account_id?: number }) => Promise<void>;
+  announceAccessChange: (change: AccessChange) => Promise<void>;
   /** an import or its deletion changed a site's data */
   announceDataChange: (siteId: number) => Promise<void>;
   /** a site's widget settings changed on this replica */
@@ -79,9 +77,8 @@ export async function openCaches(app: FastifyInstance, options: CacheOptions, si
   app.addHook('onClose', async () => void (await Promise.allSettled(subscriptions.map((s) => s.stop()))));
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
   subscriptions.push(await bus.subscribe(SUBJECTS.keysRevoked, (revoked) => forgetKey(revoked.key_id)));
-  subscriptions.push(...(await subscribeReportNews(bus, reportCache)));
-  subscriptions.push(...(await subscribeAnswerNews(bus, answers, shareSites)));
-  subscriptions.push(...(await subscribeWidgetNews(bus, widgetSites, widgetCache)));
+  const news = [reportContextNews(reportCache), answerNews(answers), siteLookupNews(shareSites, true), siteLookupNews(widgetSites, false), answerNews(widgetCache)];
+  subscriptions.push(...(await subscribeCacheNews(bus, news)));
   // a deleted site's key is refused from the next event on, whatever the cache TTL
   subscriptions.push(await bus.subscribe(SUBJECTS.siteDeleted, (deleted) => trackingKeys.forget(deleted.tracking_key)));
 
