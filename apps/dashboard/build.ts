@@ -1,8 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { precompress } from '@sightline/static-bundle';
 import { readWorldAtlas, worldShapes } from '@sightline/world-shapes';
 import { MAP_HEIGHT, MAP_WIDTH } from './src/map/map-size.js';
 
@@ -71,12 +71,7 @@ export async function buildDashboard(options: BuildDashboardOptions = {}): Promi
   const files: DashboardFile[] = [];
   for (const [output] of outputs) {
     const absolute = join(HERE, output);
-    const body = await readFile(absolute);
-    const gz = gzipSync(body, { level: 9 });
-    const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
-    await writeFile(`${absolute}.gz`, gz);
-    await writeFile(`${absolute}.br`, br);
-    files.push({ path: toPosix(relative(outDir, absolute)), bytes: body.length, gzip: gz.length, br: br.length });
+    files.push({ path: toPosix(relative(outDir, absolute)), ...(await precompress(absolute)) });
   }
   files.sort((a, b) => a.path.localeCompare(b.path));
   const manifest: DashboardManifest = { entry: toPosix(relative(outDir, join(HERE, entry))), css: toPosix(relative(outDir, join(HERE, css))), files };

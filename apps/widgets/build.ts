@@ -1,8 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { precompress } from '@sightline/static-bundle';
 import { readWorldAtlas, worldShapes } from '@sightline/world-shapes';
 import { cobeCspPatch } from './cobe-csp-patch.js';
 import { WIDGET_TYPES, type WidgetType } from './widget-types.js';
@@ -66,12 +66,7 @@ export async function buildWidgets(options: BuildWidgetsOptions = {}): Promise<W
     const type = WIDGET_TYPES.find((t) => meta.entryPoint?.endsWith(`src/${t}/main.ts`));
     if (!type) throw new Error(`widgets build: unexpected output ${output}`);
     const absolute = join(HERE, output);
-    const body = await readFile(absolute);
-    const gz = gzipSync(body, { level: 9 });
-    const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
-    await writeFile(`${absolute}.gz`, gz);
-    await writeFile(`${absolute}.br`, br);
-    widgets[type] = { path: absolute.slice(outDir.length + 1).split('\\').join('/'), bytes: body.length, gzip: gz.length, br: br.length };
+    widgets[type] = { path: absolute.slice(outDir.length + 1).split('\\').join('/'), ...(await precompress(absolute)) };
   }
   for (const type of WIDGET_TYPES) if (!widgets[type]) throw new Error(`widgets build: no output for ${type}`);
   const manifest: WidgetsManifest = { widgets: Object.fromEntries(WIDGET_TYPES.map((t) => [t, widgets[t]])) as Record<WidgetType, WidgetFile> };

@@ -1,7 +1,7 @@
 // What the gateway's JSON body check (nesting depth, prototype keys) costs per
 // tracker event: parseJsonBody against the plain JSON.parse /api/event used before,
 // on the same body in the same run (one core).
-import { parseJsonBody } from '../../apps/gateway/src/json-body.js';
+import { parseJsonBody } from '../../apps/gateway/src/edge/json-body.js';
 
 function perSecond(run: () => unknown, n = 500_000): number {
   for (let i = 0; i < 10_000; i++) run();

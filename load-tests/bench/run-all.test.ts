@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUN_ALL = path.join(ROOT, 'load-tests/bench/run-all.ts');
 // the names, read from the catalogue's source: importing it would load every bench (chDB among them)
-const names = [...readFileSync(path.join(import.meta.dirname, 'catalogue.ts'), 'utf8').matchAll(/\{ name: '([^']+)'/g)].map((m) => m[1]!);
+const names = [...readFileSync(path.join(import.meta.dirname, 'catalogue.ts'), 'utf8').matchAll(/\{\s*name: '([^']+)'/g)].map((m) => m[1]!);
 
 describe('npm run bench -- --help', () => {
   it('lists every bench with its knobs and runs none', () => {

@@ -22,4 +22,4 @@ export { startIngest } from './start-ingest.js';
 export type { StartIngestOptions } from './start-ingest.js';
 export { sessionizeVisitor, applyEvent } from './sessions/sessionizer.js';
 export type { SessionEvent } from './sessions/session-event.js';
-export type { IngestPorts, SiteResolver, Enricher, GeoLookup, SiteContext } from './pipeline/ports.js';
+export type { IngestPorts, SiteResolver, Enricher, GeoLookup, TrackedSite } from './pipeline/ports.js';

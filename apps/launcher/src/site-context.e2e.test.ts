@@ -4,7 +4,7 @@ import { openBus, type Bus } from '@sightline/bus';
 import { loadConfig } from '@sightline/config';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { connectServiceClients, type ConnectedClients } from '@sightline/service-clients';
-import { SiteContextCache, type SiteContext } from '@sightline/site-context';
+import { SiteContextCache, type TrackedSite } from '@sightline/site-context';
 import { createLogger } from '@sightline/telemetry';
 import { backendGate, createTestDatabase, DAY, makeTempDir, type TestDatabase } from '@sightline/testkit';
 import { startSightline, type RunningSightline } from './start-sightline.js';
@@ -117,7 +117,7 @@ for (const busKind of ['nats', 'local'] as const) {
       expect((await put('hostnames', { allowed: ['Shop.example', '*.shop.example'], blocked: ['staging.shop.example'] })).status).toBe(200);
       expect((await put('blocked-ips', ['203.0.113.9', '2001:DB8::/32'])).status).toBe(200);
       expect((await put('countries', { allowed: [], blocked: ['cn', 'RU'] })).status).toBe(200);
-      const expected: SiteContext = {
+      const expected: TrackedSite = {
         site_id: site.siteId,
         account_id: site.accountId,
         domain: site.host,

@@ -7,7 +7,7 @@ import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { BoundedReads } from './bounded-reads.js';
 import { intlGeoLabels } from './geo-labels.js';
 import { runQuery } from './query/run-query.js';
-import type { SiteContext } from './query/site-context.js';
+import type { ReportSite } from './query/report-site.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ingest/clickhouse');
 const MiB = 1024 * 1024;
@@ -22,7 +22,7 @@ const EVENTS = 125_000;
 const WEEK = ['2026-06-01', '2026-06-07'];
 /** A page goal at the creation limits: 16 wildcards, 2048 characters (it matches no page here). */
 const AT_LIMIT = `/${'*a'.repeat(16)}${'b'.repeat(2048 - 33)}`;
-const site: SiteContext = {
+const site: ReportSite = {
   siteId: 1, timezone: 'UTC', weekStart: 1, nowMs: Date.parse('2026-06-10T12:00:00Z'),
   goals: [{ displayName: 'At the limit', pagePath: AT_LIMIT }, { displayName: 'Blog', pagePath: '/blog/*' }, { displayName: 'Signup', eventName: 'Signup' }],
 };

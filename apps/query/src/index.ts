@@ -10,7 +10,7 @@ import { siteActivity } from './site-activity.js';
 
 /**
  * The query service: reads the events store to answer statistics questions;
- * stateless: every answer is a function of the request, the site context the gateway
+ * stateless: every answer is a function of the request, the report site the gateway
  * resolved, and the events store (see src/query for the pipeline).
  */
 export const queryModule = defineServiceModule({

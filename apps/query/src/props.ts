@@ -1,6 +1,6 @@
 import type { EventStore } from '@sightline/event-store';
 import { resolveWindow } from './query/resolve-dates.js';
-import type { SiteContext } from './query/site-context.js';
+import type { ReportSite } from './query/report-site.js';
 import { EVENTS_IN_WINDOW } from './query/window-sql.js';
 
 /**
@@ -15,7 +15,7 @@ export interface PropsAnswer {
   date_range: [string, string];
 }
 
-export async function listProps(events: EventStore, dateRange: string | [string, string], site: Pick<SiteContext, 'siteId' | 'timezone' | 'nowMs'>): Promise<PropsAnswer> {
+export async function listProps(events: EventStore, dateRange: string | [string, string], site: Pick<ReportSite, 'siteId' | 'timezone' | 'nowMs'>): Promise<PropsAnswer> {
   const window = resolveWindow(dateRange, site.timezone, site.nowMs);
   const rows = await events.query<{ key: string; events: number }>(
     `SELECT key, count() AS events FROM events ARRAY JOIN prop_keys AS key WHERE ${EVENTS_IN_WINDOW} GROUP BY key ORDER BY events DESC, key ASC LIMIT {limit:UInt32}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { ServiceClients } from '@sightline/service-clients';
-import type { SiteContext } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 export type SiteContextClients = Pick<ServiceClients, 'sites' | 'settings' | 'identity'>;
 
@@ -18,7 +18,7 @@ export async function loadSiteContext(
   trackingKey: string,
   deadlineMs: number,
   onSite: (siteId: number) => void = () => {},
-): Promise<SiteContext | null> {
+): Promise<TrackedSite | null> {
   const options = { requestId: `sitectx_${randomUUID()}`, deadlineMs };
   const { sites, settings, identity } = clients;
   let site;

@@ -6,7 +6,7 @@ import { identityV1, settingsV1, sitesV1 } from '@sightline/proto';
 import { connectServiceClients, type ConnectedClients } from '@sightline/service-clients';
 import { createLogger } from '@sightline/telemetry';
 import { SiteContextCache } from './site-context-cache.js';
-import type { SiteContext } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 // The cache's own rules (expiry, one load per key, null for unknown keys, news, loads
 // overtaken by news, eviction), over real gRPC and the real in-process bus. The three
@@ -145,7 +145,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 describe('SiteContextCache', () => {
   it('answers the site as its three owners hold it, then from memory until the entry expires', async () => {
     const owned = site(1, { blockedCountries: ['RU'], trackingActive: false });
-    const expected: SiteContext = {
+    const expected: TrackedSite = {
       site_id: 1,
       account_id: 101,
       domain: 'site1.example',

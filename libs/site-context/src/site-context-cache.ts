@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
 import type { Logger } from '@sightline/telemetry';
 import { loadSiteContext, type SiteContextClients } from './load-site-context.js';
-import type { SiteContext } from './site-context.js';
+import type { TrackedSite } from './tracked-site.js';
 
 export interface SiteContextCacheOptions {
   clients: SiteContextClients;
@@ -23,12 +23,12 @@ export interface SiteContextCacheOptions {
 }
 
 interface Entry {
-  value: SiteContext | null;
+  value: TrackedSite | null;
   expiresAt: number;
 }
 
 interface Load {
-  promise: Promise<SiteContext | null>;
+  promise: Promise<TrackedSite | null>;
   /** learnt once sites answered; until then an invalidation of any site may concern this load */
   siteId?: number;
   /** an invalidation arrived during the load: its answer is handed out but not kept */
@@ -43,7 +43,7 @@ type SiteDeleted = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 const COUNTING_KINDS: ReadonlySet<string> = new Set(['hostnames', 'blocked_ips', 'countries']);
 
 /**
- * Tracking key → {@link SiteContext}, for a hot path that sees every event.
+ * Tracking key → {@link TrackedSite}, for a hot path that sees every event.
  *
  * - A miss asks sites, settings and identity (one load per key at a time, however
  *   many events wait for it); unknown or deleted keys are remembered as null for
@@ -99,7 +99,7 @@ export class SiteContextCache {
   }
 
   /** The site behind a tracking key, or null when there is none (never was, or deleted). */
-  async resolve(trackingKey: string): Promise<SiteContext | null> {
+  async resolve(trackingKey: string): Promise<TrackedSite | null> {
     const entry = this.entries.get(trackingKey);
     if (entry && entry.expiresAt > this.now()) return entry.value;
     return (this.loads.get(trackingKey) ?? this.startLoad(trackingKey)).promise;
@@ -146,7 +146,7 @@ export class SiteContextCache {
     return load;
   }
 
-  private store(trackingKey: string, value: SiteContext | null): void {
+  private store(trackingKey: string, value: TrackedSite | null): void {
     this.entries.set(trackingKey, { value, expiresAt: this.now() + (value ? this.ttlMs : this.negativeTtlMs) });
     if (value) this.keyOfSite.set(value.site_id, trackingKey);
   }

@@ -3,14 +3,14 @@ import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-prov
 import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
 import { collectedEventShard, collectedSubject, StreamFullError, type Bus, type SubjectPayloads } from '@sightline/bus';
-import { AccessLogThrottle } from '../access-log-throttle.js';
-import { clientInfo } from '../client-info.js';
-import { parseJsonBody } from '../json-body.js';
-import { sendError } from '../render-error.js';
+import { AccessLogThrottle } from '../edge/access-log-throttle.js';
+import { clientInfo } from '../edge/client-info.js';
+import { parseJsonBody } from '../edge/json-body.js';
+import { sendError } from '../edge/render-error.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { TrackerPayload } from '../schemas/collected-event.js';
 import { checkTrackerPayloadFast } from '@sightline/events-schema';
-import type { TrackingKeyCheck } from '../tracking-key-check.js';
+import type { TrackingKeyCheck } from '../caches/tracking-key-check.js';
 
 export interface CollectRouteOptions {
   bus: Bus;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { checkService, type ServiceClient } from '../service-clients.js';
+import { checkService, type ServiceClient } from '../services/service-clients.js';
 
 export interface HealthRouteOptions {
   services: readonly ServiceClient[];

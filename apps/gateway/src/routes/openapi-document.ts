@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OPENAPI_PATH } from '../openapi.js';
+import { OPENAPI_PATH } from '../edge/openapi.js';
 
 /** GET /api/v1/openapi.yaml: the generated description, rendered once and cached. */
 export const openApiDocumentRoute: FastifyPluginAsyncZod = async (app) => {

@@ -5,12 +5,12 @@ import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { parseQueryRequest } from '@sightline/query-contract';
 import { principalOf } from '../auth/authenticate.js';
-import { actorOf, callOptions } from '../request-context.js';
+import { actorOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { PropsAnswer, PropsQuerystring, QueryAnswer, QueryBody } from '../schemas/query-schemas.js';
-import { assertReportsReadable } from '../report-access.js';
-import type { ReportContextCache } from '../report-context-cache.js';
-import type { ReportQueries, ReportSite } from '../report-queries.js';
+import { assertReportsReadable } from '../reports/report-access.js';
+import type { ReportContextCache } from '../caches/report-context-cache.js';
+import type { ReportQueries, ReportSite } from '../reports/report-queries.js';
 
 export interface QueryRouteOptions {
   sites: sitesV1.SitesServiceClient;
@@ -28,7 +28,7 @@ const security = [{ apiKey: [] }];
  * POST /api/v1/query and GET /api/v1/props. The gateway resolves everything about
  * the caller and the site — site_id from the key, reach and key scope (GetSite),
  * tracking and plan state of the owner (GetPlan), goals when event:goal asks for
- * them — and hands the query service a plain site context; nothing runs on the
+ * them — and hands the query service a plain report site; nothing runs on the
  * events store before those checks pass. GetSite and GetPlan (unless cached) and
  * ListGoals run side by side when the site's owner is already known. The answer comes
  * through ReportQueries (the answer cache), like every other query route's.

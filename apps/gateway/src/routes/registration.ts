@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1 } from '@sightline/proto';
-import { clientInfo } from '../client-info.js';
+import { clientInfo } from '../edge/client-info.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SendOtpAnswer, SendOtpBody, VerifyOtpAnswer, VerifyOtpBody, expiryForWire, toKeyObject } from '../schemas/identity-schemas.js';
 

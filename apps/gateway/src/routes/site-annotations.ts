@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
-import { actorOf, auditOf, callOptions } from '../request-context.js';
+import { actorOf, auditOf, callOptions } from '../edge/request-context.js';
 import { ANNOTATION_EXPORT_COLUMNS, AnnotationExportQuery, AnnotationList, AnnotationListQuery, AnnotationObject, annotationsCsv, CreateAnnotationBody, toAnnotationObject, UpdateAnnotationBody, windowOf } from '../schemas/annotation-schemas.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';

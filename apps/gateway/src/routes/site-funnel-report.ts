@@ -4,13 +4,13 @@ import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { parseFunnelQuery, type FunnelStep } from '@sightline/query-contract';
-import { actorOf, callOptions } from '../request-context.js';
+import { actorOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { FunnelReportAnswer, FunnelReportQuerystring, FUNNEL_REPORT_DESCRIPTION } from '../schemas/funnel-report-schemas.js';
 import { SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
-import { assertReportsReadable } from '../report-access.js';
-import type { ReportContextCache } from '../report-context-cache.js';
-import type { ReportQueries } from '../report-queries.js';
+import { assertReportsReadable } from '../reports/report-access.js';
+import type { ReportContextCache } from '../caches/report-context-cache.js';
+import type { ReportQueries } from '../reports/report-queries.js';
 
 export interface FunnelReportRouteOptions {
   sites: sitesV1.SitesServiceClient;

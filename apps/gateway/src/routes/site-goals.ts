@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callUnary } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
-import { actorOf, auditOf, callOptions } from '../request-context.js';
+import { actorOf, auditOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { CreateFunnelBody, CreateGoalBody, FunnelObject, GoalObject, SiteParams, siteIdOf, toFunnelObject, toGoalObject } from '../schemas/sites-schemas.js';
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
-import { actorOf, auditOf, callOptions } from '../request-context.js';
-import { siteForRequest } from '../site-access.js';
+import { actorOf, auditOf, callOptions } from '../edge/request-context.js';
+import { siteForRequest } from '../reports/site-access.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { AddMemberBody, MemberObject, SiteParams, siteIdOf } from '../schemas/sites-schemas.js';
 

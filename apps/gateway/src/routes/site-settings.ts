@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, queryV1, scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
-import { actorOf, auditOf, callOptions } from '../request-context.js';
-import { siteForRequest } from '../site-access.js';
-import type { TrackerScriptCache } from '../tracker-script-cache.js';
+import { actorOf, auditOf, callOptions } from '../edge/request-context.js';
+import { siteForRequest } from '../reports/site-access.js';
+import type { TrackerScriptCache } from '../caches/tracker-script-cache.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { SiteParams } from '../schemas/sites-schemas.js';
 import {

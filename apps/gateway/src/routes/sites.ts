@@ -4,7 +4,7 @@ import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, sitesV1 } from '@sightline/proto';
 import { principalOf } from '../auth/authenticate.js';
-import { actorOf, auditOf, callOptions } from '../request-context.js';
+import { actorOf, auditOf, callOptions } from '../edge/request-context.js';
 import { errorResponses } from '../schemas/error-responses.js';
 import { widgetSnippet } from '../widgets/widget-snippet.js';
 import { WidgetKeyObject } from '../widgets/widget-schemas.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { scriptBuilderV1, settingsV1, sitesV1 } from '@sightline/proto';
-import type { ServedScript, TrackerScriptCache } from '../tracker-script-cache.js';
+import type { ServedScript, TrackerScriptCache } from '../caches/tracker-script-cache.js';
 
 export interface TrackerScriptRouteOptions {
   sites: sitesV1.SitesServiceClient;

@@ -6,7 +6,7 @@ import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1 } from '@sightline/proto';
 import { KeyCache } from '../auth/key-cache.js';
 import { clearSessionCookie, csrfMatches, csrfTokenOf, sessionTokenOf, setSessionCookie } from '../auth/session-cookie.js';
-import { clientInfo } from '../client-info.js';
+import { clientInfo } from '../edge/client-info.js';
 import { errorResponses } from '../schemas/error-responses.js';
 
 export interface WebSessionRouteOptions {

@@ -2,9 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, isApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { identityV1, settingsV1, sitesV1 } from '@sightline/proto';
-import { callOptions } from '../request-context.js';
-import type { PlanState } from '../report-context-cache.js';
-import type { ReportSite } from '../report-queries.js';
+import { callOptions } from '../edge/request-context.js';
+import type { PlanState } from '../caches/report-context-cache.js';
+import type { ReportSite } from '../reports/report-queries.js';
+import { SiteLookupCache, type SiteLookup } from '../caches/site-lookup-cache.js';
 
 /** A site reached by its share hash while its public dashboard is on. */
 export interface SharedSite {
@@ -24,14 +25,6 @@ export interface ShareLoaders {
   publicDashboard: (siteId: number, hobby: boolean, paid: boolean) => Promise<boolean>;
 }
 
-interface Known {
-  /** undefined: the hash names a site whose public dashboard is off */
-  shared: SharedSite | undefined;
-  siteId: number;
-  ownerAccountId: number;
-  at: number;
-}
-
 /** The one refusal for a hash that names nothing and for one whose dashboard is off: nobody learns which. */
 export function unknownShare(): ApiError {
   return new ApiError('unknown_site', 'No public dashboard at this address.');
@@ -46,68 +39,46 @@ export function unknownShare(): ApiError {
  * together run once.
  */
 export class ShareSites {
-  private readonly known = new Map<string, Known>();
-  private readonly flights = new Map<string, Promise<Known>>();
-  /** bumped by every piece of news: a lookup that started before it keeps nothing */
-  private generation = 0;
+  private readonly lookups: SiteLookupCache<SharedSite | undefined>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly now: () => number = () => performance.now(),
-    private readonly maxEntries = 10_000,
-  ) {}
+  constructor(ttlMs: number, now?: () => number, maxEntries?: number) {
+    this.lookups = new SiteLookupCache(ttlMs, now, maxEntries);
+  }
 
   /** The shared site, or 404 `unknown_site` (no such hash, or its public dashboard is off). */
   async resolve(hash: string, loaders: ShareLoaders): Promise<SharedSite> {
-    const entry = this.known.get(hash);
-    const known = entry && this.now() - entry.at < this.ttlMs ? entry : await this.load(hash, loaders);
-    if (!known.shared) throw unknownShare();
-    return known.shared;
+    const shared = await this.lookups.resolve(hash, () => fetchShared(hash, loaders));
+    if (!shared) throw unknownShare();
+    return shared;
   }
 
   forgetSite(siteId: number): void {
-    this.generation += 1;
-    for (const [hash, entry] of this.known) if (entry.siteId === siteId) this.known.delete(hash);
+    this.lookups.forgetSite(siteId);
   }
 
   forgetAccount(accountId: number): void {
-    this.generation += 1;
-    for (const [hash, entry] of this.known) if (entry.ownerAccountId === accountId) this.known.delete(hash);
+    this.lookups.forgetAccount(accountId);
   }
+}
 
-  private load(hash: string, loaders: ShareLoaders): Promise<Known> {
-    let flight = this.flights.get(hash);
-    if (!flight) {
-      flight = this.fetch(hash, loaders).finally(() => this.flights.delete(hash));
-      this.flights.set(hash, flight);
-    }
-    return flight;
-  }
-
-  private async fetch(hash: string, loaders: ShareLoaders): Promise<Known> {
-    const generation = this.generation;
-    const { site, goals } = await loaders.siteByHash(hash).catch((error: unknown) => {
-      // the sites service's own wording would tell a missing hash from a closed dashboard
-      throw isApiError(error) && error.code === 'unknown_site' ? unknownShare() : error;
-    });
-    if (!site) throw unknownShare();
-    const plan = await loaders.getPlan(site.ownerAccountId);
-    const open = await loaders.publicDashboard(site.siteId, site.hobby, plan.paid);
-    const shared: SharedSite | undefined = open
-      ? {
-          site: { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: goals.map((g) => ({ displayName: g.displayName, eventName: g.eventName, pagePath: g.pagePath })) },
-          domain: domainOf(site.name),
-          ownerAccountId: site.ownerAccountId,
-          plan: { reportsOpen: plan.reportsOpen, trackingActive: plan.trackingActive },
-        }
-      : undefined;
-    const known: Known = { shared, siteId: site.siteId, ownerAccountId: site.ownerAccountId, at: this.now() };
-    if (generation === this.generation) {
-      if (this.known.size >= this.maxEntries) this.known.delete(this.known.keys().next().value!);
-      this.known.set(hash, known);
-    }
-    return known;
-  }
+/** undefined: the hash names a site whose public dashboard is off */
+async function fetchShared(hash: string, loaders: ShareLoaders): Promise<SiteLookup<SharedSite | undefined>> {
+  const { site, goals } = await loaders.siteByHash(hash).catch((error: unknown) => {
+    // the sites service's own wording would tell a missing hash from a closed dashboard
+    throw isApiError(error) && error.code === 'unknown_site' ? unknownShare() : error;
+  });
+  if (!site) throw unknownShare();
+  const plan = await loaders.getPlan(site.ownerAccountId);
+  const open = await loaders.publicDashboard(site.siteId, site.hobby, plan.paid);
+  const shared: SharedSite | undefined = open
+    ? {
+        site: { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: goals.map((g) => ({ displayName: g.displayName, eventName: g.eventName, pagePath: g.pagePath })) },
+        domain: domainOf(site.name),
+        ownerAccountId: site.ownerAccountId,
+        plan: { reportsOpen: plan.reportsOpen, trackingActive: plan.trackingActive },
+      }
+    : undefined;
+  return { value: shared, siteId: site.siteId, ownerAccountId: site.ownerAccountId };
 }
 
 /** `https://example.com:8443` → `example.com:8443`; a name that is no URL stays as it is. */

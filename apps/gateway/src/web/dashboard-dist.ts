@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readBuiltFile, readManifest } from '@sightline/static-bundle';
 
 /**
  * `manifest.json` of the dashboard build (apps/dashboard/build.ts, `DashboardManifest`
@@ -51,14 +51,8 @@ const ASSET_PATH = /^assets\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
  * A manifest naming a path outside `assets/` (or with `..`) is refused, not served.
  */
 export async function loadDashboardDist(dir: string): Promise<DashboardDist | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, 'manifest.json'), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const manifest = JSON.parse(text) as DashboardManifest;
+  const manifest = (await readManifest(dir)) as DashboardManifest | undefined;
+  if (manifest === undefined) return undefined;
   if (typeof manifest.entry !== 'string' || typeof manifest.css !== 'string' || !Array.isArray(manifest.files)) {
     throw new Error(`${path.join(dir, 'manifest.json')} is not a dashboard manifest (entry, css, files)`);
   }
@@ -66,24 +60,10 @@ export async function loadDashboardDist(dir: string): Promise<DashboardDist | un
   for (const file of manifest.files) {
     if (!ASSET_PATH.test(file.path) || file.path.split('/').includes('..')) throw new Error(`dashboard manifest lists an unsafe path: ${JSON.stringify(file.path)}`);
     const full = path.join(dir, file.path);
-    assets.set(file.path, {
-      contentType: CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream',
-      identity: await readFile(full),
-      gzip: await readOptional(`${full}.gz`),
-      br: await readOptional(`${full}.br`),
-    });
+    assets.set(file.path, { contentType: CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream', ...(await readBuiltFile(full)) });
   }
   for (const needed of [manifest.entry, manifest.css]) {
     if (!assets.has(needed)) throw new Error(`dashboard manifest names ${needed} but does not list it in files`);
   }
   return { manifest, assets };
-}
-
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }

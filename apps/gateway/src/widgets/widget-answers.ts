@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { cityPoint } from '@sightline/geo';
 import type { QueryAnswer, QueryRequest } from '@sightline/query-contract';
-import type { ReportQueries, ReportSite } from '../report-queries.js';
+import type { ReportQueries, ReportSite } from '../reports/report-queries.js';
 import type { WidgetType } from './widget-types.js';
 
 export interface CountryEntry {

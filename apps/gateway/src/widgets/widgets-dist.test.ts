@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '@sightline/testkit';
-import { registerErrorRenderer } from '../render-error.js';
+import { registerErrorRenderer } from '../edge/render-error.js';
 import { widgetScriptRoutes } from '../routes/widget-scripts.js';
 import { loadWidgetsDist } from './widgets-dist.js';
 

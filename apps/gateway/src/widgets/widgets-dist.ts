@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readBuiltFile, readManifest } from '@sightline/static-bundle';
 import { WIDGET_TYPES, type WidgetType } from './widget-types.js';
 
 /**
@@ -32,35 +32,15 @@ const BUNDLE_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.js$/;
  * that misses a widget or names a path outside `dir` is refused.
  */
 export async function loadWidgetsDist(dir: string): Promise<WidgetsDist | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, 'manifest.json'), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const manifest = JSON.parse(text) as Partial<WidgetsManifest>;
+  const manifest = (await readManifest(dir)) as Partial<WidgetsManifest> | undefined;
+  if (manifest === undefined) return undefined;
   const bundles: WidgetsDist = new Map();
   for (const type of WIDGET_TYPES) {
     const entry = manifest.widgets?.[type];
     if (!entry || typeof entry.path !== 'string' || !BUNDLE_PATH.test(entry.path)) throw new Error(`${path.join(dir, 'manifest.json')} names no safe bundle for the ${type} widget`);
     const full = path.join(dir, entry.path);
-    const identity = await readFile(full);
-    bundles.set(type, {
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-      identity,
-      gzip: await readOptional(`${full}.gz`),
-      br: await readOptional(`${full}.br`),
-    });
+    const file = await readBuiltFile(full);
+    bundles.set(type, { etag: `"${createHash('sha256').update(file.identity).digest('base64url').slice(0, 27)}"`, ...file });
   }
   return bundles;
-}
-
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }

@@ -12,8 +12,8 @@ export type { PageInfo, SourceInfo, UserAgentInfo };
  * in one place, `wiring.ts`; tests plug fixtures with real behaviour.
  */
 
-/** A tracked site as ingest needs it; null from the resolver = unknown or deleted. */
-export interface SiteContext {
+/** A tracked site as the pipeline needs it (libs/site-context's TrackedSite, whose fields it reads); null from the resolver = unknown or deleted. */
+export interface TrackedSite {
   site_id: number;
   account_id: number;
   domain: string;
@@ -27,7 +27,7 @@ export interface SiteContext {
 
 export interface SiteResolver {
   /** The site of a tracking key; null when no (live) site has it. */
-  resolve(trackingKey: string): Promise<SiteContext | null>;
+  resolve(trackingKey: string): Promise<TrackedSite | null>;
 }
 
 export interface BotVerdict {

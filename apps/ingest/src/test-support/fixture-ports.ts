@@ -1,5 +1,5 @@
 import type { Clock } from '@sightline/runtime';
-import type { GeoInfo, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
+import type { GeoInfo, IngestPorts, TrackedSite, SiteResolver } from '../pipeline/ports.js';
 import { createEnricher } from '../enrich/enricher.js';
 import { tableGeo } from '../table-geo.js';
 
@@ -8,18 +8,18 @@ import { tableGeo } from '../table-geo.js';
  * table (so expectations do not move with the DB-IP data); enrichment is the real
  * one. Never used by production code (wiring.ts plugs the real ones).
  */
-export function site(overrides: Partial<SiteContext> & { site_id: number }): SiteContext {
+export function site(overrides: Partial<TrackedSite> & { site_id: number }): TrackedSite {
   return {
     account_id: 1, domain: 'example.com', timezone: 'UTC', tracking_active: true,
     hostnames: { allowed: [], blocked: [] }, blocked_ips: [], countries: { allowed: [], blocked: [] }, ...overrides,
   };
 }
 
-export function mapSiteResolver(sites: Record<string, SiteContext>): SiteResolver {
+export function mapSiteResolver(sites: Record<string, TrackedSite>): SiteResolver {
   return { resolve: async (key) => sites[key] ?? null };
 }
 
 
-export function fixturePorts(sites: Record<string, SiteContext>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
+export function fixturePorts(sites: Record<string, TrackedSite>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
   return { sites: mapSiteResolver(sites), enricher: createEnricher(), geo: tableGeo(geo), clock };
 }

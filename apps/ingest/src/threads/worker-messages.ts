@@ -1,6 +1,6 @@
 import type { EncodedRows, EventStoreParams } from '@sightline/event-store';
 import type { SpanContextRecord, SpanRecord } from '@sightline/telemetry';
-import type { GeoInfo, SiteContext } from '../pipeline/ports.js';
+import type { GeoInfo, TrackedSite } from '../pipeline/ports.js';
 import type { StoredBatchFigures } from '../writer/batch-telemetry.js';
 import type { RowFormat } from '../writer/tab-separated-rows.js';
 
@@ -46,7 +46,7 @@ export type ToWorker =
    * Events in delivery order, with the sites of their tracking keys as the main
    * thread resolved them just before (null: no live site) and the main thread's clock.
    */
-  | { t: 'events'; now: number; sites: [string, SiteContext | null][]; events: WorkerEvent[] }
+  | { t: 'events'; now: number; sites: [string, TrackedSite | null][]; events: WorkerEvent[] }
   | { t: 'forget-site'; id: number; siteId: number }
   | { t: 'close'; id: number }
   | { t: 'reply'; id: number; ok: true; value: unknown }

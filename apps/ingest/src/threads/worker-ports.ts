@@ -3,7 +3,7 @@ import { createEnricher } from '../enrich/enricher.js';
 import { DeferredGeoLookup } from '../deferred-geo-lookup.js';
 import type { SaltSource } from '../identity/daily-salts.js';
 import { utcDay } from '../identity/visitor-hash.js';
-import type { GeoLookup, IngestPorts, SiteContext, SiteResolver } from '../pipeline/ports.js';
+import type { GeoLookup, IngestPorts, TrackedSite, SiteResolver } from '../pipeline/ports.js';
 import { tableGeo } from '../table-geo.js';
 import type { MainThread } from './main-thread.js';
 import type { WorkerGeo } from './worker-messages.js';
@@ -16,19 +16,19 @@ import type { WorkerGeo } from './worker-messages.js';
  * did not carry is asked of the main thread.
  */
 export class BatchSiteResolver implements SiteResolver {
-  private sites = new Map<string, SiteContext | null>();
+  private sites = new Map<string, TrackedSite | null>();
 
   constructor(private readonly main: MainThread) {}
 
   /** The sites of the batch about to be handled. */
-  use(sites: [string, SiteContext | null][]): void {
+  use(sites: [string, TrackedSite | null][]): void {
     this.sites = new Map(sites);
   }
 
-  resolve(trackingKey: string): Promise<SiteContext | null> {
+  resolve(trackingKey: string): Promise<TrackedSite | null> {
     const site = this.sites.get(trackingKey);
     if (site !== undefined) return Promise.resolve(site);
-    return this.main.call<SiteContext | null>({ op: 'site', key: trackingKey });
+    return this.main.call<TrackedSite | null>({ op: 'site', key: trackingKey });
   }
 }
 

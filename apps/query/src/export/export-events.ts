@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { ApiError } from '@sightline/errors';
 import type { EventStore } from '@sightline/event-store';
 import type { queryV1 } from '@sightline/proto';
-import { siteContextOf } from '../query-service.js';
+import { reportSiteOf } from '../query-service.js';
 import { resolveWindow } from '../query/resolve-dates.js';
 import { countWindowEvents, eventPages, type ExportWindow } from './event-pages.js';
 import { exportValues, isExportFormat, type ExportFormat } from './export-columns.js';
@@ -74,7 +74,7 @@ async function writeParquet(events: EventStore, window: ExportWindow, rows: numb
 export async function exportEvents(events: EventStore, request: queryV1.ExportEventsRequest, sink: ExportSink): Promise<void> {
   const format = request.format;
   if (!isExportFormat(format)) throw new ApiError('invalid_request', 'format must be ndjson, csv or parquet.');
-  const site = siteContextOf(request.site);
+  const site = reportSiteOf(request.site);
   const resolved = resolveWindow(dateRangeOf(request.dateRange), site.timezone, site.nowMs);
   const window: ExportWindow = { siteId: site.siteId, startMs: resolved.startMs, endMs: resolved.endMs };
   const counted = await countWindowEvents(events, window);

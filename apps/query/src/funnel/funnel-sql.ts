@@ -2,7 +2,7 @@ import { FUNNEL_LIMITS, type FunnelStep } from '@sightline/query-contract';
 import { compileFilters, type Params } from '../query/compile-filters.js';
 import { toDateTime64 } from '../query/compile-sql.js';
 import { goalPattern } from '../query/goal-match-sql.js';
-import type { SiteContext } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import type { ValidFilter } from '../query/validate.js';
 import type { Window } from '../query/resolve-dates.js';
 import { EVENTS_IN_WINDOW } from '../query/window-sql.js';
@@ -76,7 +76,7 @@ function stepCondition(step: FunnelStep, index: number, params: Params): string 
   return `(name = {se${index}:String})`;
 }
 
-export function funnelStatement(steps: readonly FunnelStep[], filters: readonly ValidFilter[], window: Window, site: SiteContext): FunnelStatement {
+export function funnelStatement(steps: readonly FunnelStep[], filters: readonly ValidFilter[], window: Window, site: ReportSite): FunnelStatement {
   const params: Params = { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) };
   const conditions = steps.map((step, index) => stepCondition(step, index, params));
   params.step_names = [...new Set(steps.map((step) => (step.page_path !== undefined ? 'pageview' : step.event_name!)))];

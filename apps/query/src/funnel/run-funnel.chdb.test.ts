@@ -6,7 +6,7 @@ import { seedVisits, type SeedVisit } from '@sightline/events-schema/testing';
 import { decodeFunnelReport, encodeFunnelReportRequest, parseFunnelQuery, type FunnelStep } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { handleFunnelReport } from '../query-service.js';
-import type { SiteContext } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import { runFunnelReport } from './run-funnel.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
@@ -99,13 +99,13 @@ const STEPS: FunnelStep[] = [
   { goal_id: 13, name: 'Purchase', event_name: 'Purchase' },
 ];
 const funnel = { funnel_id: 5, name: 'Checkout', steps: STEPS };
-const site: SiteContext = { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-06-10T12:00:00Z') };
+const site: ReportSite = { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-06-10T12:00:00Z') };
 const WEEK = '2026-06-01,2026-06-07';
 
 describe('funnel report on chDB', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
-  const report = async (query: { date_range?: string; filters?: string; compare?: string }, context: Partial<SiteContext> = {}, steps = STEPS) =>
+  const report = async (query: { date_range?: string; filters?: string; compare?: string }, context: Partial<ReportSite> = {}, steps = STEPS) =>
     runFunnelReport(events, { funnel: { ...funnel, steps }, ...parseFunnelQuery({ date_range: WEEK, ...query }) }, { ...site, ...context });
   const figures = async (...args: Parameters<typeof report>) =>
     (await report(...args)).steps.map((s) => [s.visitors, s.conversion_rate, s.step_conversion_rate, s.dropoff, s.median_seconds_to_next]);

@@ -3,7 +3,7 @@ import type { EventStore } from '@sightline/event-store';
 import { queryDuration } from '@sightline/telemetry';
 import type { FunnelReport, FunnelReportRequest } from '@sightline/query-contract';
 import { resolveCompareWindow, resolveWindow, type Window } from '../query/resolve-dates.js';
-import type { SiteContext } from '../query/site-context.js';
+import type { ReportSite } from '../query/report-site.js';
 import { validateQuery } from '../query/validate.js';
 import { isTimezone } from '../query/zoned-time.js';
 import { stepFigures, stepRows, type FunnelRawRow } from './funnel-figures.js';
@@ -15,7 +15,7 @@ import { funnelStatement } from './funnel-sql.js';
  * one statement per window (funnel-sql.ts), the current and the compare window side
  * by side.
  */
-export async function runFunnelReport(events: EventStore, request: FunnelReportRequest, site: SiteContext): Promise<FunnelReport> {
+export async function runFunnelReport(events: EventStore, request: FunnelReportRequest, site: ReportSite): Promise<FunnelReport> {
   const { filters } = validateQuery({ metrics: ['visitors'], dateRange: request.dateRange, dimensions: [], filters: request.filters });
   const stopTimer = queryDuration.startTimer({ shape: 'funnel' });
   if (!isTimezone(site.timezone)) throw new ApiError('internal', 'The site has an unknown timezone.');

@@ -6,7 +6,7 @@ import { goalMatchesSql } from './goal-match-sql.js';
 import type { Part } from './plan.js';
 import type { Window } from './resolve-dates.js';
 import { EVENTS_IN_WINDOW, SESSIONS_IN_WINDOW } from './window-sql.js';
-import type { SiteContext } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import type { ValidFilter, ValidQuery } from './validate.js';
 
 /**
@@ -32,7 +32,7 @@ export interface CompileInput {
   query: ValidQuery;
   part: Part;
   window: Window;
-  site: SiteContext;
+  site: ReportSite;
   /** restrict the groups (secondary parts, compare windows) */
   values?: string[];
 }
@@ -239,7 +239,7 @@ export function compilePart(input: CompileInput): Statement {
   }
 }
 
-export function hasImportStatement(window: Window, site: SiteContext): Statement {
+export function hasImportStatement(window: Window, site: ReportSite): Statement {
   return {
     sql: `SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events WHERE ${EVENTS_IN_WINDOW} AND import_id > 0 LIMIT 1)`,
     params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },

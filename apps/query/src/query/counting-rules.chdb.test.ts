@@ -7,7 +7,7 @@ import { parseQueryRequest } from '@sightline/query-contract';
 import { makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
-import type { SiteContext } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
 
@@ -66,7 +66,7 @@ describe.each([
 ])('counting rules on $data rows (chDB)', ({ siteId }) => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
-  const site: SiteContext = { siteId, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-12-01T12:00:00Z') };
+  const site: ReportSite = { siteId, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-12-01T12:00:00Z') };
   const ask = async (body: Record<string, unknown>, timezone = 'UTC') => runQuery({ events, geo: intlGeoLabels }, parseQueryRequest(body), { ...site, timezone });
   const rowsOf = async (body: Record<string, unknown>) => (await ask(body)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
   const host = (operator: string, value: string) => [{ field: 'hostname', operator, values: [value] }];

@@ -1,5 +1,5 @@
 import type { Params } from './compile-filters.js';
-import type { SiteGoal } from './site-context.js';
+import type { SiteGoal } from './report-site.js';
 
 /**
  * Which of a site's goals an event row converts, as SQL: an array of the matching

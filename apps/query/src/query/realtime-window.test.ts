@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApiError } from '@sightline/errors';
-import { siteContextOf } from '../query-service.js';
+import { reportSiteOf } from '../query-service.js';
 import { resolveWindow } from './resolve-dates.js';
 
 const NOW = Date.parse('2026-11-27T20:31:42.500Z');
@@ -13,14 +13,14 @@ describe('realtime window length', () => {
     expect(resolveWindow('realtime', 'Asia/Kolkata', NOW, 5)).toMatchObject({ startDate: '2026-11-28', endDate: '2026-11-28' });
   });
 
-  it('takes the length from the site context: absent or 0 is the API’s 30, more than 30 is refused', () => {
+  it('takes the length from the report site: absent or 0 is the API’s 30, more than 30 is refused', () => {
     const base = { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [], now: new Date(NOW).toISOString() };
-    expect(siteContextOf(base).realtimeMinutes).toBeUndefined();
-    expect(siteContextOf({ ...base, realtimeMinutes: 0 }).realtimeMinutes).toBeUndefined();
-    expect(siteContextOf({ ...base, realtimeMinutes: 5 }).realtimeMinutes).toBe(5);
+    expect(reportSiteOf(base).realtimeMinutes).toBeUndefined();
+    expect(reportSiteOf({ ...base, realtimeMinutes: 0 }).realtimeMinutes).toBeUndefined();
+    expect(reportSiteOf({ ...base, realtimeMinutes: 5 }).realtimeMinutes).toBe(5);
     let code: string | undefined;
     try {
-      siteContextOf({ ...base, realtimeMinutes: 31 });
+      reportSiteOf({ ...base, realtimeMinutes: 31 });
     } catch (error) {
       code = isApiError(error) ? error.code : undefined;
     }

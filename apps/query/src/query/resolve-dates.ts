@@ -7,7 +7,7 @@ import { addDays, daysBetween, isCalendarDate, localDate, startOfLocalDay } from
  * `Nd` = the N days ending today (N 1..90); `month` = the 1st to today; explicit
  * [start, end] up to 366 days within EARLIEST_DATE..LATEST_DATE; `realtime` = the
  * last 30 minutes (from the start of the minute 30 minutes ago to now; the gateway may
- * ask for fewer minutes through the site context, for the live widget only). Compare: previous_period = the equal-length
+ * ask for fewer minutes through the report site, for the live widget only). Compare: previous_period = the equal-length
  * window just before; an explicit pair must have the same number of days.
  */
 export interface Window {

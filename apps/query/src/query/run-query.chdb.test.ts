@@ -7,7 +7,7 @@ import { parseQueryRequest } from '@sightline/query-contract';
 import { expectApiError, makeTempDir } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
-import type { SiteContext } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 
 // The events tables are ingest's; their DDL is read as a file (no import of the app).
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
@@ -62,16 +62,16 @@ const goals = [
   { displayName: 'Blog', pagePath: '/blog/*' },
   { displayName: 'Never', eventName: 'Never' },
 ];
-const site: SiteContext = { siteId: 1, timezone: 'UTC', weekStart: 1, goals, nowMs: Date.parse('2026-06-10T12:00:00Z') };
+const site: ReportSite = { siteId: 1, timezone: 'UTC', weekStart: 1, goals, nowMs: Date.parse('2026-06-10T12:00:00Z') };
 const WEEK = ['2026-06-01', '2026-06-07'];
 
 describe('POST /query on chDB', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
-  const ask = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
+  const ask = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) =>
     runQuery({ events, geo: intlGeoLabels }, parseQueryRequest({ date_range: WEEK, ...body }), { ...site, ...context });
-  const metricsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) => (await ask(body, context)).results.map((r) => r.metrics);
-  const rowsOf = async (body: Record<string, unknown>, context: Partial<SiteContext> = {}) =>
+  const metricsOf = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) => (await ask(body, context)).results.map((r) => r.metrics);
+  const rowsOf = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) =>
     (await ask(body, context)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
 
   beforeAll(async () => {

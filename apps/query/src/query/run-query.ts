@@ -10,13 +10,13 @@ import { planQuery, type Part, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
 import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
-import type { SiteContext } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import { validateQuery, type ValidQuery } from './validate.js';
 import { isTimezone } from './zoned-time.js';
 
 /**
  * The query pipeline: validate → resolve the window → plan → compile one statement
- * per part → run → shape. A pure function of (request, site context, events store):
+ * per part → run → shape. A pure function of (request, report site, events store):
  * the gateway has already checked key, reach, plan and tracking, and the request was
  * parsed by libs/query-contract. Statements that do not need another's rows run at
  * the same time (see runPlan and runQuery).
@@ -34,7 +34,7 @@ interface PartResults {
  * unless the values are given (a compare window reads the current window's rows); every
  * other part, and a goal-total, runs beside the primary.
  */
-async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext, values?: string[]): Promise<PartResults> {
+async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: ReportSite, values?: string[]): Promise<PartResults> {
   const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
   const goalTotal = plan.secondary.find((part) => part.kind === 'goal-total');
   const others = plan.secondary.filter((part) => part.kind !== 'goal-total');
@@ -59,7 +59,7 @@ async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window
 }
 
 /** The plan for one window: its visitors from sessions where that is the same set (session-visitors.ts). */
-async function planForWindow(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext): Promise<Plan> {
+async function planForWindow(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: ReportSite): Promise<Plan> {
   const fromSessions = sessionVisitorsPlan(query, plan, window);
   if (!fromSessions) return plan;
   const [row] = await events.query<{ late: number | boolean }>(...statementArgs(lateEventsStatement(window, site)));
@@ -75,7 +75,7 @@ interface RunQueryDeps {
   geo: GeoLabels;
 }
 
-export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: SiteContext): Promise<QueryAnswer> {
+export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: ReportSite): Promise<QueryAnswer> {
   const query = validateQuery(request);
   const stopTimer = queryDuration.startTimer({ shape: query.shape });
   if (!isTimezone(site.timezone)) throw new ApiError('internal', 'The site has an unknown timezone.');

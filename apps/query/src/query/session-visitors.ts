@@ -1,7 +1,7 @@
 import { toDateTime64, type Statement } from './compile-sql.js';
 import type { Part, Plan } from './plan.js';
 import type { Window } from './resolve-dates.js';
-import type { SiteContext } from './site-context.js';
+import type { ReportSite } from './report-site.js';
 import type { ValidQuery } from './validate.js';
 
 /**
@@ -58,7 +58,7 @@ export function sessionVisitorsPlan(query: ValidQuery, plan: Plan, window: Windo
 }
 
 /** Whether an event older than its visit's start may lie in the window (rule 3 broken when true). */
-export function lateEventsStatement(window: Window, site: SiteContext): Statement {
+export function lateEventsStatement(window: Window, site: ReportSite): Statement {
   return {
     sql: 'SELECT count() > 0 AS late FROM (SELECT 1 FROM late_event_days WHERE site_id = {site_id:UInt64} AND day >= toDate({start:DateTime64(3)}) - 1 AND day <= toDate({end:DateTime64(3)}) + 1 LIMIT 1)',
     params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },

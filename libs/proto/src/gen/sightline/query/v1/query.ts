@@ -25,8 +25,12 @@ export const protobufPackage = "sightline.query.v1";
 
 export const protobufFileName = "sightline/query/v1/query.proto";
 
-/** What the gateway resolved about the site; the query service needs nothing else. */
-export interface SiteContext {
+/**
+ * The site a report is about, as the gateway resolved it (ReportSite in the gateway
+ * and the query service too), and the instant it is answered at; the query service
+ * needs nothing else.
+ */
+export interface ReportSite {
   siteId: number;
   /** IANA name */
   timezone: string;
@@ -52,7 +56,7 @@ export interface QueryGoal {
 
 export interface QueryRequest {
   site?:
-    | SiteContext
+    | ReportSite
     | undefined;
   /** libs/query-contract's QueryRequest (encodeQueryRequest): the body without site_id */
   query: Buffer;
@@ -65,7 +69,7 @@ export interface QueryResponse {
 
 export interface FunnelReportRequest {
   site?:
-    | SiteContext
+    | ReportSite
     | undefined;
   /**
    * libs/query-contract's FunnelReportRequest (encodeFunnelReportRequest): the funnel's
@@ -81,7 +85,7 @@ export interface FunnelReportResponse {
 
 export interface ListPropsRequest {
   site?:
-    | SiteContext
+    | ReportSite
     | undefined;
   /** "7d", "month", … or the JSON of [start, end] */
   dateRange: string;
@@ -110,7 +114,7 @@ export interface SiteActivityResponse {
 
 export interface ExportEventsRequest {
   site?:
-    | SiteContext
+    | ReportSite
     | undefined;
   /** as ListPropsRequest.date_range */
   dateRange: string;
@@ -137,12 +141,12 @@ export interface ExportChunk {
   rows: number;
 }
 
-function createBaseSiteContext(): SiteContext {
+function createBaseReportSite(): ReportSite {
   return { siteId: 0, timezone: "", weekStart: 0, goals: [], now: "", realtimeMinutes: undefined };
 }
 
-export const SiteContext: MessageFns<SiteContext> = {
-  encode(message: SiteContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const ReportSite: MessageFns<ReportSite> = {
+  encode(message: ReportSite, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.siteId !== 0) {
       writer.uint32(8).int64(message.siteId);
     }
@@ -164,7 +168,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SiteContext {
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportSite {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -173,7 +177,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSiteContext();
+      const message = createBaseReportSite();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -237,7 +241,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     }
   },
 
-  fromJSON(object: any): SiteContext {
+  fromJSON(object: any): ReportSite {
     return {
       siteId: isSet(object.siteId)
         ? globalThis.Number(object.siteId)
@@ -260,7 +264,7 @@ export const SiteContext: MessageFns<SiteContext> = {
     };
   },
 
-  toJSON(message: SiteContext): unknown {
+  toJSON(message: ReportSite): unknown {
     const obj: any = {};
     if (message.siteId !== 0) {
       obj.siteId = Math.round(message.siteId);
@@ -283,11 +287,11 @@ export const SiteContext: MessageFns<SiteContext> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SiteContext>, I>>(base?: I): SiteContext {
-    return SiteContext.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<ReportSite>, I>>(base?: I): ReportSite {
+    return ReportSite.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SiteContext>, I>>(object: I): SiteContext {
-    const message = createBaseSiteContext();
+  fromPartial<I extends Exact<DeepPartial<ReportSite>, I>>(object: I): ReportSite {
+    const message = createBaseReportSite();
     message.siteId = object.siteId ?? 0;
     message.timezone = object.timezone ?? "";
     message.weekStart = object.weekStart ?? 0;
@@ -418,7 +422,7 @@ function createBaseQueryRequest(): QueryRequest {
 export const QueryRequest: MessageFns<QueryRequest> = {
   encode(message: QueryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.site !== undefined) {
-      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+      ReportSite.encode(message.site, writer.uint32(10).fork()).join();
     }
     if (message.query.length !== 0) {
       writer.uint32(18).bytes(message.query);
@@ -444,7 +448,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
               break;
             }
 
-            message.site = SiteContext.decode(reader, reader.uint32());
+            message.site = ReportSite.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -469,7 +473,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
 
   fromJSON(object: any): QueryRequest {
     return {
-      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      site: isSet(object.site) ? ReportSite.fromJSON(object.site) : undefined,
       query: isSet(object.query) ? Buffer.from(bytesFromBase64(object.query)) : Buffer.alloc(0),
     };
   },
@@ -477,7 +481,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
   toJSON(message: QueryRequest): unknown {
     const obj: any = {};
     if (message.site !== undefined) {
-      obj.site = SiteContext.toJSON(message.site);
+      obj.site = ReportSite.toJSON(message.site);
     }
     if (message.query.length !== 0) {
       obj.query = base64FromBytes(message.query);
@@ -491,7 +495,7 @@ export const QueryRequest: MessageFns<QueryRequest> = {
   fromPartial<I extends Exact<DeepPartial<QueryRequest>, I>>(object: I): QueryRequest {
     const message = createBaseQueryRequest();
     message.site = (object.site !== undefined && object.site !== null)
-      ? SiteContext.fromPartial(object.site)
+      ? ReportSite.fromPartial(object.site)
       : undefined;
     message.query = object.query ?? Buffer.alloc(0);
     return message;
@@ -572,7 +576,7 @@ function createBaseFunnelReportRequest(): FunnelReportRequest {
 export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
   encode(message: FunnelReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.site !== undefined) {
-      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+      ReportSite.encode(message.site, writer.uint32(10).fork()).join();
     }
     if (message.report.length !== 0) {
       writer.uint32(18).bytes(message.report);
@@ -598,7 +602,7 @@ export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
               break;
             }
 
-            message.site = SiteContext.decode(reader, reader.uint32());
+            message.site = ReportSite.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -623,7 +627,7 @@ export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
 
   fromJSON(object: any): FunnelReportRequest {
     return {
-      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      site: isSet(object.site) ? ReportSite.fromJSON(object.site) : undefined,
       report: isSet(object.report) ? Buffer.from(bytesFromBase64(object.report)) : Buffer.alloc(0),
     };
   },
@@ -631,7 +635,7 @@ export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
   toJSON(message: FunnelReportRequest): unknown {
     const obj: any = {};
     if (message.site !== undefined) {
-      obj.site = SiteContext.toJSON(message.site);
+      obj.site = ReportSite.toJSON(message.site);
     }
     if (message.report.length !== 0) {
       obj.report = base64FromBytes(message.report);
@@ -645,7 +649,7 @@ export const FunnelReportRequest: MessageFns<FunnelReportRequest> = {
   fromPartial<I extends Exact<DeepPartial<FunnelReportRequest>, I>>(object: I): FunnelReportRequest {
     const message = createBaseFunnelReportRequest();
     message.site = (object.site !== undefined && object.site !== null)
-      ? SiteContext.fromPartial(object.site)
+      ? ReportSite.fromPartial(object.site)
       : undefined;
     message.report = object.report ?? Buffer.alloc(0);
     return message;
@@ -726,7 +730,7 @@ function createBaseListPropsRequest(): ListPropsRequest {
 export const ListPropsRequest: MessageFns<ListPropsRequest> = {
   encode(message: ListPropsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.site !== undefined) {
-      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+      ReportSite.encode(message.site, writer.uint32(10).fork()).join();
     }
     if (message.dateRange !== "") {
       writer.uint32(18).string(message.dateRange);
@@ -752,7 +756,7 @@ export const ListPropsRequest: MessageFns<ListPropsRequest> = {
               break;
             }
 
-            message.site = SiteContext.decode(reader, reader.uint32());
+            message.site = ReportSite.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -777,7 +781,7 @@ export const ListPropsRequest: MessageFns<ListPropsRequest> = {
 
   fromJSON(object: any): ListPropsRequest {
     return {
-      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      site: isSet(object.site) ? ReportSite.fromJSON(object.site) : undefined,
       dateRange: isSet(object.dateRange)
         ? globalThis.String(object.dateRange)
         : isSet(object.date_range)
@@ -789,7 +793,7 @@ export const ListPropsRequest: MessageFns<ListPropsRequest> = {
   toJSON(message: ListPropsRequest): unknown {
     const obj: any = {};
     if (message.site !== undefined) {
-      obj.site = SiteContext.toJSON(message.site);
+      obj.site = ReportSite.toJSON(message.site);
     }
     if (message.dateRange !== "") {
       obj.dateRange = message.dateRange;
@@ -803,7 +807,7 @@ export const ListPropsRequest: MessageFns<ListPropsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListPropsRequest>, I>>(object: I): ListPropsRequest {
     const message = createBaseListPropsRequest();
     message.site = (object.site !== undefined && object.site !== null)
-      ? SiteContext.fromPartial(object.site)
+      ? ReportSite.fromPartial(object.site)
       : undefined;
     message.dateRange = object.dateRange ?? "";
     return message;
@@ -1167,7 +1171,7 @@ function createBaseExportEventsRequest(): ExportEventsRequest {
 export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
   encode(message: ExportEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.site !== undefined) {
-      SiteContext.encode(message.site, writer.uint32(10).fork()).join();
+      ReportSite.encode(message.site, writer.uint32(10).fork()).join();
     }
     if (message.dateRange !== "") {
       writer.uint32(18).string(message.dateRange);
@@ -1196,7 +1200,7 @@ export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
               break;
             }
 
-            message.site = SiteContext.decode(reader, reader.uint32());
+            message.site = ReportSite.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -1229,7 +1233,7 @@ export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
 
   fromJSON(object: any): ExportEventsRequest {
     return {
-      site: isSet(object.site) ? SiteContext.fromJSON(object.site) : undefined,
+      site: isSet(object.site) ? ReportSite.fromJSON(object.site) : undefined,
       dateRange: isSet(object.dateRange)
         ? globalThis.String(object.dateRange)
         : isSet(object.date_range)
@@ -1242,7 +1246,7 @@ export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
   toJSON(message: ExportEventsRequest): unknown {
     const obj: any = {};
     if (message.site !== undefined) {
-      obj.site = SiteContext.toJSON(message.site);
+      obj.site = ReportSite.toJSON(message.site);
     }
     if (message.dateRange !== "") {
       obj.dateRange = message.dateRange;
@@ -1259,7 +1263,7 @@ export const ExportEventsRequest: MessageFns<ExportEventsRequest> = {
   fromPartial<I extends Exact<DeepPartial<ExportEventsRequest>, I>>(object: I): ExportEventsRequest {
     const message = createBaseExportEventsRequest();
     message.site = (object.site !== undefined && object.site !== null)
-      ? SiteContext.fromPartial(object.site)
+      ? ReportSite.fromPartial(object.site)
       : undefined;
     message.dateRange = object.dateRange ?? "";
     message.format = object.format ?? "";
@@ -1504,7 +1508,7 @@ export const QueryServiceService = {
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
-   * site context, events). The query and its answer are one zod-checked contract in
+   * report site, events). The query and its answer are one zod-checked contract in
    * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query: {
@@ -1570,7 +1574,7 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
-   * site context, events). The query and its answer are one zod-checked contract in
+   * report site, events). The query and its answer are one zod-checked contract in
    * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query: handleUnaryCall<QueryRequest, QueryResponse>;
@@ -1617,7 +1621,7 @@ export interface QueryServiceClient extends Client {
   /**
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
-   * site context, events). The query and its answer are one zod-checked contract in
+   * report site, events). The query and its answer are one zod-checked contract in
    * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
    */
   query(

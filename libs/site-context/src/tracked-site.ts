@@ -2,7 +2,7 @@
  * What ingest needs to know about a site to accept, filter and time an event,
  * resolved from the tracking key the tracker sends.
  */
-export interface SiteContext {
+export interface TrackedSite {
   site_id: number;
   /** the owner's account */
   account_id: number;

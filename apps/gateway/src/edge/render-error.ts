@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError, isApiError } from '@sightline/errors';
-import type { ErrorObject } from './schemas/error-object.js';
+import type { ErrorObject } from '../schemas/error-object.js';
 
 /**
  * Turns any failure into the spec's error object. Known failures keep their code;

@@ -4,8 +4,8 @@ import type { queryV1 } from '@sightline/proto';
 import {
   decodeFunnelReport, decodeQueryAnswer, encodeFunnelReportRequest, encodeQueryRequest, queryAnswerText, type FunnelReport, type FunnelReportRequest, type QueryAnswer, type QueryRequest,
 } from '@sightline/query-contract';
-import { callOptions } from './request-context.js';
-import type { QueryAnswerCache } from './query-answer-cache.js';
+import { callOptions } from '../edge/request-context.js';
+import type { QueryAnswerCache } from '../caches/query-answer-cache.js';
 
 /** What a report needs to know about its site, however the caller reached it (key, session, share hash). */
 export interface ReportSite {
@@ -24,7 +24,7 @@ export interface PropsAnswerObject {
 }
 
 /**
- * The one way every query route asks the query service: the site context built from
+ * The one way every query route asks the query service: the report site built from
  * what the route resolved, and the answer through the answer cache (single flight,
  * brief caching). The routes differ only in how they find and authorise the site.
  */
@@ -40,7 +40,7 @@ export class ReportQueries {
     // a shorter realtime window is another answer: never one a POST /query realtime is served
     const asked = site.realtimeMinutes === undefined ? query : { query, realtimeMinutes: site.realtimeMinutes };
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: asked }, async () => {
-      const { answer } = await callUnary(this.query, this.query.query, 'Query/Query', { site: siteContextOf(site), query: encodeQueryRequest(query) }, callOptions(request, this.deadlineMs));
+      const { answer } = await callUnary(this.query, this.query.query, 'Query/Query', { site: reportSiteMessage(site), query: encodeQueryRequest(query) }, callOptions(request, this.deadlineMs));
       return queryAnswerText(answer);
     });
     return decodeQueryAnswer(answerJson);
@@ -49,7 +49,7 @@ export class ReportQueries {
   /** A funnel's report; the steps are part of the key, so a funnel's answer never outlives its goals. */
   async funnel(request: FastifyRequest, site: ReportSite, report: FunnelReportRequest): Promise<FunnelReport> {
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'funnel', request: report }, async () => {
-      const { answer } = await callUnary(this.query, this.query.funnelReport, 'Query/FunnelReport', { site: siteContextOf(site), report: encodeFunnelReportRequest(report) }, callOptions(request, this.deadlineMs));
+      const { answer } = await callUnary(this.query, this.query.funnelReport, 'Query/FunnelReport', { site: reportSiteMessage(site), report: encodeFunnelReportRequest(report) }, callOptions(request, this.deadlineMs));
       return queryAnswerText(answer);
     });
     return decodeFunnelReport(answerJson);
@@ -59,7 +59,7 @@ export class ReportQueries {
   async props(request: FastifyRequest, site: ReportSite, rawDateRange: string): Promise<PropsAnswerObject> {
     const dateRange = rawDateRange.includes(',') ? JSON.stringify(rawDateRange.split(',')) : rawDateRange;
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'props', request: dateRange }, async () => {
-      const answer = await callUnary(this.query, this.query.listProps, 'Query/ListProps', { site: siteContextOf(site), dateRange }, callOptions(request, this.deadlineMs));
+      const answer = await callUnary(this.query, this.query.listProps, 'Query/ListProps', { site: reportSiteMessage(site), dateRange }, callOptions(request, this.deadlineMs));
       const object: PropsAnswerObject = { props: answer.props.map((p) => ({ key: p.key, events: Number(p.events) })), date_range: [answer.dateRangeStart, answer.dateRangeEnd] };
       return JSON.stringify(object);
     });
@@ -72,8 +72,8 @@ function keyOf(site: ReportSite) {
   return { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: site.goals.map((g) => [g.displayName, g.eventName ?? null, g.pagePath ?? null]) };
 }
 
-/** The query service's site context: the windows resolve against this instant. */
-export function siteContextOf(site: ReportSite, now = new Date()): queryV1.SiteContext {
+/** The report site as the query service takes it: the windows resolve against this instant. */
+export function reportSiteMessage(site: ReportSite, now = new Date()): queryV1.ReportSite {
   return {
     siteId: site.siteId,
     timezone: site.timezone,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { commonV1 } from '@sightline/proto';
-import { principalOf } from './auth/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import { clientInfo } from './client-info.js';
 
 /** The verified key as services see it (sites and settings alike). */

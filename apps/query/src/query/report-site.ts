@@ -4,11 +4,12 @@ import type { queryV1 } from '@sightline/proto';
 export type SiteGoal = queryV1.QueryGoal;
 
 /**
- * What the gateway resolved about the site before the query runs: the query
+ * The site a report is about (the gateway's ReportSite, the proto ReportSite),
+ * with the instant it is answered at: what the gateway resolved before the query runs; the query
  * service needs nothing else (no PostgreSQL), so it is a pure function of
- * (query, site context, events store).
+ * (query, report site, events store).
  */
-export interface SiteContext {
+export interface ReportSite {
   siteId: number;
   timezone: string;
   /** 0 = Sunday … 6 = Saturday */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LocalBus, SIGHTLINE_STREAMS, SUBJECTS, type Subscription } from '@sightline/bus';
 import type { commonV1 } from '@sightline/proto';
 import { ReportContextCache, type ReportContextLoaders } from './report-context-cache.js';
-import { subscribeReportNews } from './report-context-news.js';
+import { reportContextNews, subscribeCacheNews } from './cache-news.js';
 
 const actor: commonV1.Actor = { accountId: 7, keyId: 'k1', permissions: ['stats:read'] };
 
@@ -33,7 +33,7 @@ describe('report context news over the bus', () => {
     const bus = new LocalBus();
     await bus.ensureStreams(SIGHTLINE_STREAMS);
     const cache = new ReportContextCache({ ttlMs: 60_000, staleMs: 60_000 });
-    subscriptions = await subscribeReportNews(bus, cache);
+    subscriptions = await subscribeCacheNews(bus, [reportContextNews(cache)]);
     const { state, loaders } = services();
     await cache.resolve(actor, 1, loaders);
     // during an outage the cached reach answers; after news about the site it must not
@@ -83,5 +83,22 @@ describe('report context news over the bus', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await cache.resolve(actor, 1, loaders);
     expect(state.planCalls).toBe(before + 1);
+  });
+
+  it('hands each subject to the listeners of its kind only, each once', async () => {
+    const bus = new LocalBus();
+    await bus.ensureStreams(SIGHTLINE_STREAMS);
+    const heard: string[] = [];
+    const all = { siteChanged: (id: number) => heard.push(`site ${id}`), settingsChanged: (id: number) => heard.push(`settings ${id}`), dataChanged: (id: number) => heard.push(`data ${id}`), accessChanged: (c: object) => heard.push(`access ${JSON.stringify(c)}`) };
+    const dataOnly = { dataChanged: (id: number) => heard.push(`data-only ${id}`) };
+    subscriptions = await subscribeCacheNews(bus, [all, dataOnly]);
+    const audit = { actor_account_id: 7, request_id: 'r1' };
+    await bus.publish(SUBJECTS.siteUpdated, { site_id: 1, account_id: 7, tracking_key: 't', name: 'a.example', timezone: 'UTC', week_start: 1, updated_at: new Date().toISOString() });
+    await bus.publish(SUBJECTS.siteDeleted, { site_id: 2, account_id: 7, tracking_key: 't', deleted_at: new Date().toISOString() });
+    await bus.publish(SUBJECTS.settingsChanged, { site_id: 3, kind: 'hostnames', version: 0, changed_at: new Date().toISOString(), audit } as never);
+    await bus.broadcast(SUBJECTS.reportDataChanged, { site_id: 4 });
+    await bus.broadcast(SUBJECTS.reportAccessChanged, { account_id: 7 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual(['site 1', 'site 2', 'settings 3', 'data 4', 'data-only 4', 'access {"account_id":7}']);
   });
 });

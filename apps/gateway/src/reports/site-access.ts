@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@sightline/errors';
 import { callUnary } from '@sightline/grpc-kit';
 import type { sitesV1 } from '@sightline/proto';
-import { actorOf, callOptions } from './request-context.js';
-import { siteIdOf } from './schemas/sites-schemas.js';
+import { actorOf, callOptions } from '../edge/request-context.js';
+import { siteIdOf } from '../schemas/sites-schemas.js';
 
 /**
  * The site behind `{id}` after the sites service's reach check (unknown_site,
