@@ -6,7 +6,7 @@ import type { queryV1 } from '@sightline/proto';
  * Events a site recorded since a time. The `events` table is created by ingestion;
  * until it exists no site has recorded anything, which is the true answer, not a
  * guess. Only `site_id` and `timestamp` are read: that is the contract this query
- * holds the table to (ARCHITECTURE.md).
+ * holds the table to (apps/query/README.md).
  */
 export async function siteActivity(events: EventStore, request: queryV1.SiteActivityRequest): Promise<queryV1.SiteActivityResponse> {
   const since = new Date(request.since);

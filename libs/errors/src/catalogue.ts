@@ -5,7 +5,7 @@
  *
  * `retry` mirrors the spec's retry guidance so clients and docs can be generated
  * from one place. `extension: true` marks codes Sightline adds beyond the spec
- * (documented in ARCHITECTURE.md).
+ * (documented in libs/errors/README.md).
  */
 export interface ErrorCodeInfo {
   status: number;

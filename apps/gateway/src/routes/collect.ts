@@ -16,7 +16,7 @@ export interface CollectRouteOptions {
   bus: Bus;
   /** EVENT_SHARDS: each event goes to `events.collected.<shard of its visitor>` */
   eventShards: number;
-  /** refuses keys no site has, from a cache (see ARCHITECTURE.md, "Collection") */
+  /** refuses keys no site has, from a cache (see libs/tracker/README.md, "Tracking") */
   keys: TrackingKeyCheck;
 }
 

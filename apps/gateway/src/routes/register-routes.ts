@@ -90,27 +90,35 @@ export async function registerRoutes(app: GatewayApp, options: GatewayOptions, c
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
 }
 
-/** A missing or broken build (one being rewritten, say) costs the pages, never the API. */
-async function dashboardBuild(options: Pick<GatewayOptions, 'dashboardDir' | 'log'>): Promise<DashboardDist | undefined> {
-  if (!options.dashboardDir) return undefined;
+/** A missing or broken build (one being rewritten, say) costs the pages or scripts, never the API. */
+async function loadBuild<T>(
+  log: GatewayOptions['log'],
+  dir: string | undefined,
+  load: (dir: string) => Promise<T | undefined>,
+  field: 'dashboard_dir' | 'widgets_dir',
+  texts: { notBuilt: string; unreadable: string },
+): Promise<T | undefined> {
+  if (!dir) return undefined;
   try {
-    const dist = await loadDashboardDist(options.dashboardDir);
-    if (!dist) options.log.warn({ dashboard_dir: options.dashboardDir }, 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart');
+    const dist = await load(dir);
+    if (!dist) log.warn({ [field]: dir }, texts.notBuilt);
     return dist;
   } catch (error) {
-    options.log.error({ err: error, dashboard_dir: options.dashboardDir }, 'the dashboard build is unreadable: its pages answer 503 until it is rebuilt and the gateway restarted');
+    log.error({ err: error, [field]: dir }, texts.unreadable);
     return undefined;
   }
 }
 
-async function widgetsBuild(options: Pick<GatewayOptions, 'widgetsDir' | 'log'>): Promise<WidgetsDist | undefined> {
-  if (!options.widgetsDir) return undefined;
-  try {
-    const dist = await loadWidgetsDist(options.widgetsDir);
-    if (!dist) options.log.warn({ widgets_dir: options.widgetsDir }, 'the widgets are not built (no manifest.json): /widgets/v1/*.js answer 404 until `npm run build:widgets` and a restart');
-    return dist;
-  } catch (error) {
-    options.log.error({ err: error, widgets_dir: options.widgetsDir }, 'the widgets build is unreadable: /widgets/v1/*.js answer 404 until it is rebuilt (`npm run build:widgets`) and the gateway restarted');
-    return undefined;
-  }
+function dashboardBuild(options: Pick<GatewayOptions, 'dashboardDir' | 'log'>): Promise<DashboardDist | undefined> {
+  return loadBuild(options.log, options.dashboardDir, loadDashboardDist, 'dashboard_dir', {
+    notBuilt: 'the dashboard is not built (no manifest.json): its pages answer 503 until `npm run build:dashboard` and a restart',
+    unreadable: 'the dashboard build is unreadable: its pages answer 503 until it is rebuilt and the gateway restarted',
+  });
+}
+
+function widgetsBuild(options: Pick<GatewayOptions, 'widgetsDir' | 'log'>): Promise<WidgetsDist | undefined> {
+  return loadBuild(options.log, options.widgetsDir, loadWidgetsDist, 'widgets_dir', {
+    notBuilt: 'the widgets are not built (no manifest.json): /widgets/v1/*.js answer 404 until `npm run build:widgets` and a restart',
+    unreadable: 'the widgets build is unreadable: /widgets/v1/*.js answer 404 until it is rebuilt (`npm run build:widgets`) and the gateway restarted',
+  });
 }

@@ -1509,7 +1509,7 @@ export const QueryServiceService = {
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
    * report site, events). The query and its answer are one zod-checked contract in
-   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
+   * libs/query-contract, carried here as its UTF-8 JSON (apps/query/README.md says why).
    */
   query: {
     path: "/sightline.query.v1.QueryService/Query" as const,
@@ -1575,7 +1575,7 @@ export interface QueryServiceServer extends UntypedServiceImplementation {
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
    * report site, events). The query and its answer are one zod-checked contract in
-   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
+   * libs/query-contract, carried here as its UTF-8 JSON (apps/query/README.md says why).
    */
   query: handleUnaryCall<QueryRequest, QueryResponse>;
   /** GET /api/v1/props: custom property keys recorded in a window, most used first. */
@@ -1622,7 +1622,7 @@ export interface QueryServiceClient extends Client {
    * POST /api/v1/query. The gateway has checked key, permission, reach, plan and
    * tracking state and parsed the query; the service is a pure function of (query,
    * report site, events). The query and its answer are one zod-checked contract in
-   * libs/query-contract, carried here as its UTF-8 JSON (ARCHITECTURE.md says why).
+   * libs/query-contract, carried here as its UTF-8 JSON (apps/query/README.md says why).
    */
   query(
     request: QueryRequest,
