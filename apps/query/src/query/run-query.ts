@@ -5,9 +5,10 @@ import type { QueryAnswer, QueryRequest, QueryRow } from '@sightline/query-contr
 import type { GeoLabels } from '../geo-labels.js';
 import { checkInterval, listBuckets } from './buckets.js';
 import { compareBlock } from './compare.js';
-import { compilePart, hasImportStatement } from './compile-sql.js';
+import { compilePart, hasImportStatement, type CompileInput, type Statement } from './compile-sql.js';
 import { planQuery, type Part, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
+import { compileRollupPart, rollupAnswers } from './rollup-sql.js';
 import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
 import type { SiteContext } from './site-context.js';
@@ -34,8 +35,8 @@ interface PartResults {
  * unless the values are given (a compare window reads the current window's rows); every
  * other part, and a goal-total, runs beside the primary.
  */
-async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext, values?: string[]): Promise<PartResults> {
-  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
+async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: SiteContext, values?: string[], compile: (input: CompileInput) => Statement = compilePart): Promise<PartResults> {
+  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compile({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
   const goalTotal = plan.secondary.find((part) => part.kind === 'goal-total');
   const others = plan.secondary.filter((part) => part.kind !== 'goal-total');
   const waitsForPrimary = query.shape === 'breakdown' && !values;
@@ -73,6 +74,8 @@ function statementArgs(statement: { sql: string; params: Record<string, unknown>
 interface RunQueryDeps {
   events: EventStore;
   geo: GeoLabels;
+  /** false: never read the hourly roll-ups (rollup-sql.ts), only today's statements — the differential test's reference */
+  rollups?: boolean;
 }
 
 export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: SiteContext): Promise<QueryAnswer> {
@@ -85,8 +88,10 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
   const plan = planQuery(query);
   const withCompare = compareWindow !== undefined && (query.shape !== 'breakdown' || query.breakdown!.compare === true) ? compareWindow : undefined;
 
-  const run = (w: Window, values?: string[]) => runPlan(deps.events, query, plan, w, site, values);
-  const runWithSessionVisitors = async (w: Window) => runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site);
+  // a window the roll-ups answer exactly reads them; otherwise today's statements
+  const fromRollups = (w: Window) => deps.rollups !== false && rollupAnswers(query, plan, w, site);
+  const run = (w: Window, values?: string[]) => (fromRollups(w) ? runPlan(deps.events, query, plan, w, site, values, compileRollupPart) : runPlan(deps.events, query, plan, w, site, values));
+  const runWithSessionVisitors = async (w: Window) => (fromRollups(w) ? run(w) : runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site));
   // the current window, has_import and the compare window side by side; a breakdown's
   // compare reads the current rows' values, so it follows them
   const [current, [importRow], previous] = await Promise.all([
