@@ -21,6 +21,10 @@ import { addDays, startOfLocalDay } from './zoned-time.js';
  *   pageviews), the sessions part the sessions overlapping it — those starting in it
  *   plus those carried into its first hour — a time series putting a session in the
  *   bucket of its start, a carried one in the first (as compile-sql.ts does);
+ * - a visit:<attribute> breakdown without filters of the attributes rolled up in
+ *   sessions_hourly_attributes (0010: the dashboard's first tabs), whose metrics all
+ *   come from sessions: the same groups, ranking, paging and total as the sessions
+ *   statement (the dimension's own SQL over the stored value);
  * - the window and every bucket boundary fall on whole UTC hours (true of every
  *   site whose timezone is a whole number of hours from UTC at those instants);
  * - the window lies within 1971..2104 (the roll-ups' DateTime range).
@@ -45,6 +49,15 @@ const SESSIONS_ROLLUP_SQL: Partial<Record<MetricName, string>> = {
   engagement_time: 'if(sum(visits) = 0, NULL, sum(engagement_ms) / sum(visits) / 1000)',
 };
 
+/** The attributes sessions_hourly_attributes holds (migration 0010). */
+const ROLLED_UP_ATTRIBUTES = new Set(['channel', 'source', 'country', 'browser', 'os', 'device']);
+
+/** The rolled-up attribute a breakdown groups by, if any. */
+function rolledUpAttribute(query: ValidQuery): string | undefined {
+  const attribute = /^visit:([a-z_]+)$/.exec(query.dimension ?? '')?.[1];
+  return attribute && ROLLED_UP_ATTRIBUTES.has(attribute) ? attribute : undefined;
+}
+
 const onHour = (ms: number) => ms % HOUR_MS === 0;
 
 /** Whether the window's buckets (or the window alone, for an aggregate) start on whole UTC hours. */
@@ -61,12 +74,15 @@ function bucketsOnHours(query: ValidQuery, window: Window, site: SiteContext): b
 
 /** Whether the roll-ups answer this query's window exactly as today's statements would. */
 export function rollupAnswers(query: ValidQuery, plan: Plan, window: Window, site: SiteContext): boolean {
-  if (query.shape === 'breakdown' || window.kind !== 'days' || query.filters.length > 0) return false;
+  if (window.kind !== 'days' || query.filters.length > 0) return false;
+  if (query.shape === 'breakdown' && (!rolledUpAttribute(query) || plan.secondary.length > 0 || plan.primary.kind !== 'sessions' || plan.primary.groupVaries)) return false;
   if (query.shape === 'timeseries' && query.interval === 'minute') return false;
   if (window.startMs < FIRST_MS || window.endMs > END_MS) return false;
   const parts = [plan.primary, ...plan.secondary];
   const supported = parts.every((p) =>
-    p.kind === 'events' ? p.metrics.every((m) => EVENTS_ROLLUP_SQL[m] !== undefined) : p.kind === 'sessions' && !p.exitPageviews && p.metrics.every((m) => SESSIONS_ROLLUP_SQL[m] !== undefined),
+    p.kind === 'events'
+      ? p.metrics.every((m) => EVENTS_ROLLUP_SQL[m] !== undefined)
+      : p.kind === 'sessions' && !p.exitPageviews && !p.groupsEvents && p.metrics.every((m) => SESSIONS_ROLLUP_SQL[m] !== undefined || (m === 'visitors' && query.shape === 'breakdown')),
   );
   return supported && bucketsOnHours(query, window, site);
 }
@@ -75,10 +91,37 @@ function metricColumns(metrics: readonly MetricName[], catalogue: Partial<Record
   return metrics.map((m) => `${catalogue[m]!} AS m_${m}`).join(', ');
 }
 
+/**
+ * A visit:<attribute> breakdown from sessions_hourly_attributes: the stored value read
+ * under the attribute's column name, so the dimension's SQL (labels for empty values)
+ * groups it as on sessions; restricted to given values (compare), else ranked and paged
+ * with the distinct values' total, as compile-sql.ts's sessions statement.
+ */
+function attributeStatement(input: CompileInput, params: Params): Statement {
+  const { query, part, values } = input;
+  const attribute = rolledUpAttribute(query)!;
+  params.attribute = attribute;
+  const rows = `SELECT value AS ${attribute}, visitors, visits, pageviews, bounces, duration, engagement_ms FROM sessions_hourly_attributes WHERE site_id = {site_id:UInt64} AND attribute = {attribute:String} AND hour >= {start:DateTime64(3)} AND hour < {end:DateTime64(3)} AND (carry = 0 OR hour = {start:DateTime64(3)})`;
+  const columns = part.metrics.map((m) => `${m === 'visitors' ? 'uniqExactMerge(visitors)' : SESSIONS_ROLLUP_SQL[m]!} AS m_${m}`).join(', ');
+  let sql = `SELECT ${part.groupSql!} AS g, ${columns}${part.rankBy && !values ? ', count() OVER () AS total' : ''} FROM (${rows})`;
+  if (values) {
+    params.values = values;
+    sql += ` WHERE ${part.groupSql!} IN {values:Array(String)}`;
+  }
+  sql += ' GROUP BY g HAVING sum(visits) > 0';
+  if (part.rankBy && !values) {
+    params.limit = query.limit;
+    params.offset = query.offset;
+    sql += ` ORDER BY m_${part.rankBy} DESC NULLS LAST, g ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`;
+  }
+  return { sql, params };
+}
+
 /** One roll-up statement for an events or sessions part of a query `rollupAnswers` accepted. */
 export function compileRollupPart(input: CompileInput): Statement {
   const { query, part, window, site } = input;
   const params: Params = { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) };
+  if (query.shape === 'breakdown') return attributeStatement(input, params);
   const grouped = query.shape === 'timeseries';
   if (grouped) Object.assign(params, { tz: site.timezone, week_start: site.weekStart, window_start_date: window.startDate });
   const group = grouped ? bucketKeySql(query.interval!, 'hour') : "''";

@@ -50,7 +50,9 @@ function randomVisits(random: () => number, count: number): SeedVisit[] {
     // a late event: older than the visit's first, arriving last
     if (random() < 0.04) events.push({ at: at(Date.parse(`${events[0]!.at.replace(' ', 'T')}Z`) - Math.floor(random() * 3 * 3_600_000)), path: '/late' });
     const site = 1 + Math.floor(random() * random() * 3);
-    visits.push({ visitor: 1 + Math.floor(random() * 120), site, attrs: { country: random() < 0.5 ? 'DE' : 'US' }, ...(i % 5 === 4 ? { importId: 1 + (i % 2) } : {}), events });
+    const one = (values: readonly string[]) => values[Math.floor(random() * random() * values.length)]!;
+    const attrs = { country: one(['DE', 'US', '', 'FR']), source: one(['', 'Google', 'Bing', 'Newsletter']), channel: one(['Direct', 'Organic Search', 'Email']), browser: one(['Chrome', 'Firefox', '']), os: one(['Mac', 'Windows']), device: one(['Desktop', 'Mobile', 'Tablet']) };
+    visits.push({ visitor: 1 + Math.floor(random() * 120), site, attrs, ...(i % 5 === 4 ? { importId: 1 + (i % 2) } : {}), events });
   }
   return visits;
 }
@@ -69,7 +71,14 @@ function randomQuery(random: () => number): { body: Record<string, unknown>; sit
   const range = random() < 0.3 ? pick(['7d', '30d', 'month', '1d']) : [at(start).slice(0, 10), at(start + (days - 1) * DAY_MS).slice(0, 10)];
   const body: Record<string, unknown> = { metrics, date_range: range };
   const shape = random();
-  if (shape < 0.55) {
+  if (shape < 0.3) {
+    // a visit-attribute breakdown (region is not rolled up: today's statements)
+    body.metrics = ['visitors', 'visit_duration', 'bounce_rate'].filter(() => random() < 0.6);
+    if ((body.metrics as string[]).length === 0) body.metrics = ['bounce_rate'];
+    body.dimensions = [`visit:${pick(['channel', 'source', 'country', 'browser', 'os', 'device', 'region'])}`];
+    body.limit = 1 + Math.floor(random() * 4);
+    if (random() < 0.4) body.offset = Math.floor(random() * 3);
+  } else if (shape < 0.65) {
     const spanDays = Array.isArray(range) ? days : range === '7d' ? 7 : range === '1d' ? 1 : 31;
     body.dimensions = [`time:${pick(spanDays <= 31 ? ['hour', 'day', 'week', 'month'] : ['day', 'week', 'month'])}`];
   }
@@ -109,7 +118,7 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
     await dir?.remove();
   });
 
-  it('gives the same answer as today\'s statements for 200 random aggregates and time series', async () => {
+  it('gives the same answer as today\'s statements for 200 random aggregates, time series and visit-attribute breakdowns', async () => {
     const random = prng(2026);
     let fromRollups = 0;
     let compared = 0;
@@ -129,7 +138,7 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
     expect(compared).toBeGreaterThan(160);
   }, 240_000);
 
-  it('uses the roll-ups only where they answer exactly: no filters, whole-hour buckets, day windows', async () => {
+  it('uses the roll-ups only where they answer exactly: no filters, whole-hour buckets, day windows, rolled-up attributes', async () => {
     const ask = async (body: Record<string, unknown>, timezone: string) => {
       read.length = 0;
       await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest(body), { siteId: 1, timezone, weekStart: 1, goals: [], nowMs: Date.parse('2026-04-20T12:00:00Z') });
@@ -140,7 +149,10 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
     expect(await ask({ metrics: ['visitors'], date_range: '30d' }, 'Asia/Kolkata')).toBe(false); // half-hour offset
     expect(await ask({ metrics: ['visitors'], date_range: '30d', filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }, 'UTC')).toBe(false);
     expect(await ask({ metrics: ['visitors'], date_range: 'realtime' }, 'UTC')).toBe(false);
-    expect(await ask({ metrics: ['visitors'], date_range: '30d', dimensions: ['visit:country'] }, 'UTC')).toBe(false);
+    expect(await ask({ metrics: ['visitors', 'bounce_rate'], date_range: '30d', dimensions: ['visit:country'] }, 'UTC')).toBe(true);
+    expect(await ask({ metrics: ['visitors'], date_range: '30d', dimensions: ['visit:region'] }, 'UTC')).toBe(false);
+    expect(await ask({ metrics: ['visitors'], date_range: '30d', dimensions: ['visit:entry_page'] }, 'UTC')).toBe(false);
+    expect(await ask({ metrics: ['visitors'], date_range: '30d', dimensions: ['event:page'] }, 'UTC')).toBe(false);
   });
 });
 
