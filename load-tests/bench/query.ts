@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@sightline/config';
+import { ROLLUP_TABLES } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import { startSightline } from '@sightline/launcher';
 import { intlGeoLabels, runQuery } from '@sightline/query';
@@ -107,6 +108,8 @@ export interface Timing {
   overhead: number;
   /** median CPU time of this process (chDB's threads included) per direct run: less load-dependent than wall time */
   directCpu: number;
+  /** the third function's (today's statements without roll-ups), when given */
+  before?: { p50: number; p95: number; cpu: number };
   statements?: number;
   load?: number;
 }
@@ -116,14 +119,25 @@ export interface Timing {
  * so both see the same machine load (the machine is shared) and the difference of
  * each pair is the pipeline's own cost.
  */
-export async function timePaired(http: () => Promise<unknown>, direct: () => Promise<unknown>): Promise<Timing> {
+export async function timePaired(http: () => Promise<unknown>, direct: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<Timing> {
   await http(); // warm
   await direct();
+  await before?.();
   const h: number[] = [];
   const d: number[] = [];
   const diff: number[] = [];
   const cpu: number[] = [];
+  const b: number[] = [];
+  const bCpu: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
+    if (before) {
+      const started = performance.now();
+      const cpuBefore = process.cpuUsage();
+      await before();
+      b.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      bCpu.push((used.user + used.system) / 1000);
+    }
     let started = performance.now();
     await http();
     h.push(performance.now() - started);
@@ -139,7 +153,10 @@ export async function timePaired(http: () => Promise<unknown>, direct: () => Pro
     const sorted = [...ms].sort((a, b) => a - b);
     return round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
   };
-  return { http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50) };
+  return {
+    http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50),
+    ...(before ? { before: { p50: at(b, 50), p95: at(b, 95), cpu: at(bCpu, 50) } } : {}),
+  };
 }
 
 export async function api<T>(url: string, token: string | undefined, body?: unknown): Promise<T> {
@@ -216,6 +233,8 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       if (dataDir) await writeFile(keptFile, JSON.stringify({ events: eventCount, seed: SEED, token, siteIds, generatedAtMs, figures: { ...figures } } satisfies KeptDataSet));
     }
     const siteId = siteIds[0]!;
+    // what background merges reach on a live store (a kept set may predate the roll-ups: migration 0009 backfilled them)
+    for (const table of ROLLUP_TABLES) await store.command(`OPTIMIZE TABLE ${table} FINAL`);
     figures['runs per figure (after one warm-up)'] = RUNS;
 
     const loads: number[] = [];
@@ -224,14 +243,18 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
       const statements: Array<[string, Record<string, unknown>]> = [];
       await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, parseQueryRequest(body), site);
-      const timing = await timePaired(
-        () => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }),
-        async () => {
-          for (const [sql, params] of statements) await store.query(sql, params);
-        },
-      );
+      // today's statements without the roll-ups, timed beside when they differ
+      const withoutRollups: Array<[string, Record<string, unknown>]> = [];
+      await runQuery({ events: recording(store, withoutRollups), geo: intlGeoLabels, rollups: false }, parseQueryRequest(body), site);
+      const differs = JSON.stringify(withoutRollups) !== JSON.stringify(statements);
+      const runAll = (list: Array<[string, Record<string, unknown>]>) => async () => {
+        for (const [sql, params] of list) await store.query(sql, params);
+      };
+      const timing = await timePaired(() => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }), runAll(statements), differs ? runAll(withoutRollups) : undefined);
       timings.set(label, { ...timing, statements: statements.length, load: load1() });
       figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
+      if (timing.before) figures[`${label}: without roll-ups, ${withoutRollups.length} statements direct (p50/p95 ms) | CPU p50`] = `${timing.before.p50}/${timing.before.p95} | ${timing.before.cpu}`;
+      console.log(`  [${eventCount}] ${label}: ${JSON.stringify({ ...timing, load: load1() })}`);
       // the pipeline in this process, its independent statements at once beside one at a time, interleaved run by run
       // (skipped when several sizes run: it doubles the time of a 100M run)
       if (SIZES.length > 1) {
@@ -249,21 +272,29 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
     if (!ONLY || 'dashboard first load'.includes(ONLY)) {
       // every panel's query at once through HTTP, as the page sends them; the direct side runs each query's recorded statements, queries at once
       const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [{ displayName: 'Signup', eventName: 'Signup' }], nowMs: Date.now() };
-      const recorded: Array<Array<[string, Record<string, unknown>]>> = [];
-      for (const body of DASHBOARD_FIRST_LOAD) {
-        const statements: Array<[string, Record<string, unknown>]> = [];
-        await runQuery({ events: recording(store, statements), geo: intlGeoLabels }, parseQueryRequest(body), site);
-        recorded.push(statements);
-      }
+      const record = async (rollups: boolean) => {
+        const recorded: Array<Array<[string, Record<string, unknown>]>> = [];
+        for (const body of DASHBOARD_FIRST_LOAD) {
+          const statements: Array<[string, Record<string, unknown>]> = [];
+          await runQuery({ events: recording(store, statements), geo: intlGeoLabels, rollups }, parseQueryRequest(body), site);
+          recorded.push(statements);
+        }
+        return recorded;
+      };
+      const [recorded, withoutRollups] = [await record(true), await record(false)];
+      const allAtOnce = (list: typeof recorded) => () => Promise.all(list.map(async (statements) => {
+        for (const [sql, params] of statements) await store.query(sql, params);
+      }));
       const timing = await timePaired(
         () => Promise.all(DASHBOARD_FIRST_LOAD.map((body) => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }))),
-        () => Promise.all(recorded.map(async (statements) => {
-          for (const [sql, params] of statements) await store.query(sql, params);
-        })),
+        allAtOnce(recorded),
+        allAtOnce(withoutRollups),
       );
       const count = recorded.reduce((n, r) => n + r.length, 0);
       timings.set('dashboard first load (8 queries at once)', { ...timing, statements: count, load: load1() });
       figures[`dashboard first load, ${DASHBOARD_FIRST_LOAD.length} queries at once: HTTP | ${count} statements direct (p50/p95 ms) | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.directCpu}`;
+      figures['dashboard first load without roll-ups: statements direct (p50/p95 ms) | CPU p50'] = `${timing.before!.p50}/${timing.before!.p95} | ${timing.before!.cpu}`;
+      console.log(`  [${eventCount}] dashboard first load: ${JSON.stringify({ ...timing, load: load1() })}`);
       loads.push(load1());
     }
     const [bytes] = await store.query<{ events: number; sessions: number }>(
@@ -271,6 +302,10 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
     );
     const [rows] = await store.query<{ events: number; sessions: number }>('SELECT (SELECT count() FROM events) AS events, (SELECT count() FROM sessions) AS sessions');
     figures['stored bytes per event | per session row (system.parts, active)'] = `${(Number(bytes!.events) / Number(rows!.events)).toFixed(1)} | ${(Number(bytes!.sessions) / Math.max(1, Number(rows!.sessions))).toFixed(1)}`;
+    for (const table of ROLLUP_TABLES) {
+      const [part] = await store.query<{ rows: number; bytes: number }>('SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase() AND table = {table:String}', { table });
+      figures[`${table}: rows | bytes | bytes per row | bytes per event`] = `${Number(part!.rows)} | ${Number(part!.bytes)} | ${(Number(part!.bytes) / Math.max(1, Number(part!.rows))).toFixed(0)} | ${(Number(part!.bytes) / Number(rows!.events)).toFixed(2)}`;
+    }
     loads.sort((a, b) => a - b);
     figures['1-min load average during the shapes (min / median / max; 2 cores)'] = `${loads[0]!.toFixed(1)} / ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} / ${loads.at(-1)!.toFixed(1)}`;
   } finally {
@@ -298,11 +333,11 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
   if (SIZES.length > 1) {
     const labels = [...new Set([...bySize.values()].flatMap((t) => [...t.keys()]))];
     const head = SIZES.map((n) => `${(n / 1e6).toLocaleString('en')}M`).join(' | ');
-    figures[`table: shape — HTTP p50 / direct p50 / direct CPU p50 ms (load) at ${head}`] = '';
+    figures[`table: shape — HTTP p50 / direct p50 / direct CPU p50 ms [without roll-ups: direct p50 / CPU p50] (load) at ${head}`] = '';
     for (const label of labels) {
       figures[`  ${label}`] = SIZES.map((n) => {
         const t = bySize.get(n)!.get(label);
-        return t ? `${t.http.p50} / ${t.direct.p50} / ${t.directCpu} (${(t.load ?? 0).toFixed(1)})` : '–';
+        return t ? `${t.http.p50} / ${t.direct.p50} / ${t.directCpu}${t.before ? ` [${t.before.p50} / ${t.before.cpu}]` : ''} (${(t.load ?? 0).toFixed(1)})` : '–';
       }).join(' | ');
     }
   }
