@@ -5,24 +5,13 @@ import { ChdbEventStore, deleteRows, runEventMigrations, type EventStore } from 
 import { EVENTS_TABLE, ROLLUP_TABLES, SESSIONS_TABLE } from '@sightline/events-schema';
 import { seedVisits, type SeedEvent, type SeedVisit } from '@sightline/events-schema/testing';
 import { parseQueryRequest } from '@sightline/query-contract';
-import { makeTempDir } from '@sightline/testkit';
+import { makeTempDir, seededRandom as prng } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
 import type { SiteContext } from './site-context.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
 
-/** mulberry32: a small seeded generator, so a failure names its seed and replays. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY_MS = 86_400_000;
 const FIRST_MS = Date.parse('2026-03-01T00:00:00Z');
