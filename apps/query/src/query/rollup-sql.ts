@@ -134,3 +134,11 @@ export function compileRollupPart(input: CompileInput): Statement {
   const sql = `SELECT ${group} AS g, ${metricColumns(part.metrics, SESSIONS_ROLLUP_SQL)} FROM sessions_hourly WHERE ${where}${grouped ? ' GROUP BY g HAVING sum(visits) > 0' : ''}`;
   return { sql, params };
 }
+
+/** has_import of a window before the raw rows kept: imported non-engagement events in its hours. */
+export function rollupHasImportStatement(window: Window, site: SiteContext): Statement {
+  return {
+    sql: 'SELECT count() > 0 AS has_import FROM (SELECT 1 FROM events_hourly WHERE site_id = {site_id:UInt64} AND hour >= {start:DateTime64(3)} AND hour < {end:DateTime64(3)} AND import_id > 0 LIMIT 1)',
+    params: { site_id: site.siteId, start: toDateTime64(window.startMs), end: toDateTime64(window.endMs) },
+  };
+}

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChdbEventStore, deleteRows, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { applyEventsRetention, ChdbEventStore, deleteRows, runEventMigrations, type EventStore } from '@sightline/event-store';
 import { EVENTS_TABLE, ROLLUP_TABLES, SESSIONS_TABLE } from '@sightline/events-schema';
 import { seedVisits, type SeedEvent, type SeedVisit } from '@sightline/events-schema/testing';
 import { parseQueryRequest } from '@sightline/query-contract';
-import { makeTempDir, seededRandom as prng } from '@sightline/testkit';
+import { expectApiError, makeTempDir, seededRandom as prng } from '@sightline/testkit';
 import { intlGeoLabels } from '../geo-labels.js';
 import { runQuery } from './run-query.js';
 import type { SiteContext } from './site-context.js';
@@ -189,5 +189,64 @@ describe('hourly roll-ups, hand-computed', () => {
     // the import deleted with its roll-up rows: V2 and its visit go
     for (const table of [EVENTS_TABLE, SESSIONS_TABLE, ...ROLLUP_TABLES]) await deleteRows(events, table, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', { site: 1, id: 5 });
     expect(await ask({ metrics: ['visitors', 'visits'], date_range: ['2026-06-02', '2026-06-02'] })).toEqual([{ metrics: { visitors: 1, visits: 2 } }]);
+  });
+});
+
+describe('EVENTS_RETENTION_DAYS: raw rows dropped by TTL, aggregates kept by the roll-ups', () => {
+  let dir: Awaited<ReturnType<typeof makeTempDir>>;
+  let events: ChdbEventStore;
+
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    events = await ChdbEventStore.open({ path: dir.path, database: 'rollups_retention' });
+    await runEventMigrations(events, { dir: INGEST_MIGRATIONS });
+    await seedVisits(events, randomVisits(prng(7), 200), { siteId: 1 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await events?.close();
+    await dir?.remove();
+  });
+
+  const ttlOf = async (table: string) => (await events.query<{ e: string }>('SELECT engine_full AS e FROM system.tables WHERE database = currentDatabase() AND name = {t:String}', { t: table }))[0]!.e;
+
+  it('sets and removes the TTL, answers old windows from the roll-ups (saying so) after the raw rows are gone, and refuses what needs them', async () => {
+    const nowMs = Date.parse('2026-06-01T12:00:00Z'); // the data: 2026-03-01 .. 2026-05-15
+    const site: SiteContext = { siteId: 1, timezone: 'Europe/Berlin', weekStart: 1, goals: [], nowMs };
+    const bodies = [
+      { metrics: METRICS, date_range: ['2026-03-01', '2026-03-31'], compare: 'previous_period' },
+      { metrics: ['visitors', 'visits', 'bounce_rate'], date_range: ['2026-04-01', '2026-04-20'], dimensions: ['time:day'] },
+      { metrics: ['visitors', 'bounce_rate'], date_range: ['2026-03-01', '2026-05-31'], dimensions: ['visit:source'] },
+    ];
+    const raw = [];
+    for (const body of bodies) raw.push(await runQuery({ events, geo: intlGeoLabels, rollups: false }, parseQueryRequest(body), site));
+    expect(raw[0]!.results[0]!.metrics.visits).toBeGreaterThan(0);
+
+    await applyEventsRetention(events, 30);
+    expect(await ttlOf('events')).toMatch(/ TTL toDateTime\(timestamp\) \+ toIntervalDay\(30\)/);
+    expect(await ttlOf('sessions')).toMatch(/ TTL /);
+    // merges apply the TTL: every raw row is older than 30 days by the wall clock
+    await events.command('OPTIMIZE TABLE events FINAL');
+    await events.command('OPTIMIZE TABLE sessions FINAL');
+    expect(Number((await events.query<{ n: number }>('SELECT (SELECT count() FROM events) + (SELECT count() FROM sessions) AS n'))[0]!.n)).toBe(0);
+
+    // with 30 days kept as of 06-01, these windows start before the horizon: the roll-ups answer, the same numbers
+    for (const [index, body] of bodies.entries()) {
+      const answer = await runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest(body), site);
+      expect(answer.meta?.from_rollups).toBe(true);
+      const { meta: rawMeta, ...rawRest } = raw[index]!;
+      const { meta, ...rest } = answer;
+      expect(rest).toEqual(rawRest);
+      expect({ ...meta, from_rollups: undefined }).toEqual({ ...rawMeta, from_rollups: undefined });
+    }
+    // what the roll-ups cannot answer there: a filter, a page breakdown
+    await expectApiError(runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }), site), 'outside_retention');
+    await expectApiError(runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], dimensions: ['event:page'] }), site), 'outside_retention');
+    // a window inside the kept days: today's statements, no meta
+    expect((await runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: '7d', dimensions: ['event:page'] }), site)).meta?.from_rollups).toBeUndefined();
+
+    await applyEventsRetention(events, undefined);
+    expect(await ttlOf('events')).not.toMatch(/ TTL /);
+    expect(await ttlOf('sessions')).not.toMatch(/ TTL /);
   });
 });
