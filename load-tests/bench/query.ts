@@ -256,8 +256,8 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       if (timing.before) figures[`${label}: without roll-ups, ${withoutRollups.length} statements direct (p50/p95 ms) | CPU p50`] = `${timing.before.p50}/${timing.before.p95} | ${timing.before.cpu}`;
       console.log(`  [${eventCount}] ${label}: ${JSON.stringify({ ...timing, load: load1() })}`);
       // the pipeline in this process, its independent statements at once beside one at a time, interleaved run by run
-      // (skipped when several sizes run: it doubles the time of a 100M run)
-      if (SIZES.length > 1) {
+      // (skipped when several sizes run or QUERY_BENCH_PIPELINE=0: it doubles the time of a 100M run)
+      if (SIZES.length > 1 || process.env.QUERY_BENCH_PIPELINE === '0') {
         loads.push(load1());
         continue;
       }

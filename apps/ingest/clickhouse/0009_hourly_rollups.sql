@@ -58,14 +58,16 @@ ARRAY JOIN range(toUInt64(greatest(0, dateDiff('hour', toStartOfHour(toDateTime(
 WHERE start >= toDateTime64('1971-01-01 00:00:00', 3, 'UTC') AND timestamp < toDateTime64('2105-01-01 00:00:00', 3, 'UTC')
 GROUP BY site_id, hour, carry, import_id;
 
--- the rows stored before this migration (run it while nothing writes: QUERY-PERF.md)
+-- the rows stored before this migration (run it while nothing writes: QUERY-PERF.md); the
+-- aggregation spills to disk past 256 MiB, so a store of 100M events fits chDB's 2 GiB
 INSERT INTO events_hourly
 SELECT site_id, toStartOfHour(toDateTime(timestamp, 'UTC')) AS hour, import_id,
        uniqExactState(visitor_id) AS visitors, toUInt64(countIf(name = 'pageview')) AS pageviews
 FROM events
 WHERE name != 'engagement' AND timestamp >= toDateTime64('1971-01-01 00:00:00', 3, 'UTC') AND timestamp < toDateTime64('2105-01-01 00:00:00', 3, 'UTC')
   AND (SELECT count() FROM events_hourly) = 0
-GROUP BY site_id, hour, import_id;
+GROUP BY site_id, hour, import_id
+SETTINGS max_bytes_before_external_group_by = 268435456, max_threads = 2;
 
 INSERT INTO sessions_hourly
 SELECT site_id, toStartOfHour(toDateTime(start, 'UTC')) + toIntervalHour(h) AS hour, toUInt8(h > 0) AS carry, import_id,
@@ -76,3 +78,4 @@ ARRAY JOIN range(toUInt64(greatest(0, dateDiff('hour', toStartOfHour(toDateTime(
 WHERE start >= toDateTime64('1971-01-01 00:00:00', 3, 'UTC') AND timestamp < toDateTime64('2105-01-01 00:00:00', 3, 'UTC')
   AND (SELECT count() FROM sessions_hourly) = 0
 GROUP BY site_id, hour, carry, import_id
+SETTINGS max_bytes_before_external_group_by = 268435456, max_threads = 2

@@ -47,3 +47,4 @@ ARRAY JOIN [('channel', toString(channel)), ('source', toString(source)), ('coun
 WHERE start >= toDateTime64('1971-01-01 00:00:00', 3, 'UTC') AND timestamp < toDateTime64('2105-01-01 00:00:00', 3, 'UTC')
   AND (SELECT count() FROM sessions_hourly_attributes) = 0
 GROUP BY site_id, hour, carry, import_id, attribute, value
+SETTINGS max_bytes_before_external_group_by = 268435456, max_threads = 2
