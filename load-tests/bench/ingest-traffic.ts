@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { SubjectPayloads } from '@sightline/bus';
+import { seededRandom as prng } from '@sightline/testkit';
 
 export type CollectedMessage = SubjectPayloads['events.collected.*'];
 
 const FIXTURES = new URL('../../apps/ingest/src/enrich/fixtures/', import.meta.url);
 const readCases = (file: string): string[] => (JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { cases: Array<{ ua: string }> }).cases.map((c) => c.ua);
-
-/** Deterministic PRNG (mulberry32): the same seed gives the same traffic in every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Index into `n` items with a power-law (Zipf, s≈1) popularity: item 0 is the most common. */
 function zipf(random: () => number, n: number): number {

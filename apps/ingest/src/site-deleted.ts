@@ -1,5 +1,5 @@
 import { STREAM_NAMES, SUBJECTS, type Bus, type SubjectPayloads, type Subscription } from '@sightline/bus';
-import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, SESSIONS_TABLE } from '@sightline/events-schema';
+import { DROPPED_EVENTS_TABLE, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, ROLLUP_TABLES, SESSIONS_TABLE } from '@sightline/events-schema';
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import type { Logger } from '@sightline/telemetry';
 import type { IngestCore } from './ingest-core.js';
@@ -8,9 +8,9 @@ type SiteDeletedPayload = SubjectPayloads[typeof SUBJECTS.siteDeleted];
 
 export const INGEST_DURABLE = 'ingest';
 
-/** Deletes a site's events, sessions, drop counts and late-event days (idempotent: a redelivery deletes nothing more). */
+/** Deletes a site's events, sessions, roll-ups, drop counts and late-event days (idempotent: a redelivery deletes nothing more). */
 export async function deleteSiteData(store: EventStore, siteId: number): Promise<void> {
-  for (const table of [EVENTS_TABLE, SESSIONS_TABLE, DROPPED_EVENTS_TABLE, LATE_EVENT_DAYS_TABLE]) {
+  for (const table of [EVENTS_TABLE, SESSIONS_TABLE, ...ROLLUP_TABLES, DROPPED_EVENTS_TABLE, LATE_EVENT_DAYS_TABLE]) {
     await deleteRows(store, table, 'site_id = {site:UInt64}', { site: siteId });
   }
 }

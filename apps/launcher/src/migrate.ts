@@ -1,6 +1,6 @@
 import type { Config } from '@sightline/config';
 import { runMigrations } from '@sightline/db';
-import { LazyEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
+import { applyEventsRetention, LazyEventStore, runEventMigrations, type EventStore } from '@sightline/event-store';
 import { SERVICE_NAMES, type LaunchableModule } from '@sightline/runtime';
 import type { Logger } from '@sightline/telemetry';
 import { SERVICE_MODULES } from './service-modules.js';
@@ -21,6 +21,8 @@ export async function migrateModule(module: LaunchableModule, stores: Stores, co
     const migrate = async (events: EventStore) => {
       const { applied } = await runEventMigrations(events, { dir, cluster: config.CLICKHOUSE_CLUSTER });
       if (applied.length > 0) log.info({ applied, module: module.name }, 'events store migrations applied');
+      // the owner of the raw tables (ingest: the one module with event migrations) sets or removes their TTL (EVENTS_RETENTION_DAYS)
+      await applyEventsRetention(events, config.EVENTS_RETENTION_DAYS, config.CLICKHOUSE_CLUSTER);
     };
     // an embedded store not yet loaded migrates when first used, before any statement of any service
     if (stores.events instanceof LazyEventStore) await stores.events.beforeFirstUse(migrate);

@@ -22,7 +22,7 @@ export function reportSiteOf(site: queryV1.ReportSite | undefined): ReportSite {
   return { siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs, goals: site.goals, ...(realtimeMinutes > 0 ? { realtimeMinutes } : {}) };
 }
 
-export async function handleQuery(deps: { events: EventStore; geo: GeoLabels }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {
+export async function handleQuery(deps: { events: EventStore; geo: GeoLabels; retentionDays?: number }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {
   const query = decodeQueryRequest(request.query);
   return { answer: encodeQueryAnswer(await runQuery(deps, query, reportSiteOf(request.site))) };
 }

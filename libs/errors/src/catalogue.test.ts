@@ -29,7 +29,7 @@ describe('error catalogue', () => {
 
   it('adds nothing beyond the spec unless marked as an extension', () => {
     const extra = ERROR_CODES.filter((code) => !(code in SPEC_ERRORS));
-    expect(extra.sort()).toEqual(['import_not_found', 'payload_too_large', 'query_too_large', 'unavailable', 'unknown_annotation']);
+    expect(extra.sort()).toEqual(['import_not_found', 'outside_retention', 'payload_too_large', 'query_too_large', 'unavailable', 'unknown_annotation']);
     for (const code of extra) expect(ERROR_CATALOGUE[code]).toHaveProperty('extension', true);
   });
 

@@ -32,6 +32,7 @@ export const ERROR_CATALOGUE = {
   site_id_required: { status: 400, message: 'site_id is required with an all-sites key.', retry: 'no' },
   limit_offset_misuse: { status: 400, message: 'limit and offset apply to breakdowns only.', retry: 'no' },
   invalid_scope: { status: 400, message: 'Unknown permission, or a permission that cannot be granted here.', retry: 'no' },
+  outside_retention: { status: 400, message: 'The date range reaches before the raw events this server keeps (EVENTS_RETENTION_DAYS), and only an aggregate, a time series or a visit:channel/source/country/browser/os/device breakdown without filters can be answered from its roll-ups there.', retry: 'no', extension: true },
   invalid_expiry: { status: 400, message: 'expires_in_days must be between 1 and 365.', retry: 'no' },
   key_limit_reached: { status: 400, message: 'The account is at its cap of active keys.', retry: 'no' },
   terms_not_accepted: { status: 400, message: 'accept_terms must be true; no account was created.', retry: 'no' },

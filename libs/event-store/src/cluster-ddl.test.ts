@@ -37,6 +37,14 @@ describe('toClusterDdl', () => {
     expect(toClusterDdl('ALTER TABLE events DELETE WHERE site_id = 1', OPTIONS)).toEqual(['ALTER TABLE sightline.events_local ON CLUSTER analytics DELETE WHERE site_id = 1']);
   });
 
+  it('points a materialized view at the local source and target tables, and leaves a backfill on the Distributed tables', () => {
+    expect(toClusterDdl('CREATE MATERIALIZED VIEW IF NOT EXISTS h_mv TO h AS SELECT site_id, count() AS n FROM events WHERE name != \'x\' GROUP BY site_id', OPTIONS)).toEqual([
+      "CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.h_mv ON CLUSTER analytics TO sightline.h_local AS SELECT site_id, count() AS n FROM sightline.events_local WHERE name != 'x' GROUP BY site_id",
+    ]);
+    const backfill = 'INSERT INTO h SELECT site_id, count() FROM events GROUP BY site_id';
+    expect(toClusterDdl(backfill, OPTIONS)).toEqual([backfill]);
+  });
+
   it('refuses statements it cannot place and names that are not identifiers', () => {
     expect(() => toClusterDdl('DROP TABLE events', OPTIONS)).toThrow(/cannot rewrite/);
     expect(() => toClusterDdl('CREATE TABLE t (a UInt8) ENGINE = Memory', OPTIONS)).toThrow(/cannot rewrite/);
@@ -63,7 +71,8 @@ describe('cluster DDL of the real migrations, parsed by the ClickHouse engine', 
         for (const statement of splitSqlStatements(await readFile(path.join(migrations, file), 'utf8'))) {
           for (const ddl of toClusterDdl(statement, OPTIONS)) {
             const [row] = await store.query<{ q: string }>('SELECT formatQuery({ddl:String}) AS q', { ddl });
-            expect(row!.q, `${file}: ${ddl}`).toContain('ON CLUSTER analytics');
+            if (/^\s*INSERT/i.test(ddl)) expect(row!.q, `${file}: ${ddl}`).toMatch(/^INSERT INTO/);
+            else expect(row!.q, `${file}: ${ddl}`).toContain('ON CLUSTER analytics');
             checked += 1;
           }
         }

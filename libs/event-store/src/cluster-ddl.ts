@@ -16,6 +16,8 @@ export interface ClusterDdlOptions {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CREATE = /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\([\s\S]*\))\s*ENGINE\s*=\s*([A-Za-z]*MergeTree)\s*(\(([^)]*)\))?([\s\S]*)$/i;
+const VIEW = /^\s*CREATE\s+MATERIALIZED\s+VIEW\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+TO\s+([A-Za-z_][A-Za-z0-9_]*)\s+AS\s+([\s\S]*\bFROM\s+)([A-Za-z_][A-Za-z0-9_]*)\b([\s\S]*)$/i;
+const INSERT_SELECT = /^\s*INSERT\s+INTO\s+[A-Za-z_][A-Za-z0-9_]*\s+SELECT\b/i;
 const ALTER = /^\s*ALTER\s+TABLE\s+([A-Za-z_][A-Za-z0-9_]*)\s+([\s\S]*)$/i;
 
 export const localTableName = (table: string): string => `${table}_local`;
@@ -37,6 +39,14 @@ export function toClusterDdl(statement: string, options: ClusterDdlOptions): str
     const distributed = `CREATE TABLE IF NOT EXISTS ${database}.${table} ON CLUSTER ${cluster} AS ${database}.${local} ENGINE = Distributed(${cluster}, ${database}, ${local}, sipHash64(${SHARDING_KEY}))`;
     return [replicated, distributed];
   }
+  const view = VIEW.exec(statement);
+  if (view) {
+    // a materialized view fires on inserts into the node's local source table and writes the local target
+    const [, , name, target, select, source, rest] = view as unknown as [string, string | undefined, string, string, string, string, string];
+    return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${name} ON CLUSTER ${cluster} TO ${database}.${localTableName(target)} AS ${select}${database}.${localTableName(source)}${rest}`];
+  }
+  // a backfill (INSERT … SELECT) reads and writes the Distributed tables from one node
+  if (INSERT_SELECT.test(statement)) return [statement];
   const alter = ALTER.exec(statement);
   if (alter) {
     const [, table, action] = alter as unknown as [string, string, string];

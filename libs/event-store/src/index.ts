@@ -13,3 +13,4 @@ export {
 } from './migrate.js';
 export { toClusterDdl, localTableName, type ClusterDdlOptions } from './cluster-ddl.js';
 export { deleteRows, deleteRowsStatement } from './row-deletes.js';
+export { applyEventsRetention, retentionStatements, RETENTION_TABLES } from './retention.js';

@@ -25,6 +25,12 @@ export const SESSIONS_TABLE = 'sessions';
 export const DROPPED_EVENTS_TABLE = 'dropped_events';
 /** (site_id, day) of every stored event older than its visit's start: see apps/ingest/clickhouse/0006_late_event_days.sql */
 export const LATE_EVENT_DAYS_TABLE = 'late_event_days';
+/**
+ * The hourly roll-ups fed by materialized views from events and sessions (see
+ * apps/ingest/clickhouse/0009_hourly_rollups.sql, 0010_hourly_attribute_rollups.sql): keyed by (site_id, hour, …, import_id),
+ * so deleting a site's or an import's rows deletes their roll-up rows by the same condition.
+ */
+export const ROLLUP_TABLES = ['events_hourly', 'sessions_hourly', 'sessions_hourly_attributes'] as const;
 
 /** Sentinels for "not recorded" in non-nullable columns (Nullable costs a byte per row). */
 export const SCROLL_DEPTH_NONE = 255;

@@ -24,8 +24,11 @@ export type QueryRow = {
 
 export type QueryAnswer = {
   results: QueryRow[];
-  /** breakdowns only */
-  meta?: { total: number; limit: number; offset: number; has_more: boolean };
+  /**
+   * breakdowns: total, limit, offset, has_more; any shape: from_rollups when a window
+   * starts before the raw events kept (EVENTS_RETENTION_DAYS) and was answered from the roll-ups
+   */
+  meta?: { total?: number; limit?: number; offset?: number; has_more?: boolean; from_rollups?: boolean };
   has_import: boolean;
   /** the query as answered: names deduplicated, windows resolved to dates (instants for realtime) */
   query: {

@@ -23,3 +23,4 @@ export { tableShape } from './table-shape.js';
 export type { TableShape } from './table-shape.js';
 export { startOtlpReceiver } from './otlp-receiver.js';
 export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
+export { seededRandom } from './seeded-random.js';

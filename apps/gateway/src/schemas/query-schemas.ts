@@ -18,7 +18,16 @@ const Row = z.looseObject({
 export const QueryAnswer = z
   .object({
     results: z.array(Row),
-    meta: z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), has_more: z.boolean() }).optional().describe('Breakdowns only.'),
+    meta: z
+      .object({
+        total: z.number().int().optional().describe('Breakdowns: distinct values before paging.'),
+        limit: z.number().int().optional(),
+        offset: z.number().int().optional(),
+        has_more: z.boolean().optional(),
+        from_rollups: z.boolean().optional().describe('true when a window starts before the raw events this server keeps (EVENTS_RETENTION_DAYS) and was answered from the hourly roll-ups (aggregates, time series, visit:channel/source/country/browser/os/device breakdowns without filters); other queries there answer 400 outside_retention.'),
+      })
+      .optional()
+      .describe('Breakdowns: total, limit, offset, has_more; any shape: from_rollups.'),
     has_import: z.boolean(),
     query: z.looseObject({ site_id: z.number().int(), metrics: z.array(z.string()), dimensions: z.array(z.string()), date_range: z.array(z.string()) }),
   })

@@ -2,7 +2,7 @@
  * Every ClickHouse statement of imports, parameterized ({name:Type}); table names are
  * constants. Staging is keyed by import_id; events/sessions rows carry import_id.
  */
-import { EVENTS_TABLE, SESSION_ATTRIBUTE_COLUMNS, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
+import { EVENTS_TABLE, ROLLUP_TABLES, SESSION_ATTRIBUTE_COLUMNS, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import { clickhouseTime, type StagedRow } from './staged-row.js';
 
@@ -70,6 +70,8 @@ export class ImportStore {
     }
     await deleteRows(this.events, EVENTS_TABLE, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', params);
     await deleteRows(this.events, SESSIONS_TABLE, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', params);
+    // the roll-ups hold each import's rows apart (import_id in their key): exactly its share goes
+    for (const table of ROLLUP_TABLES) await deleteRows(this.events, table, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', params);
     if (!options.keepStaging) await deleteRows(this.events, STAGING_TABLE, 'import_id = {id:UInt64} AND site_id = {site:UInt64}', params);
   }
 
@@ -79,6 +81,7 @@ export class ImportStore {
     const params = { site: siteId };
     await deleteRows(this.events, EVENTS_TABLE, 'site_id = {site:UInt64} AND import_id > 0', params);
     await deleteRows(this.events, SESSIONS_TABLE, 'site_id = {site:UInt64} AND import_id > 0', params);
+    for (const table of ROLLUP_TABLES) await deleteRows(this.events, table, 'site_id = {site:UInt64} AND import_id > 0', params);
     await deleteRows(this.events, STAGING_TABLE, 'site_id = {site:UInt64}', params);
     return runs.map((r) => Number(r.import_id));
   }

@@ -1,5 +1,6 @@
 import { emptySessionAttributes, ENGAGEMENT, PAGEVIEW, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type EventRow, type SessionAttributes, type SessionRow } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
+import { seededRandom as random } from '@sightline/testkit';
 import { sessionizeVisitor, type SessionEvent } from '@sightline/ingest';
 
 /**
@@ -22,17 +23,6 @@ export interface ExportHistoryOptions {
   seed: number;
 }
 
-/** mulberry32: small, seeded, good enough for test data */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const TRICKY_PATHS = ['/', '/pricing', '/docs/getting-started', '/blog/ünïcödé-ページ', '/a,b,c', '/say-"hi"', '/line\nbreak', '/emoji-🎉', "/it's", '/x?y'];
 export const TRICKY_NAMES = ['Signup', 'Download, PDF', 'Say "hi"', 'Multi\nline', 'Café ☕', '注册'];

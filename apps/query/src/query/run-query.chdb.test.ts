@@ -65,11 +65,12 @@ const goals = [
 const site: ReportSite = { siteId: 1, timezone: 'UTC', weekStart: 1, goals, nowMs: Date.parse('2026-06-10T12:00:00Z') };
 const WEEK = ['2026-06-01', '2026-06-07'];
 
-describe('POST /query on chDB', () => {
+// every hand-computed answer through the hourly roll-ups where they apply (rollup-sql.ts), and through today's statements alone
+describe.each([{ rollups: true }, { rollups: false }])('POST /query on chDB (roll-ups: $rollups)', ({ rollups }) => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
   const ask = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) =>
-    runQuery({ events, geo: intlGeoLabels }, parseQueryRequest({ date_range: WEEK, ...body }), { ...site, ...context });
+    runQuery({ events, geo: intlGeoLabels, rollups }, parseQueryRequest({ date_range: WEEK, ...body }), { ...site, ...context });
   const metricsOf = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) => (await ask(body, context)).results.map((r) => r.metrics);
   const rowsOf = async (body: Record<string, unknown>, context: Partial<ReportSite> = {}) =>
     (await ask(body, context)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
@@ -322,7 +323,7 @@ describe('POST /query on chDB', () => {
     });
     // the two windows run side by side: the current window (the later start) first
     const visitorsSql = () => statements.filter(({ sql }) => /uniqExact/.test(sql)).sort((a, b) => b.start.localeCompare(a.start)).map(({ sql }) => (/FROM sessions/.test(sql) ? 'sessions' : 'events'));
-    const answer = await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
+    const answer = await runQuery({ events: recording, geo: intlGeoLabels, rollups: false }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
     // site 1: 06-01..06-07 V1, V2 and V3; 05-25..05-31 nobody (V5's import is on 05-20)
     expect(answer.results[0]!.metrics.visitors).toBe(3);
     expect(answer.results[0]!.comparison!.metrics.visitors).toBe(0);
@@ -332,7 +333,7 @@ describe('POST /query on chDB', () => {
     // a late event's day inside the previous window: that window counts events again, the other not
     statements.length = 0;
     await events.insert('late_event_days', [{ site_id: 1, day: '2026-05-28' }]);
-    const again = await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
+    const again = await runQuery({ events: recording, geo: intlGeoLabels, rollups: false }, parseQueryRequest({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-07'], compare: 'previous_period' }), site);
     expect(again.results).toEqual(answer.results);
     expect(visitorsSql()).toEqual(['sessions', 'events']);
     await events.command('DELETE FROM late_event_days WHERE site_id = 1');

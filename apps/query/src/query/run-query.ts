@@ -5,9 +5,10 @@ import type { QueryAnswer, QueryRequest, QueryRow } from '@sightline/query-contr
 import type { GeoLabels } from '../geo-labels.js';
 import { checkInterval, listBuckets } from './buckets.js';
 import { compareBlock } from './compare.js';
-import { compilePart, hasImportStatement } from './compile-sql.js';
+import { compilePart, hasImportStatement, type CompileInput, type Statement } from './compile-sql.js';
 import { planQuery, type Part, type Plan } from './plan.js';
 import { resolveCompareWindow, resolveWindow, type Window } from './resolve-dates.js';
+import { compileRollupPart, rollupAnswers, rollupHasImportStatement } from './rollup-sql.js';
 import { lateEventsStatement, sessionVisitorsPlan } from './session-visitors.js';
 import { geoLabel, mergeParts, metricValues, type RawRow } from './shape-results.js';
 import type { ReportSite } from './report-site.js';
@@ -34,8 +35,8 @@ interface PartResults {
  * unless the values are given (a compare window reads the current window's rows); every
  * other part, and a goal-total, runs beside the primary.
  */
-async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: ReportSite, values?: string[]): Promise<PartResults> {
-  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compilePart({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
+async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: ReportSite, values?: string[], compile: (input: CompileInput) => Statement = compilePart): Promise<PartResults> {
+  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compile({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
   const goalTotal = plan.secondary.find((part) => part.kind === 'goal-total');
   const others = plan.secondary.filter((part) => part.kind !== 'goal-total');
   const waitsForPrimary = query.shape === 'breakdown' && !values;
@@ -73,7 +74,13 @@ function statementArgs(statement: { sql: string; params: Record<string, unknown>
 interface RunQueryDeps {
   events: EventStore;
   geo: GeoLabels;
+  /** false: never read the hourly roll-ups (rollup-sql.ts), only today's statements — the differential test's reference */
+  rollups?: boolean;
+  /** EVENTS_RETENTION_DAYS: raw rows older than this many days may be gone; such windows read the roll-ups or fail */
+  retentionDays?: number;
 }
+
+const DAY_MS = 86_400_000;
 
 export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: ReportSite): Promise<QueryAnswer> {
   const query = validateQuery(request);
@@ -85,13 +92,20 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
   const plan = planQuery(query);
   const withCompare = compareWindow !== undefined && (query.shape !== 'breakdown' || query.breakdown!.compare === true) ? compareWindow : undefined;
 
-  const run = (w: Window, values?: string[]) => runPlan(deps.events, query, plan, w, site, values);
-  const runWithSessionVisitors = async (w: Window) => runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site);
+  // a window the roll-ups answer exactly reads them; otherwise today's statements. A window
+  // starting before the raw rows kept (EVENTS_RETENTION_DAYS) must read them, else outside_retention.
+  const horizonMs = deps.retentionDays !== undefined ? site.nowMs - deps.retentionDays * DAY_MS : -Infinity;
+  const beforeRaw = (w: Window) => w.startMs < horizonMs;
+  const fromRollups = (w: Window) => (deps.rollups !== false || beforeRaw(w)) && rollupAnswers(query, plan, w, site);
+  const readsBeforeRaw = [window, ...(withCompare ? [withCompare] : [])].filter(beforeRaw);
+  if (readsBeforeRaw.some((w) => !fromRollups(w))) throw new ApiError('outside_retention', `Raw events are kept for ${deps.retentionDays} days; this query needs them before that.`);
+  const run = (w: Window, values?: string[]) => (fromRollups(w) ? runPlan(deps.events, query, plan, w, site, values, compileRollupPart) : runPlan(deps.events, query, plan, w, site, values));
+  const runWithSessionVisitors = async (w: Window) => (fromRollups(w) ? run(w) : runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site));
   // the current window, has_import and the compare window side by side; a breakdown's
   // compare reads the current rows' values, so it follows them
   const [current, [importRow], previous] = await Promise.all([
     runWithSessionVisitors(window),
-    deps.events.query<{ has_import: number | boolean }>(...statementArgs(hasImportStatement(window, site))),
+    deps.events.query<{ has_import: number | boolean }>(...statementArgs(beforeRaw(window) ? rollupHasImportStatement(window, site) : hasImportStatement(window, site))),
     !withCompare ? undefined : query.shape === 'aggregate' ? runWithSessionVisitors(withCompare) : query.shape === 'timeseries' ? run(withCompare) : undefined,
   ]);
 
@@ -129,6 +143,7 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
     }
     meta = { total: current.total, limit: query.limit, offset: query.offset, has_more: query.offset + current.order.length < current.total };
   }
+  if (readsBeforeRaw.length > 0) meta = { ...meta, from_rollups: true };
   const echoRange = (w: Window): [string, string] => (w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate]);
   stopTimer();
   return {
