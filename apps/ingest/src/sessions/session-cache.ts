@@ -57,7 +57,7 @@ export class SessionCache {
         other.keys.splice(other.keys.indexOf(key), 1);
         if (other.keys.length === 0) this.sessionsCount -= 1;
       }
-      if (!entry.keys.includes(key)) entry.keys.push(key);
+      if (!entry.keys.includes(key)) entry.keys.push(flat(key));
       this.entries.set(key, entry);
     }
     if (session.last > this.watermark) this.watermark = session.last;
@@ -90,17 +90,20 @@ export class SessionCache {
   }
 }
 
-// Flat strings: a template literal's result is a tree of pieces (V8 cons strings) that
-// a Map keeps as it is, several times the bytes of the text, for every live visit.
-// Reading a character flattens it.
 function visitorKey(siteId: number, visitorId: string): string {
-  const key = `v${siteId}:${visitorId}`;
-  key.charCodeAt(0);
-  return key;
+  return `v${siteId}:${visitorId}`;
 }
 
 function markerKey(siteId: number, marker: string): string {
-  const key = `s${siteId}:${marker}`;
+  return `s${siteId}:${marker}`;
+}
+
+/**
+ * A key as the Map keeps it: a template literal's result is a tree of pieces (V8 cons
+ * strings), several times the bytes of the text, held for every live visit. Reading a
+ * character flattens it in place. Lookups need no flat key.
+ */
+function flat(key: string): string {
   key.charCodeAt(0);
   return key;
 }
