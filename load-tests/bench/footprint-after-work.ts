@@ -204,13 +204,13 @@ const describeSplit = (split: ResidentSplit) => `anonymous ${split.anonymous}, f
  */
 function startScript(root: string): { env: Record<string, string>; nodeArgs: string[] } {
   const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const words = start.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/);
+  const words = start.split('&&').at(-1)!.trim().split(/\s+/);
   const env: Record<string, string> = {};
   let word = words.shift();
   for (let assignment; word && (assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word)); word = words.shift()) env[assignment[1]!] = assignment[2]!;
-  if (word !== 'exec' && word !== 'node') word = words.shift();
+  while (word === 'exec' || word === 'node') word = words.shift();
   const nodeArgs: string[] = [];
-  for (word = words.shift(); word && word !== '--import'; word = words.shift()) nodeArgs.push(word);
+  for (; word && word !== '--import'; word = words.shift()) nodeArgs.push(word);
   return { env, nodeArgs };
 }
 
