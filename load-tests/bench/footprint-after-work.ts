@@ -76,9 +76,9 @@ async function* importLines(rows: number, endMs: number): AsyncGenerator<Buffer>
 }
 
 async function importHistory(server: LauncherProcess, token: string, siteId: number): Promise<void> {
-  // a tree from before the ingest channel stopped its keepalive pings answers 503 when the
-  // upload outlives the gRPC connection age (grpc-kit's keepalive-after-goaway test); a
-  // refused upload imports nothing (issue 29), so it is sent again
+  // a tree whose gateway pings the channel carrying the upload answers 503 when the upload
+  // outlives the gRPC connection age (grpc/grpc-node#3068: the ping after the GOAWAY cuts
+  // it); a refused upload imports nothing (issue 29), so it is sent again
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await importHistoryOnce(server, token, siteId);

@@ -25,18 +25,7 @@ export interface ChannelPolicy {
    * found within the connection age plus this. gRPC's default is 30 s.
    */
   reresolveMinMs?: number;
-  /**
-   * the client's keepalive ping interval (default KEEPALIVE_MS); 0: no pings. grpc-js
-   * pings on a connection the server has sent GOAWAY on (GRPC_MAX_CONNECTION_AGE_MS), the
-   * ping fails on the closing connection, and grpc-js then cuts the calls still running on
-   * it (grpc/grpc-node#3068, open for 1.14): a channel carrying calls longer than the
-   * connection age (an import upload) pings never.
-   */
-  keepaliveMs?: number;
 }
-
-/** How often a client pings a connection with calls running, to notice a replica gone without a word. */
-export const KEEPALIVE_MS = 30_000;
 
 /**
  * Longest wait between two connection attempts to a replica that is down (gRPC's default

@@ -3,7 +3,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { fromGrpcError } from '@sightline/errors';
 import { injectTraceContext } from '@sightline/telemetry';
 import { REQUEST_ID_METADATA_KEY } from './call-context.js';
-import { KEEPALIVE_MS, MAX_RECONNECT_BACKOFF_MS, serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
+import { MAX_RECONNECT_BACKOFF_MS, serviceConfigOf, type ChannelPolicy } from './channel-policy.js';
 
 const tracer = trace.getTracer('@sightline/grpc-kit');
 
@@ -16,7 +16,7 @@ type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof crede
  */
 export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string, policy?: ChannelPolicy): C {
   return new Ctor(address, credentials.createInsecure(), {
-    ...((policy?.keepaliveMs ?? KEEPALIVE_MS) > 0 ? { 'grpc.keepalive_time_ms': policy?.keepaliveMs ?? KEEPALIVE_MS } : {}),
+    'grpc.keepalive_time_ms': 30_000,
     'grpc.enable_retries': 1,
     ...(policy ? { 'grpc.service_config': serviceConfigOf(policy), 'grpc.max_reconnect_backoff_ms': MAX_RECONNECT_BACKOFF_MS } : {}),
     ...(policy?.reresolveMinMs !== undefined ? { 'grpc.dns_min_time_between_resolutions_ms': policy.reresolveMinMs } : {}),

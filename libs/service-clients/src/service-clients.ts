@@ -36,14 +36,11 @@ export type ChannelTuning = Pick<ChannelPolicy, 'reresolveMinMs'>;
  * The channel policy of `service`: round robin over its replicas, its reads retried.
  * Ingest stays on one replica per caller, as before: an import is queued in the memory of
  * the replica that received it, and a DeleteImport sent to another would not unqueue it.
- * Its channel sends no keepalive pings: an import upload outlives the connection age, and
- * a ping after the server's GOAWAY made grpc-js cut the upload (503 mid-import; see
- * ChannelPolicy.keepaliveMs). Its calls are bounded by their deadlines instead.
  */
 export function channelPolicyOf(service: CalledService, tuning: ChannelTuning = {}): ChannelPolicy {
   return {
     retryableMethods: retryableMethodsOf(service),
-    ...(service === 'ingest' ? { balance: 'pin' as const, keepaliveMs: 0 } : {}),
+    ...(service === 'ingest' ? { balance: 'pin' as const } : {}),
     ...(tuning.reresolveMinMs ? { reresolveMinMs: tuning.reresolveMinMs } : {}),
   };
 }
