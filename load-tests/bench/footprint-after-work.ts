@@ -11,12 +11,18 @@ import { NO_BUDGETS, registerViaOutbox } from './auth.js';
  * at +10, +30 and +60 s. The server is a child process with `npm start`'s flags and
  * embedded stores (PGlite, chDB, in-process bus, file outbox).
  *
- * FOOTPRINT_NODE_ARGS: node's flags for the server (default `npm start`'s); the server
- * inherits the environment, so MALLOC_ARENA_MAX (default 2, as `npm start`) and the like
+ * FOOTPRINT_NODE_ARGS: node's flags for the server (default: those of the tree's `npm
+ * start`). The server gets the variables its tree's start script sets (MALLOC_ARENA_MAX
+ * and the like) and inherits this bench's environment, which wins: MALLOC_* and the like
  * can be tried on the command line.
  *
+ * Memory is read as RSS (what the goal of issue 29 names) and split, from smaps_rollup,
+ * into anonymous vs file-backed pages and PSS / private: libchdb.so's and node's code are
+ * file pages, counted in RSS though clean, shared and reclaimable by the kernel.
+ *
  * FOOTPRINT_LOG_LEVEL: the server's LOG_LEVEL (default warn); its output is printed if the
- * workload fails.
+ * workload fails, and its last FOOTPRINT_OUTPUT_CHARS characters (3,000) when an import is
+ * refused with 503 and sent again.
  *
  * FOOTPRINT_HEAP_SNAPSHOT: a directory; the idle server writes a heap snapshot there after
  * the last read (`--heapsnapshot-signal`), for finding what the JS heap retains.
@@ -70,13 +76,15 @@ async function* importLines(rows: number, endMs: number): AsyncGenerator<Buffer>
 }
 
 async function importHistory(server: LauncherProcess, token: string, siteId: number): Promise<void> {
-  // on the loaded VM an import sometimes answers 503 at once (before and after this bench's
-  // changes alike); a refused upload imports nothing (issue 29), so it is sent again
+  // a tree whose gateway pings the channel carrying the upload answers 503 when the upload
+  // outlives the gRPC connection age (grpc/grpc-node#3068: the ping after the GOAWAY cuts
+  // it); a refused upload imports nothing (issue 29), so it is sent again
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await importHistoryOnce(server, token, siteId);
     } catch (error) {
       if (attempt >= 3 || !String((error as Error).message).includes('answered 503')) throw error;
+      process.stderr.write(`import attempt ${attempt}: ${(error as Error).message}\nthe server printed:\n${server.output().slice(-(Number(process.env.FOOTPRINT_OUTPUT_CHARS) || 3_000))}\n`);
       await sleep(10_000);
     }
   }
@@ -170,12 +178,42 @@ async function jsHeapMiB(metricsPort: number): Promise<{ heap: string; spaces: s
   return { heap: `${value('nodejs_heap_size_used_bytes')} / ${value('nodejs_heap_size_total_bytes')}`, spaces, external: value('nodejs_external_memory_bytes') };
 }
 
-/** What the kernel counts resident (MiB): anonymous memory (heaps, malloc, the engine) vs file pages (libchdb.so's code, mapped files). */
-function residentSplitMiB(pid: number): string {
+/** The process's memory by kind (MiB, /proc smaps_rollup). */
+interface ResidentSplit {
+  /** anonymous pages: heaps, malloc arenas, the engine's allocator, WebAssembly memory */
+  anonymous: number;
+  /** file pages mapped (libchdb.so's and node's code, mapped files): clean, shared with the page cache, reclaimable */
+  file: number;
+  /** proportional set size: each shared page divided among the processes mapping it */
+  pss: number;
+  /** pages no other process maps (private clean + private dirty) */
+  private: number;
+}
+
+function residentSplit(pid: number): ResidentSplit {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN);
   const mib = (value: number) => Math.round(value / 1024);
-  return `anonymous ${mib(kb('Anonymous'))}, file ${mib(kb('Rss') - kb('Anonymous') - kb('Pss_Shmem'))}, shmem ${mib(kb('Pss_Shmem'))}`;
+  return { anonymous: mib(kb('Anonymous')), file: mib(kb('Rss') - kb('Anonymous') - kb('Pss_Shmem')), pss: mib(kb('Pss')), private: mib(kb('Private_Clean') + kb('Private_Dirty')) };
+}
+
+const describeSplit = (split: ResidentSplit) => `anonymous ${split.anonymous}, file-backed ${split.file}; PSS ${split.pss}, private ${split.private}`;
+
+/**
+ * How `npm start` of the tree at `root` runs the server: the `NAME=value` words its start
+ * script sets before `exec node` (MALLOC_ARENA_MAX and the like) and node's flags, so a
+ * baseline checkout runs as its own `npm start` does.
+ */
+function startScript(root: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const words = start.split('&&').at(-1)!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  let word = words.shift();
+  for (let assignment; word && (assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word)); word = words.shift()) env[assignment[1]!] = assignment[2]!;
+  while (word === 'exec' || word === 'node') word = words.shift();
+  const nodeArgs: string[] = [];
+  for (; word && word !== '--import'; word = words.shift()) nodeArgs.push(word);
+  return { env, nodeArgs };
 }
 
 /** FOOTPRINT_HEAP_SNAPSHOT=<dir>: the idle server's /proc smaps, then a heap snapshot (SIGUSR2) written there after the last RSS read. */
@@ -211,6 +249,8 @@ interface WorkloadFigures {
   before: number;
   peak: number;
   idle: number[];
+  /** at the last idle read */
+  resident: ResidentSplit;
   heap: string;
   /** the JS heap's spaces (used/held), external memory, anonymous vs file-backed RSS at the last read */
   breakdown: string;
@@ -224,15 +264,18 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
   const dir = await makeTempDir('sightline-footprint-work-');
   const metricsPort = await freeLoopbackPort();
   const snapshotDir = process.env.FOOTPRINT_HEAP_SNAPSHOT ? path.resolve(process.env.FOOTPRINT_HEAP_SNAPSHOT) : undefined;
+  const tree = startScript(root ?? path.resolve(import.meta.dirname, '../..'));
+  // this bench's own environment wins over the tree's start script (trying MALLOC_* and the like)
+  const treeEnv = Object.fromEntries(Object.entries(tree.env).filter(([name]) => process.env[name] === undefined));
   const server = await startLauncherProcess({
     ...(root ? { root } : {}),
     // as `npm start`; FOOTPRINT_NODE_ARGS tries others (e.g. a smaller young generation)
     nodeArgs: [
-      ...(process.env.FOOTPRINT_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean),
+      ...(process.env.FOOTPRINT_NODE_ARGS?.split(' ').filter(Boolean) ?? tree.nodeArgs),
       ...(snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []),
     ],
-    // glibc's malloc arenas as `npm start` caps them (a baseline checkout gets the same)
-    env: { LOG_LEVEL: process.env.FOOTPRINT_LOG_LEVEL ?? 'warn', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
+    // the variables that tree's `npm start` sets (glibc's malloc arenas and the like); set in this bench's environment they win
+    env: { ...treeEnv, LOG_LEVEL: process.env.FOOTPRINT_LOG_LEVEL ?? 'warn', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
     timeoutMs: 120_000,
   });
   const pid = server.child.pid!;
@@ -267,11 +310,11 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
       waited = at;
       idle.push(rssMiB(pid));
     }
-    const resident = residentSplitMiB(pid);
+    const resident = residentSplit(pid);
     const js = await jsHeapMiB(metricsPort);
     // a snapshot collects all garbage first: the RSS after it says what a full GC would give back
-    const snapshot = snapshotDir ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${residentSplitMiB(pid)}, JS heap ${(await jsHeapMiB(metricsPort)).heap}` : undefined;
-    return { before, peak, idle, heap: js.heap, breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${resident}`, snapshot, phases, failedReports };
+    const snapshot = snapshotDir ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${describeSplit(residentSplit(pid))}, JS heap ${(await jsHeapMiB(metricsPort)).heap}` : undefined;
+    return { before, peak, idle, resident, heap: js.heap, breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${describeSplit(resident)}`, snapshot, phases, failedReports };
   } catch (error) {
     // the server's own account of what failed (its logs are warnings and errors only)
     throw new Error(`${(error as Error).message}\nthe server printed (last 6,000 characters):\n${server.output().slice(-6_000)}`, { cause: error });
@@ -295,6 +338,7 @@ export async function benchFootprintAfterWork(): Promise<Record<string, string |
     if (run.failedReports > 0) figures[`${label}: reports not answered 200 (a busy machine)`] = run.failedReports;
     figures[`${label}: RSS before / peak (MiB)`] = `${run.before} / ${run.peak}`;
     figures[`${label}: RSS idle +${IDLE_READS_S.join(' / +')} s after the last report (MiB)`] = run.idle.join(' / ');
+    figures[`${label}: PSS / private / anonymous at +${IDLE_READS_S.at(-1)} s (MiB)`] = `${run.resident.pss} / ${run.resident.private} / ${run.resident.anonymous}`;
     figures[`${label}: JS heap used / held at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.heap;
     figures[`${label}: where the RSS is at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.breakdown;
     if (run.snapshot) figures[`${label}: heap snapshot`] = run.snapshot;
@@ -302,6 +346,7 @@ export async function benchFootprintAfterWork(): Promise<Record<string, string |
   if (runs.length === 2) {
     const [base, mine] = [runs[0]![1], runs[1]![1]];
     figures['idle RSS after 60 s, this tree / baseline'] = (mine.idle.at(-1)! / base.idle.at(-1)!).toFixed(2);
+    figures['idle private memory after 60 s, this tree / baseline'] = (mine.resident.private / base.resident.private).toFixed(2);
     figures['peak RSS, this tree / baseline'] = (mine.peak / base.peak).toFixed(2);
   }
   return figures;

@@ -13,6 +13,6 @@ export const geoLabels = {
   },
   /** GeoNames id `2950159` → `"Berlin"`. */
   cityName(id: number): string | undefined {
-    return geoData().cityById.get(id)?.[1];
+    return geoData().cityName(id);
   },
 };

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { geoData } from './geo-data.js';
-import { recordCityKey, stateKey, type GeoDataCityPoint } from './geo-data-file.js';
+import { stateKey, type GeoDataCityPoint } from './geo-data-file.js';
 import { MmdbDiskReader, readMmdbData, type MmdbFile } from './mmdb-disk-reader.js';
 import { publicIp } from './public-ip.js';
 
@@ -97,7 +97,8 @@ export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLoo
   const databases = opts.databases ?? { ipv4: readMmdbData(paths.ipv4Path, false), ipv6: readMmdbData(paths.ipv6Path, false) };
   const v4 = new MmdbDiskReader(databases.ipv4);
   const v6 = new MmdbDiskReader(databases.ipv6);
-  const { stateRegions, recordCities } = geoData().file;
+  const data = geoData();
+  const { stateRegions } = data.file;
 
   // A record's location, once per record while it is remembered: the name keys and the
   // nearest-point search run once per city record, not once per event.
@@ -122,7 +123,7 @@ export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLoo
     if (!COUNTRY_CODE.test(country)) return UNKNOWN;
     const state = record.state1 ?? '';
     const region = (state && stateRegions[stateKey(country, state)]) || '';
-    const match = record.city ? recordCities[recordCityKey(country, state, record.city)] : undefined;
+    const match = record.city ? data.recordCity(country, state, record.city) : undefined;
     const city =
       typeof match === 'number'
         ? match

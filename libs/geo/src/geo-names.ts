@@ -31,7 +31,7 @@ export function regionCodeByName(country: string, name: string): string | undefi
 export function cityIdByName(country: string, name: string, region?: string): number | undefined {
   const k = key(name);
   if (k === undefined) return undefined;
-  const cities = geoData().citiesByName.get(`${country}\t${k}`) ?? [];
+  const cities = geoData().citiesNamed(country, k);
   const city = region ? cities.find((c) => c[3] === region) : cities[0];
   return city?.[0];
 }

@@ -5,7 +5,8 @@ const IDLE_MS = (SESSION_GAP_MINUTES + 1) * 60_000 + 5 * 60_000;
 
 interface Entry {
   session: LiveSession;
-  keys: Set<string>;
+  /** the keys leading here (two or three): an array, as a Set per visit cost several times its bytes */
+  keys: string[];
 }
 
 /**
@@ -45,7 +46,7 @@ export class SessionCache {
     let entry = this.entries.get(wanted[0]!);
     if (!entry || entry.session.session_id !== session.session_id) {
       if (entry) this.remove(entry);
-      entry = { session, keys: new Set() };
+      entry = { session, keys: [] };
       this.sessionsCount += 1;
     }
     entry.session = session;
@@ -53,10 +54,10 @@ export class SessionCache {
       const other = this.entries.get(key);
       if (other && other !== entry) {
         // The key now leads to the newer visit; the old one loses it.
-        other.keys.delete(key);
-        if (other.keys.size === 0) this.sessionsCount -= 1;
+        other.keys.splice(other.keys.indexOf(key), 1);
+        if (other.keys.length === 0) this.sessionsCount -= 1;
       }
-      entry.keys.add(key);
+      if (!entry.keys.includes(key)) entry.keys.push(flat(key));
       this.entries.set(key, entry);
     }
     if (session.last > this.watermark) this.watermark = session.last;
@@ -84,7 +85,7 @@ export class SessionCache {
 
   private remove(entry: Entry): void {
     for (const key of entry.keys) if (this.entries.get(key) === entry) this.entries.delete(key);
-    entry.keys.clear();
+    entry.keys.length = 0;
     this.sessionsCount -= 1;
   }
 }
@@ -95,4 +96,14 @@ function visitorKey(siteId: number, visitorId: string): string {
 
 function markerKey(siteId: number, marker: string): string {
   return `s${siteId}:${marker}`;
+}
+
+/**
+ * A key as the Map keeps it: a template literal's result is a tree of pieces (V8 cons
+ * strings), several times the bytes of the text, held for every live visit. Reading a
+ * character flattens it in place. Lookups need no flat key.
+ */
+function flat(key: string): string {
+  key.charCodeAt(0);
+  return key;
 }
