@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { runAxe, seriousAxeViolations } from './test-support/dashboard/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './test-support/dashboard/chromium.js';
-import { startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { dashboardSuite, signedInState, type StorageState } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE } from './test-support/dashboard/chromium.js';
 import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
 import { TOTALS } from './test-support/dashboard/seed.js';
-import { codeFromMail, freshIp } from './test-support/api-client.js';
+import { freshIp } from './test-support/api-client.js';
 
 // WCAG 2.2 AA as far as a machine can tell: axe-core finds no serious or critical issue on
 // the share page, the signed-in dashboard and the sign-in page, light and dark; the
@@ -18,34 +18,20 @@ type Scheme = 'light' | 'dark';
 
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
   /** the signed-in owner's browser state (cookie), reused for the signed-in pages */
-  let storageState: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>;
-
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_a11y' });
-    browser = await launchChromium();
-    const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
-    const before = dash.server.smtp.received.length;
-    await watched.page.goto(`${dash.base}/`);
-    await watched.page.getByLabel('Email').fill(dash.owner.email);
-    await watched.page.getByRole('button', { name: 'Send code' }).click();
-    await watched.page.getByLabel('Code').fill(await codeFromMail(dash.server.smtp, dash.owner.email, before));
-    await watched.page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await watched.page.getByRole('heading', { name: 'Your sites' }).waitFor();
-    storageState = await watched.context.storageState();
-    await watched.close();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+  let storageState: StorageState;
+  const suite = dashboardSuite(
+    { name: 'dash_a11y' },
+    {
+      setup: async ({ dash, browser }) => {
+        storageState = await signedInState(dash, browser, dash.owner.email);
+      },
+    },
+  );
 
   // each browser its own client address: the sign-in limits count per IP
   const open = (scheme: Scheme, signedIn: boolean, viewport = { width: 1280, height: 900 }) =>
-    openWatchedPage(browser, { colorScheme: scheme, viewport, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, ...(signedIn ? { storageState } : {}) });
+    openWatchedPage(suite.browser, { colorScheme: scheme, viewport, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, ...(signedIn ? { storageState } : {}) });
 
   async function expectNoSeriousAxeIssue(page: Page, what: string) {
     const all = await runAxe(page);
@@ -66,7 +52,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
   for (const scheme of ['light', 'dark'] as const) {
     it(`axe: the share page, ${scheme}`, async () => {
       const watched = await open(scheme, false);
-      await watched.page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}&compare=previous`);
+      await watched.page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}&compare=previous`);
       await waitForPanels(watched.page);
       await expectNoSeriousAxeIssue(watched.page, `share ${scheme}`);
       await saveScreenshot(watched.page, `share-desktop-${scheme}`);
@@ -76,10 +62,10 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
 
     it(`axe: the signed-in dashboard and the sites list, ${scheme}`, async () => {
       const watched = await open(scheme, true);
-      await watched.page.goto(`${dash.base}/`);
+      await watched.page.goto(`${suite.dash.base}/`);
       await watched.page.getByRole('heading', { name: 'Your sites' }).waitFor();
       await expectNoSeriousAxeIssue(watched.page, `sites list ${scheme}`);
-      await watched.page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
+      await watched.page.goto(`${suite.dash.base}/sites/${suite.dash.siteId}?${WINDOW_QUERY}`);
       await waitForPanels(watched.page);
       await expectNoSeriousAxeIssue(watched.page, `site dashboard ${scheme}`);
       await saveScreenshot(watched.page, `site-desktop-${scheme}`);
@@ -89,7 +75,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
 
     it(`axe: the sign-in page, both steps, ${scheme}`, async () => {
       const watched = await open(scheme, false);
-      await watched.page.goto(`${dash.base}/`);
+      await watched.page.goto(`${suite.dash.base}/`);
       await watched.page.getByLabel('Email').waitFor();
       await expectNoSeriousAxeIssue(watched.page, `sign-in ${scheme}`);
       await saveScreenshot(watched.page, `sign-in-${scheme}`);
@@ -108,7 +94,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
   it('the keyboard alone reaches every control, each with a visible focus', async () => {
     const watched = await open('light', false);
     const { page } = watched;
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
     await waitForPanels(page);
     // what a person can operate: in the tab order (roving tabs aside) or announced as a button; enabled and shown
     const controls = await page.evaluate(() => {
@@ -153,7 +139,7 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
   it('Enter on a row filters, Esc clears the filters, "?" opens the help and Esc closes it', async () => {
     const watched = await open('light', false);
     const { page } = watched;
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
     await waitForPanels(page);
     await page.locator('[data-panel="pages"] tbody button').first().focus();
     await page.keyboard.press('Enter');
@@ -182,11 +168,11 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
     for (const scheme of ['light', 'dark'] as const) {
       const watched = await open(scheme, false, { width: 390, height: 844 });
       const { page } = watched;
-      await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+      await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
       await waitForPanels(page);
       expect(await page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
       await saveScreenshot(page, `share-phone-${scheme}`);
-      await page.goto(`${dash.base}/`);
+      await page.goto(`${suite.dash.base}/`);
       await page.getByLabel('Email').waitFor();
       expect(await page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
       await saveScreenshot(page, `sign-in-phone-${scheme}`);

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './test-support/dashboard/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { startDashboardServer, uniqueEmail, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { dashboardSuite, signIn } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage, saveScreenshot, SIGNED_OUT_PROBE, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { uniqueEmail } from './test-support/dashboard/dashboard-server.js';
 import { WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
 import { parseCsv, readZip } from './test-support/dashboard/read-zip.js';
-import { codeFromMail, freshIp, register } from './test-support/api-client.js';
+import { freshIp, register } from './test-support/api-client.js';
 
 // Annotations on the dashboard's main graph: markers at their bucket, tooltips by
 // keyboard, the list under the graph, the owner's add/edit/delete dialog, a member's
@@ -29,39 +30,28 @@ const NOTES = [
 ];
 
 describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
   let memberEmail: string;
-
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_notes' });
-    browser = await launchChromium();
-    for (const note of NOTES) {
-      const created = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/annotations`, { token: dash.owner.token, body: note });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
-    memberEmail = uniqueEmail('member');
-    await register(dash.server.api.withIp(freshIp()), dash.server.smtp, memberEmail);
-    const added = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/members`, { token: dash.owner.token, body: { email: memberEmail, role: 'member' } });
-    expect(added.status).toBe(201);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+  const suite = dashboardSuite(
+    { name: 'dash_notes' },
+    {
+      setup: async ({ dash }) => {
+        for (const note of NOTES) {
+          const created = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/annotations`, { token: dash.owner.token, body: note });
+          expect(created.status, JSON.stringify(created.body)).toBe(201);
+        }
+        memberEmail = uniqueEmail('member');
+        await register(dash.server.api.withIp(freshIp()), dash.server.smtp, memberEmail);
+        const added = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/members`, { token: dash.owner.token, body: { email: memberEmail, role: 'member' } });
+        expect(added.status).toBe(201);
+      },
+    },
+  );
 
   async function signedIn(email: string): Promise<WatchedPage> {
-    const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const watched = await openWatchedPage(suite.browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const { page } = watched;
-    const before = dash.server.smtp.received.length;
-    await page.goto(`${dash.base}/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Send code' }).click();
-    await page.getByLabel('Code').fill(await codeFromMail(dash.server.smtp, email, before));
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
-    await page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
+    await signIn(suite.dash, page, email);
+    await page.goto(`${suite.dash.base}/sites/${suite.dash.siteId}?${WINDOW_QUERY}`);
     await waitForPanels(page, PANELS_TIMEOUT_MS);
     return watched;
   }
@@ -80,9 +70,9 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
   const listed = (page: Page) => page.locator('.notes-list li .note-text').allInnerTexts();
 
   it('the shared page puts each note at its bucket, shows them by keyboard, and keeps hostile text inert', async () => {
-    const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const watched = await openWatchedPage(suite.browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const { page } = watched;
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
     await waitForPanels(page, PANELS_TIMEOUT_MS);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 4, 5]);
     // seven buckets spread over the plotting area: bucket i sits at i/6 of its width
@@ -120,9 +110,9 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
   });
 
   it('the export holds annotations.csv with the window notes, a formula defused', async () => {
-    const watched = await openWatchedPage(browser, { acceptDownloads: true, extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const watched = await openWatchedPage(suite.browser, { acceptDownloads: true, extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const { page } = watched;
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
+    await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
     await waitForPanels(page, PANELS_TIMEOUT_MS);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -140,10 +130,10 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
   });
 
   it('the owner adds, edits and deletes a note from the dashboard', async () => {
-    const watched = await signedIn(dash.owner.email);
+    const watched = await signedIn(suite.dash.owner.email);
     const { page } = watched;
     await expect.poll(() => listed(page)).toHaveLength(4);
-    expect(await page.locator('.note-author').first().innerText()).toContain(dash.owner.email);
+    expect(await page.locator('.note-author').first().innerText()).toContain(suite.dash.owner.email);
     await page.getByRole('button', { name: 'Add note' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a note' });
     await dialog.getByLabel('Day').fill('2024-03-06');
@@ -153,8 +143,8 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => listed(page)).toEqual(['Launched pricing page', 'Added in the browser', 'Outage, "db", 20 min', HOSTILE_NOTE, FORMULA_NOTE]);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 2, 4, 5]);
-    const stored = await dash.api.request<{ annotations: Array<{ annotation_id: number; datetime: string; text: string; author: string }> }>('GET', `/api/v1/sites/${dash.siteId}/annotations?from=2024-03-06&to=2024-03-06`, { token: dash.owner.token });
-    expect(stored.body.annotations).toMatchObject([{ datetime: '2024-03-06T09:15:00.000Z', text: 'Added in the browser', author: dash.owner.email }]);
+    const stored = await suite.dash.api.request<{ annotations: Array<{ annotation_id: number; datetime: string; text: string; author: string }> }>('GET', `/api/v1/sites/${suite.dash.siteId}/annotations?from=2024-03-06&to=2024-03-06`, { token: suite.dash.owner.token });
+    expect(stored.body.annotations).toMatchObject([{ datetime: '2024-03-06T09:15:00.000Z', text: 'Added in the browser', author: suite.dash.owner.email }]);
 
     await page.getByRole('button', { name: 'Edit the note of 2024-03-06 09:15: Added in the browser' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit note' });
@@ -176,7 +166,7 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     await again.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => listed(page)).toEqual(['Launched pricing page', 'Outage, "db", 20 min', HOSTILE_NOTE, FORMULA_NOTE]);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 4, 5]);
-    const audit = await dash.api.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${dash.siteId}/audit?limit=3`, { token: dash.owner.token });
+    const audit = await suite.dash.api.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${suite.dash.siteId}/audit?limit=3`, { token: suite.dash.owner.token });
     expect(audit.body.entries.map((e) => e.action)).toEqual(['annotation.delete', 'annotation.update', 'annotation.create']);
     watched.assertClean([SIGNED_OUT_PROBE, /status of 400 .*\/annotations\//]);
     await watched.close();

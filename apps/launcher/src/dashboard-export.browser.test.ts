@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage } from './test-support/dashboard/chromium.js';
-import { startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage } from './test-support/dashboard/chromium.js';
 import { WINDOW_QUERY, waitForPanels } from './test-support/dashboard/panels.js';
 import { parseCsv, readZip } from './test-support/dashboard/read-zip.js';
 import { CHANNELS, DAILY, GOAL, GOAL_ROW, HOSTILE, PRICING_FILTERED, SITE_HOST, TOP_PAGES, TOTALS, WINDOW } from './test-support/dashboard/seed.js';
@@ -13,23 +12,12 @@ const hasChromium = chromiumAvailable('dashboard CSV export');
 
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('the CSV export of the dashboard', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_export' });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+  const suite = dashboardSuite({ name: 'dash_export' });
 
   async function exportOf(query: string): Promise<{ name: string; files: Map<string, string[][]> }> {
-    const watched = await openWatchedPage(browser, { acceptDownloads: true });
+    const watched = await openWatchedPage(suite.browser, { acceptDownloads: true });
     const { page } = watched;
-    await page.goto(`${dash.base}/share/${dash.hash}?${query}`);
+    await page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${query}`);
     await waitForPanels(page);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { runAxe } from './test-support/dashboard/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import { dashboardSuite, signedInState, type StorageState } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
 import { WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
-import { codeFromMail, freshIp } from './test-support/api-client.js';
+import { freshIp } from './test-support/api-client.js';
 
 // The Funnels panel of the signed-in dashboard over seed.ts's data set. Funnel "Checkout":
 // page / → page /pricing → custom event Signup. Hand-computed for W (2024-03-04..10):
@@ -25,63 +25,48 @@ interface StepText {
 }
 
 describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
-  let storageState: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>;
+  let storageState: StorageState;
   let checkoutId: number;
-
-  beforeAll(async () => {
+  const suite = dashboardSuite(
     // a page's first dozen statements queue in chDB (one at a time); on a loaded 2-core machine the
     // last of them may wait past the default 10 s gateway deadline and answer 503
-    dash = await startDashboardServer({ name: 'dash_funnels', env: { GRPC_DEADLINE_MS: '60000' } });
-    const token = dash.owner.token;
-    const goals = await dash.api.request<{ goals: { goal_id: number; event_name: string | null }[] }>('GET', `/api/v1/sites/${dash.siteId}/goals`, { token });
-    const signup = goals.body.goals.find((g) => g.event_name === 'Signup')!.goal_id;
-    const goal = async (page_path: string, display_name: string) => {
-      const created = await dash.api.request<{ goal_id: number }>('POST', `/api/v1/sites/${dash.siteId}/goals`, { token, body: { page_path, display_name } });
-      expect(created.status).toBe(201);
-      return created.body.goal_id;
-    };
-    const [home, pricing, docs] = [await goal('/', 'Home'), await goal('/pricing', 'Pricing'), await goal('/docs', 'Docs')];
-    const funnel = async (name: string, steps: number[]) => {
-      const created = await dash.api.request<{ funnel_id: number }>('POST', `/api/v1/sites/${dash.siteId}/funnels`, { token, body: { name, steps } });
-      expect(created.status).toBe(201);
-      return created.body.funnel_id;
-    };
-    checkoutId = await funnel('Checkout', [home, pricing, signup]);
-    await funnel('Pricing to docs', [pricing, docs]);
-    // the events engine loads on its first statements: warm it before a page asks (a cold start on a loaded machine may answer 503)
-    for (let attempt = 0; attempt < 10; attempt += 1) {
-      const warm = await dash.api.request('POST', '/api/v1/query', { token, body: { site_id: dash.siteId, metrics: ['visitors'], date_range: ['2024-03-04', '2024-03-10'], dimensions: ['visit:source'] } });
-      const report = await dash.api.request('GET', `/api/v1/sites/${dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token });
-      if (warm.status === 200 && report.status === 200) break;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-
-    browser = await launchChromium();
-    const watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
-    const before = dash.server.smtp.received.length;
-    await watched.page.goto(`${dash.base}/`);
-    await watched.page.getByLabel('Email').fill(dash.owner.email);
-    await watched.page.getByRole('button', { name: 'Send code' }).click();
-    await watched.page.getByLabel('Code').fill(await codeFromMail(dash.server.smtp, dash.owner.email, before));
-    await watched.page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await watched.page.getByRole('heading', { name: 'Your sites' }).waitFor();
-    storageState = await watched.context.storageState();
-    await watched.close();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+    { name: 'dash_funnels', env: { GRPC_DEADLINE_MS: '60000' } },
+    {
+      setup: async ({ dash, browser }) => {
+        const token = dash.owner.token;
+        const goals = await dash.api.request<{ goals: { goal_id: number; event_name: string | null }[] }>('GET', `/api/v1/sites/${dash.siteId}/goals`, { token });
+        const signup = goals.body.goals.find((g) => g.event_name === 'Signup')!.goal_id;
+        const goal = async (page_path: string, display_name: string) => {
+          const created = await dash.api.request<{ goal_id: number }>('POST', `/api/v1/sites/${dash.siteId}/goals`, { token, body: { page_path, display_name } });
+          expect(created.status).toBe(201);
+          return created.body.goal_id;
+        };
+        const [home, pricing, docs] = [await goal('/', 'Home'), await goal('/pricing', 'Pricing'), await goal('/docs', 'Docs')];
+        const funnel = async (name: string, steps: number[]) => {
+          const created = await dash.api.request<{ funnel_id: number }>('POST', `/api/v1/sites/${dash.siteId}/funnels`, { token, body: { name, steps } });
+          expect(created.status).toBe(201);
+          return created.body.funnel_id;
+        };
+        checkoutId = await funnel('Checkout', [home, pricing, signup]);
+        await funnel('Pricing to docs', [pricing, docs]);
+        // the events engine loads on its first statements: warm it before a page asks (a cold start on a loaded machine may answer 503)
+        for (let attempt = 0; attempt < 10; attempt += 1) {
+          const warm = await dash.api.request('POST', '/api/v1/query', { token, body: { site_id: dash.siteId, metrics: ['visitors'], date_range: ['2024-03-04', '2024-03-10'], dimensions: ['visit:source'] } });
+          const report = await dash.api.request('GET', `/api/v1/sites/${dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token });
+          if (warm.status === 200 && report.status === 200) break;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+        storageState = await signedInState(dash, browser, dash.owner.email);
+      },
+    },
+  );
 
   const open = (scheme: 'light' | 'dark' = 'light') =>
-    openWatchedPage(browser, { colorScheme: scheme, viewport: { width: 1280, height: 1400 }, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, storageState });
+    openWatchedPage(suite.browser, { colorScheme: scheme, viewport: { width: 1280, height: 1400 }, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, storageState });
 
   async function openDashboard(query: string, scheme: 'light' | 'dark' = 'light'): Promise<WatchedPage> {
     const watched = await open(scheme);
-    await watched.page.goto(`${dash.base}/sites/${dash.siteId}?${query}`);
+    await watched.page.goto(`${suite.dash.base}/sites/${suite.dash.siteId}?${query}`);
     await watched.page.locator('[data-panel="funnels"]').waitFor({ timeout: 60_000 });
     // the first report of a cold engine on a shared 2-core machine may take a while
     await waitForPanels(watched.page, 60_000);
@@ -113,7 +98,7 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
       { name: '3. Signup', value: '2 visitors · 50%', dropoff: '', bar: '50%' },
     ]);
     // the same figures as the API answers them
-    const api = await dash.api.request<{ steps: { visitors: number }[] }>('GET', `/api/v1/sites/${dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token: dash.owner.token });
+    const api = await suite.dash.api.request<{ steps: { visitors: number }[] }>('GET', `/api/v1/sites/${suite.dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token: suite.dash.owner.token });
     expect(api.body.steps.map((s) => s.visitors)).toEqual([4, 2, 2]);
     await saveScreenshot(page, 'funnels-chart-light');
     watched.assertClean();

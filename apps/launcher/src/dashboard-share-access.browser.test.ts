@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Frame } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot } from './test-support/dashboard/chromium.js';
-import { apiQuery, postLiveEvent, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import type { Frame } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage, saveScreenshot } from './test-support/dashboard/chromium.js';
+import { apiQuery, postLiveEvent } from './test-support/dashboard/dashboard-server.js';
 import { allPanelsLoaded, panel, PANELS, statText, WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
 import { TOTALS } from './test-support/dashboard/seed.js';
 
@@ -12,36 +13,30 @@ import { TOTALS } from './test-support/dashboard/seed.js';
 // public dashboard off turns the page into the one 404 page, identical to an unknown hash.
 const hasChromium = chromiumAvailable('dashboard share access, realtime and embed');
 
-
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
   // another origin that frames the dashboard, as a blog embedding it would
   let framing: http.Server;
   let framingUrl: string;
+  const suite = dashboardSuite(
+    { name: 'dash_share_access' },
+    {
+      setup: async () => {
+        framing = http.createServer((request, response) => {
+          const target = new URL(request.url!, 'http://x').searchParams.get('src') ?? '';
+          response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>blog</title><iframe id="dash" width="1000" height="800" src="${target.replace(/"/g, '&quot;')}"></iframe>`);
+        });
+        await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
+        framingUrl = `http://localhost:${(framing.address() as AddressInfo).port}/`;
+      },
+    },
+  );
+  afterAll(() => new Promise((resolve) => framing?.close(resolve)));
 
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_share_access' });
-    browser = await launchChromium();
-    framing = http.createServer((request, response) => {
-      const target = new URL(request.url!, 'http://x').searchParams.get('src') ?? '';
-      response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>blog</title><iframe id="dash" width="1000" height="800" src="${target.replace(/"/g, '&quot;')}"></iframe>`);
-    });
-    await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
-    framingUrl = `http://localhost:${(framing.address() as AddressInfo).port}/`;
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => framing?.close(resolve));
-    await dash?.stop();
-  });
-
-  const shareUrl = (query = '') => `${dash.base}/share/${dash.hash}${query ? `?${query}` : ''}`;
+  const shareUrl = (query = '') => `${suite.dash.base}/share/${suite.dash.hash}${query ? `?${query}` : ''}`;
 
   it('"visitors now" goes from 0 to 1 after a live pageview, on the page’s own refresh', async () => {
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     const { page } = watched;
     // the page's timers run on a clock the test moves: the ≤ 30 s refresh without waiting 30 s
     await page.clock.install();
@@ -52,9 +47,9 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     const nowText = () => now.evaluate((box: InPage) => ([...box.children] as InPage[]).map((part) => String(part.textContent).trim()).join(' '));
     await expect.poll(nowText).toBe('Visitors now 0');
 
-    expect(await postLiveEvent(dash, { path: '/live' })).toBe(202);
+    expect(await postLiveEvent(suite.dash, { path: '/live' })).toBe(202);
     // stored and counted by the API first (ingest is asynchronous)
-    await expect.poll(async () => (await apiQuery(dash, { metrics: ['visitors'], date_range: 'realtime' })).results[0]!.metrics.visitors, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => (await apiQuery(suite.dash, { metrics: ['visitors'], date_range: 'realtime' })).results[0]!.metrics.visitors, { timeout: 15_000 }).toBe(1);
     // then the page, on its next refreshes (the gateway may serve a realtime answer up to 10 s old)
     await expect
       .poll(
@@ -77,7 +72,7 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
   });
 
   it('one panel’s failed call shows in that panel only; the rest of the page keeps its numbers', async () => {
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     const { page } = watched;
     // the country breakdown's call fails as an overloaded query service would answer it
     await page.route('**/api/v1/share/*/query', async (route) => {
@@ -107,7 +102,7 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     expect(normal.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(normal.headers.get('x-frame-options')).toBe('DENY');
 
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     const { page } = watched;
     await page.goto(`${framingUrl}?src=${encodeURIComponent(embedUrl)}`);
     const frame = await frameAt(() => page.frames(), embedUrl);
@@ -125,7 +120,7 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
   });
 
   it('the normal share page refuses to be framed', async () => {
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     const { page } = watched;
     await page.goto(`${framingUrl}?src=${encodeURIComponent(shareUrl(WINDOW_QUERY))}`);
     await page.waitForTimeout(1_500);
@@ -138,22 +133,22 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
   });
 
   it('turned off: the page is the one 404 page, byte for byte the unknown hash’s, and the data routes 404', async () => {
-    const put = await dash.api.request('PUT', `/api/v1/sites/${dash.siteId}/settings/public-dashboard`, { token: dash.owner.token, body: { enabled: false } });
+    const put = await suite.dash.api.request('PUT', `/api/v1/sites/${suite.dash.siteId}/settings/public-dashboard`, { token: suite.dash.owner.token, body: { enabled: false } });
     expect(put.status).toBe(200);
     const turnedOffAt = Date.now();
     // the gateway's share lookup cache drops the site on settings.changed (the bus: not synchronous)
     await expect.poll(async () => (await fetch(shareUrl())).status, { timeout: 5_000, interval: 50 }).toBe(404);
     console.info(`[figure] share page 404 ${Date.now() - turnedOffAt} ms after the public dashboard was turned off`);
     const off = await fetch(shareUrl());
-    const unknown = await fetch(`${dash.base}/share/${'z'.repeat(dash.hash.length)}`);
+    const unknown = await fetch(`${suite.dash.base}/share/${'z'.repeat(suite.dash.hash.length)}`);
     expect([off.status, unknown.status]).toEqual([404, 404]);
     const offBody = await off.text();
     expect(offBody).toBe(await unknown.text());
-    const data = await fetch(`${dash.base}/api/v1/share/${dash.hash}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metrics: ['visitors'], date_range: '30d' }) });
+    const data = await fetch(`${suite.dash.base}/api/v1/share/${suite.dash.hash}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metrics: ['visitors'], date_range: '30d' }) });
     expect(data.status).toBe(404);
     expect(((await data.json()) as { code: string }).code).toBe('unknown_site');
 
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     const { page } = watched;
     const shown = await page.goto(shareUrl(WINDOW_QUERY));
     expect(shown!.status()).toBe(404);

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, SIGNED_OUT_PROBE, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { startDashboardServer, uniqueEmail, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage, SIGNED_OUT_PROBE, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { uniqueEmail } from './test-support/dashboard/dashboard-server.js';
 import { statText, WINDOW_QUERY, waitForPanels, type InPage } from './test-support/dashboard/panels.js';
 import { SITE_HOST, TOTALS } from './test-support/dashboard/seed.js';
 import { codeFromMail, freshIp } from './test-support/api-client.js';
@@ -15,37 +16,26 @@ const OTP_TTL_MS = 10 * 60_000; // apps/identity otp-code.ts OTP_TTL_MINUTES
 
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
   // the services' clock runs with the real one plus this offset: an expired code without waiting ten minutes
   let offsetMs = 0;
-
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_sign_in', clock: () => new Date(Date.now() + offsetMs) });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+  const suite = dashboardSuite({ name: 'dash_sign_in', clock: () => new Date(Date.now() + offsetMs) });
 
   /**
    * A browser with its own client address (X-Forwarded-For, honoured from the trusted
    * 127.0.0.1): the sign-in limits count codes per address and per IP.
    */
-  const openBrowser = () => openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+  const openBrowser = () => openWatchedPage(suite.browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
 
   /** Fills the e-mail step and answers the code the server mailed. */
   async function requestCode(page: Page, email: string): Promise<string> {
     // past the per-address limit's minute (2 codes a minute): the owner signs in many times here
     offsetMs += 61_000;
-    const before = dash.server.smtp.received.length;
-    await page.goto(`${dash.base}/`);
+    const before = suite.dash.server.smtp.received.length;
+    await page.goto(`${suite.dash.base}/`);
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByLabel('Code').waitFor();
-    return codeFromMail(dash.server.smtp, email, before);
+    return codeFromMail(suite.dash.server.smtp, email, before);
   }
 
   async function enterCode(page: Page, code: string, acceptTerms = false) {
@@ -55,12 +45,12 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   }
 
   async function sessionCookie(context: BrowserContext) {
-    return (await context.cookies(dash.base)).find((c) => c.name === 'sightline_session');
+    return (await context.cookies(suite.dash.base)).find((c) => c.name === 'sightline_session');
   }
 
   /** What the server says about a cookie value, asked without the browser. */
   async function serverSession(cookie: string): Promise<number> {
-    return (await fetch(`${dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie}` } })).status;
+    return (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie}` } })).status;
   }
 
   async function signInAs(watched: WatchedPage, email: string, acceptTerms = false) {
@@ -88,10 +78,10 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(await serverSession(cookie!.value)).toBe(200);
     // the cookie alone reads nothing: the CSRF token (from GET /web/session, kept in page memory) must come with it
-    const bare = await fetch(`${dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}` } });
+    const bare = await fetch(`${suite.dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}` } });
     expect(bare.status).toBe(401);
-    const { csrf_token } = (await (await fetch(`${dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie!.value}` } })).json()) as { csrf_token: string };
-    const withToken = await fetch(`${dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}`, 'x-csrf-token': csrf_token } });
+    const { csrf_token } = (await (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie!.value}` } })).json()) as { csrf_token: string };
+    const withToken = await fetch(`${suite.dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}`, 'x-csrf-token': csrf_token } });
     expect(withToken.status).toBe(200);
     // no token in web storage
     const stored = await page.evaluate(() => JSON.stringify({ ...(globalThis as InPage).localStorage }) + JSON.stringify({ ...(globalThis as InPage).sessionStorage }));
@@ -104,10 +94,10 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   it('an existing account signs in without the terms box and reaches its site’s dashboard', async () => {
     const watched = await openBrowser();
     const { page } = watched;
-    await signInAs(watched, dash.owner.email);
+    await signInAs(watched, suite.dash.owner.email);
     await page.getByRole('link', { name: SITE_HOST }).click();
-    await page.waitForURL(`${dash.base}/sites/${dash.siteId}**`);
-    await page.goto(`${dash.base}/sites/${dash.siteId}?${WINDOW_QUERY}`);
+    await page.waitForURL(`${suite.dash.base}/sites/${suite.dash.siteId}**`);
+    await page.goto(`${suite.dash.base}/sites/${suite.dash.siteId}?${WINDOW_QUERY}`);
     await waitForPanels(page);
     await expect.poll(() => statText(page, 'Visitors')).toBe(`Visitors ${TOTALS.visitors}`);
     watched.assertClean([SIGNED_OUT_PROBE]);
@@ -117,7 +107,7 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   it('a wrong code is refused with otp_invalid and no session', async () => {
     const watched = await openBrowser();
     const { page, context } = watched;
-    const code = await requestCode(page, dash.owner.email);
+    const code = await requestCode(page, suite.dash.owner.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const answer = page.waitForResponse((r) => r.url().endsWith('/web/session') && r.request().method() === 'POST');
     await enterCode(page, wrong);
@@ -137,7 +127,7 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   it('an expired code is refused (the services’ clock moved past its ten minutes)', async () => {
     const watched = await openBrowser();
     const { page, context } = watched;
-    const code = await requestCode(page, dash.owner.email);
+    const code = await requestCode(page, suite.dash.owner.email);
     offsetMs += OTP_TTL_MS + 60_000;
     const answer = page.waitForResponse((r) => r.url().endsWith('/web/session') && r.request().method() === 'POST');
     await enterCode(page, code);
@@ -151,14 +141,14 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   it('sign out revokes the session on the server, not only in this browser', async () => {
     const watched = await openBrowser();
     const { page, context } = watched;
-    await signInAs(watched, dash.owner.email);
+    await signInAs(watched, suite.dash.owner.email);
     const cookie = (await sessionCookie(context))!.value;
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Email').waitFor();
     expect(await sessionCookie(context)).toBeUndefined();
     // the old cookie, replayed from elsewhere, is dead
     expect(await serverSession(cookie)).toBe(401);
-    const sites = await fetch(`${dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie}`, 'x-csrf-token': 'anything' } });
+    const sites = await fetch(`${suite.dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie}`, 'x-csrf-token': 'anything' } });
     expect(sites.status).toBe(401);
     watched.assertClean([SIGNED_OUT_PROBE]);
     await watched.close();
@@ -167,8 +157,8 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
   it('sign out everywhere ends the account’s other sessions too', async () => {
     const first = await openBrowser();
     const second = await openBrowser();
-    await signInAs(first, dash.owner.email);
-    await signInAs(second, dash.owner.email);
+    await signInAs(first, suite.dash.owner.email);
+    await signInAs(second, suite.dash.owner.email);
     const secondCookie = (await sessionCookie(second.context))!.value;
     expect(await serverSession(secondCookie)).toBe(200);
     await first.page.getByRole('button', { name: 'Sign out everywhere' }).click();

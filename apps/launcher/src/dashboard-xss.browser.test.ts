@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { apiQuery, startDashboardServer, type DashboardServer } from './test-support/dashboard/dashboard-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
+import { chromiumAvailable, openWatchedPage } from './test-support/dashboard/chromium.js';
+import { apiQuery } from './test-support/dashboard/dashboard-server.js';
 import { breakdownRows, openTab, panel, statText, WINDOW_QUERY, waitForPanels, type InPage, type PanelName } from './test-support/dashboard/panels.js';
 import { HOSTILE, WINDOW } from './test-support/dashboard/seed.js';
 
@@ -23,34 +24,17 @@ const TABS: Array<[PanelName, string[]]> = [
 
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_000 }, () => {
-  let dash: DashboardServer;
-  let browser: Browser;
-  let watched: WatchedPage;
-  let page: Page;
-
-  beforeAll(async () => {
-    dash = await startDashboardServer({ name: 'dash_xss' });
-    browser = await launchChromium();
-    watched = await openWatchedPage(browser);
-    page = watched.page;
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
-    await waitForPanels(page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dash?.stop();
-  });
+  const suite = dashboardSuite({ name: 'dash_xss' }, { page: {}, sharePage: true });
 
   /** Each anchor's href resolves to http(s): same origin, or an outbound http(s) link. */
   async function expectOnlyHttpLinks() {
-    const hrefs = await page.locator('a[href]').evaluateAll((links: InPage[]) => links.map((a) => String(a.href)));
+    const hrefs = await suite.page.locator('a[href]').evaluateAll((links: InPage[]) => links.map((a) => String(a.href)));
     for (const href of hrefs) expect(href, href).toMatch(/^https?:\/\//);
     return hrefs;
   }
 
   it('the traps catch a page that does run a hostile value (the check can fail)', async () => {
-    const probe = await openWatchedPage(browser);
+    const probe = await openWatchedPage(suite.browser);
     // a page without CSP that puts the seed's value into innerHTML, as a careless renderer would
     await probe.page.setContent(`<div id="x"></div><script>document.getElementById('x').innerHTML = ${JSON.stringify(HOSTILE.utmSource)};</script>`);
     await expect.poll(() => probe.problems.some((p) => p.includes('PWNED')) && probe.dialogs.length > 0).toBe(true);
@@ -62,8 +46,8 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
     const seen = new Set<string>();
     for (const [name, tabs] of TABS) {
       for (const tab of tabs) {
-        await openTab(page, name, tab);
-        for (const row of await breakdownRows(page, name)) seen.add(row.label);
+        await openTab(suite.page, name, tab);
+        for (const row of await breakdownRows(suite.page, name)) seen.add(row.label);
         await expectOnlyHttpLinks();
       }
     }
@@ -72,66 +56,66 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
       expect(seen.has(value), JSON.stringify(value)).toBe(true);
     }
     // no element was made from them
-    expect(await page.locator('img[src="x"], svg[onload], script:not([src]):not([type="application/json"])').count()).toBe(0);
-    const html = await page.content();
+    expect(await suite.page.locator('img[src="x"], svg[onload], script:not([src]):not([type="application/json"])').count()).toBe(0);
+    const html = await suite.page.content();
     expect(html).not.toContain('<script>window.__pwned');
     expect(html).not.toContain('<img src=x');
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('a javascript: referrer is never a link; http(s) referrers are', async () => {
-    await openTab(page, 'sources', 'Referrers');
+    await openTab(suite.page, 'sources', 'Referrers');
     const hrefs = await expectOnlyHttpLinks();
     expect(hrefs.some((h) => h.includes('google.com'))).toBe(true);
     expect(hrefs.some((h) => /javascript|alert|evil/i.test(h))).toBe(false);
     // the hostile referrers are rows of text, with no link of their own
     for (const value of [HOSTILE.javascriptReferrer, HOSTILE.controlReferrer]) {
-      const row = panel(page, 'sources').getByRole('row').filter({ hasText: value.slice(0, 10) });
+      const row = panel(suite.page, 'sources').getByRole('row').filter({ hasText: value.slice(0, 10) });
       expect(await row.locator('a').count(), value).toBe(0);
     }
   });
 
   it('filtering by the CRLF/NUL path round-trips through the URL and a reload, inert', async () => {
-    await openTab(page, 'pages', 'Top pages');
-    await panel(page, 'pages').locator('tbody button').filter({ hasText: /^\/a/ }).click();
-    await waitForPanels(page);
-    expect(new URL(page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
-    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
-    await page.reload();
-    await waitForPanels(page);
-    expect(new URL(page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
-    await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
-    const filtered = await apiQuery(dash, { metrics: ['visitors'], date_range: [WINDOW.from, WINDOW.to], filters: [{ field: 'page', operator: 'is', values: [HOSTILE.controlPath] }] });
+    await openTab(suite.page, 'pages', 'Top pages');
+    await panel(suite.page, 'pages').locator('tbody button').filter({ hasText: /^\/a/ }).click();
+    await waitForPanels(suite.page);
+    expect(new URL(suite.page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
+    await expect.poll(() => statText(suite.page, 'Visitors')).toBe('Visitors 1');
+    await suite.page.reload();
+    await waitForPanels(suite.page);
+    expect(new URL(suite.page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
+    await expect.poll(() => statText(suite.page, 'Visitors')).toBe('Visitors 1');
+    const filtered = await apiQuery(suite.dash, { metrics: ['visitors'], date_range: [WINDOW.from, WINDOW.to], filters: [{ field: 'page', operator: 'is', values: [HOSTILE.controlPath] }] });
     expect(filtered.results[0]!.metrics.visitors).toBe(1);
-    const chip = await page.getByRole('region', { name: 'Filters' }).locator('li').first().evaluate((li: InPage) => String(li.firstElementChild.textContent));
+    const chip = await suite.page.getByRole('region', { name: 'Filters' }).locator('li').first().evaluate((li: InPage) => String(li.firstElementChild.textContent));
     expect(chip).toBe(`Page is ${HOSTILE.controlPath}`);
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 
   it('the script path and the hostile event as filters: shown in chips and dialogs as text', async () => {
-    await page.goto(`${dash.base}/share/${dash.hash}?${WINDOW_QUERY}`);
-    await waitForPanels(page);
-    await openTab(page, 'goals', 'Custom events');
-    await panel(page, 'goals').locator('tbody button').filter({ hasText: '<script>alert(1)</script>' }).click();
-    await waitForPanels(page);
-    expect(new URL(page.url()).searchParams.getAll('f')).toEqual([`is,event,${HOSTILE.eventName}`]);
-    await openTab(page, 'goals', 'Properties');
+    await suite.page.goto(`${suite.dash.base}/share/${suite.dash.hash}?${WINDOW_QUERY}`);
+    await waitForPanels(suite.page);
+    await openTab(suite.page, 'goals', 'Custom events');
+    await panel(suite.page, 'goals').locator('tbody button').filter({ hasText: '<script>alert(1)</script>' }).click();
+    await waitForPanels(suite.page);
+    expect(new URL(suite.page.url()).searchParams.getAll('f')).toEqual([`is,event,${HOSTILE.eventName}`]);
+    await openTab(suite.page, 'goals', 'Properties');
     // GET /props lists the keys of the whole range (plan among them), not of one event
-    const select = panel(page, 'goals').getByRole('combobox');
+    const select = panel(suite.page, 'goals').getByRole('combobox');
     expect(await select.locator('option').allTextContents()).toContain(HOSTILE.propKey);
     await select.selectOption(HOSTILE.propKey);
-    await waitForPanels(page);
-    await expect.poll(() => breakdownRows(page, 'goals')).toEqual([{ label: HOSTILE.propValue, value: '1' }]);
+    await waitForPanels(suite.page);
+    await expect.poll(() => breakdownRows(suite.page, 'goals')).toEqual([{ label: HOSTILE.propValue, value: '1' }]);
 
     // the details dialog over the hostile pages, searched for the hostile text
-    await openTab(page, 'pages', 'Top pages');
-    await panel(page, 'pages').getByRole('button', { name: /^Details/ }).click();
-    const dialog = page.getByRole('dialog');
+    await openTab(suite.page, 'pages', 'Top pages');
+    await panel(suite.page, 'pages').getByRole('button', { name: /^Details/ }).click();
+    const dialog = suite.page.getByRole('dialog');
     await dialog.getByLabel('Search').fill('<script>');
     await expect.poll(() => dialog.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
     expect(await dialog.locator('tbody tr').first().innerText()).toContain('<script>window.__pwned=1;alert(1)</script>');
-    await page.keyboard.press('Escape');
+    await suite.page.keyboard.press('Escape');
     await expectOnlyHttpLinks();
-    watched.assertClean();
+    suite.watched.assertClean();
   });
 });

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { startHostSite, snippet, type HostSite } from './test-support/widgets/host-page.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumAvailable, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { snippet } from './test-support/widgets/host-page.js';
 import { EXPECTED } from './test-support/widgets/seed.js';
-import { startWidgetBackend, type WidgetBackend } from './test-support/widgets/widget-backend.js';
+import { widgetSuite } from './test-support/widgets/widget-suite.js';
 import { probeScript, waitForState, widgetLabels, widgetRows, widgetText, type InPage } from './test-support/widgets/widget-probe.js';
 
 // Issue 32: what happens to embedded widgets over time — a live visit, the key rotated,
@@ -17,24 +17,11 @@ const quiet = new WeakMap<Page, () => boolean>();
 const NETWORK_NOISE = [/status of 404 .*\/api\/v1\/widgets\//, /net::ERR_CONNECTION_REFUSED/, /net::ERR_EMPTY_RESPONSE/, /net::ERR_CONNECTION_RESET/];
 
 describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () => {
-  let backend: WidgetBackend;
-  let host: HostSite;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    backend = await startWidgetBackend('widgets_lifecycle');
-    host = await startHostSite(backend.base);
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await backend?.stop();
-  });
+  const suite = widgetSuite('widgets_lifecycle');
 
   /** A page on the host site holding `html`, its timers on a controlled clock (unless `realTime`). */
   async function open(name: string, html: string, options: { realTime?: boolean; context?: Parameters<typeof openWatchedPage>[1]; initScript?: string } = {}): Promise<WatchedPage & { dataRequests: string[] }> {
-    const w = await openWatchedPage(browser, options.context ?? {});
+    const w = await openWatchedPage(suite.browser, options.context ?? {});
     await w.context.addInitScript({ content: probeScript() });
     if (options.initScript) await w.context.addInitScript({ content: options.initScript });
     if (!options.realTime) await w.page.clock.install();
@@ -51,7 +38,7 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
     w.page.on('requestfinished', settled);
     w.page.on('requestfailed', settled);
     quiet.set(w.page, () => inFlight === 0);
-    await w.page.goto(host.page(name, html));
+    await w.page.goto(suite.host.page(name, html));
     return Object.assign(w, { dataRequests });
   }
 
@@ -73,12 +60,12 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   }
 
   it('refreshes live visitors and the globe after a live visit', async () => {
-    const w = await open('live', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'globe', backend.key, 'globe', { size: '240' })].join('\n'));
+    const w = await open('live', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' })].join('\n'));
     try {
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'globe', 'ready');
       expect(await widgetText(w.page, 'live')).toBe(`${EXPECTED.liveVisitors} visitors in the last 5 minutes`);
-      await backend.addLiveVisit();
+      await suite.backend.addLiveVisit();
       // one more visitor, from an address without geo: 5 in the last 5 minutes; 7 in 30
       // minutes, still from 4 places and the same countries (no marker, no country for it)
       await advanceUntil(w.page, 30_000, async () => (await widgetText(w.page, 'live')) === `${EXPECTED.liveVisitors + 1} visitors in the last 5 minutes`);
@@ -91,11 +78,11 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   });
 
   it('stops asking, quietly, once the key is rotated; the new key works', async () => {
-    const w = await open('rotated', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'countries', backend.key, 'countries')].join('\n'));
+    const w = await open('rotated', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'countries', suite.backend.key, 'countries')].join('\n'));
     try {
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'countries', 'ready');
-      await backend.rotateKey();
+      await suite.backend.rotateKey();
       await advanceUntil(w.page, 30_000, async () => (await w.page.getAttribute('#live', 'data-state')) === 'error');
       await advanceUntil(w.page, 5 * 60_000, async () => (await w.page.getAttribute('#countries', 'data-state')) === 'error');
       expect(await widgetText(w.page, 'live')).toBe('Live visitors are unavailable right now.');
@@ -110,7 +97,7 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
     } finally {
       await w.close();
     }
-    const fresh = await open('rotated-new-key', snippet(backend.base, 'countries', backend.key, 'countries'));
+    const fresh = await open('rotated-new-key', snippet(suite.backend.base, 'countries', suite.backend.key, 'countries'));
     try {
       await waitForState(fresh.page, 'countries', 'ready');
       // the seed's 30 days plus the earlier test's live visitor (no country): 11 visitors,
@@ -129,10 +116,10 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   });
 
   it('stops, quietly, once the site is deleted', async () => {
-    const w = await open('deleted', snippet(backend.base, 'map', backend.key, 'map'));
+    const w = await open('deleted', snippet(suite.backend.base, 'map', suite.backend.key, 'map'));
     try {
       await waitForState(w.page, 'map', 'ready');
-      await backend.deleteSite();
+      await suite.backend.deleteSite();
       await advanceUntil(w.page, 5 * 60_000, async () => (await w.page.getAttribute('#map', 'data-state')) === 'error');
       expect(await widgetText(w.page, 'map')).toBe('The visitors map is unavailable right now.');
       const asked = w.dataRequests.length;
@@ -147,29 +134,17 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
 });
 
 describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 240_000 }, () => {
-  let backend: WidgetBackend;
-  let host: HostSite;
-  let browser: Browser;
-  beforeAll(async () => {
-    backend = await startWidgetBackend('widgets_outage');
-    host = await startHostSite(backend.base);
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await backend?.stop();
-  });
+  const suite = widgetSuite('widgets_outage');
 
   it('leaves the host page intact with a quiet placeholder', async () => {
-    const w = await openWatchedPage(browser);
+    const w = await openWatchedPage(suite.browser);
     try {
       await w.context.addInitScript({ content: probeScript() });
       await w.page.clock.install();
-      await w.page.goto(host.page('stopping', [snippet(backend.base, 'live-users', backend.key, 'live'), snippet(backend.base, 'globe', backend.key, 'globe', { size: '200' })].join('\n')));
+      await w.page.goto(suite.host.page('stopping', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '200' })].join('\n')));
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'globe', 'ready');
-      await backend.stop();
+      await suite.backend.stop();
       // the browser may answer from its HTTP cache (max-age=15, real time) for a little while
       const deadline = Date.now() + 45_000;
       while ((await w.page.getAttribute('#live', 'data-state')) !== 'error' && Date.now() < deadline) {
@@ -190,25 +165,13 @@ describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 240
 });
 
 describe.runIf(enabled)('the globe and motion', { timeout: 240_000 }, () => {
-  let backend: WidgetBackend;
-  let host: HostSite;
-  let browser: Browser;
-  beforeAll(async () => {
-    backend = await startWidgetBackend('widgets_globe');
-    host = await startHostSite(backend.base);
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await backend?.stop();
-  });
+  const suite = widgetSuite('widgets_globe');
 
   async function globeFrames(reducedMotion: 'reduce' | 'no-preference'): Promise<{ same: boolean; dotAnimation: string }> {
-    const w = await openWatchedPage(browser, { reducedMotion });
+    const w = await openWatchedPage(suite.browser, { reducedMotion });
     try {
       await w.context.addInitScript({ content: probeScript() });
-      await w.page.goto(host.page(`motion-${reducedMotion}`, [snippet(backend.base, 'globe', backend.key, 'globe', { size: '240' }), snippet(backend.base, 'live-users', backend.key, 'live')].join('\n')));
+      await w.page.goto(suite.host.page(`motion-${reducedMotion}`, [snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' }), snippet(suite.backend.base, 'live-users', suite.backend.key, 'live')].join('\n')));
       await waitForState(w.page, 'globe', 'ready');
       await waitForState(w.page, 'live', 'ready');
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -230,14 +193,14 @@ describe.runIf(enabled)('the globe and motion', { timeout: 240_000 }, () => {
   });
 
   it('falls back to the country list without WebGL', async () => {
-    const w = await openWatchedPage(browser);
+    const w = await openWatchedPage(suite.browser);
     try {
       await w.context.addInitScript({ content: probeScript() });
       // this browser without WebGL: every webgl context request answers null
       await w.context.addInitScript({
         content: `(() => { const get = HTMLCanvasElement.prototype.getContext; HTMLCanvasElement.prototype.getContext = function (type, ...rest) { return /webgl/.test(type) ? null : get.call(this, type, ...rest); }; })();`,
       });
-      await w.page.goto(host.page('no-webgl', snippet(backend.base, 'globe', backend.key, 'globe')));
+      await w.page.goto(suite.host.page('no-webgl', snippet(suite.backend.base, 'globe', suite.backend.key, 'globe')));
       await waitForState(w.page, 'globe', 'ready');
       // 30 minutes: DE 3 of 6 (50.0 %), FR, GB, US 1 each (16.7 %)
       expect(await widgetRows(w.page, 'globe')).toEqual([

@@ -1,10 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAxe } from './test-support/dashboard/axe.js';
-import { chromiumAvailable, launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
-import { startHostSite, snippet, type HostSite } from './test-support/widgets/host-page.js';
+import { chromiumAvailable, openWatchedPage, saveScreenshot, type WatchedPage } from './test-support/dashboard/chromium.js';
+import { snippet } from './test-support/widgets/host-page.js';
 import { EXPECTED, HOSTILE } from './test-support/widgets/seed.js';
-import { startWidgetBackend, type WidgetBackend } from './test-support/widgets/widget-backend.js';
+import { widgetSuite } from './test-support/widgets/widget-suite.js';
 import { probeScript, waitForState, type InPage, widgetLabels, widgetRows, widgetText } from './test-support/widgets/widget-probe.js';
 
 // Issue 32: each widget embedded on a page of another origin under a strict CSP, against
@@ -12,15 +11,8 @@ import { probeScript, waitForState, type InPage, widgetLabels, widgetRows, widge
 const enabled = chromiumAvailable('widgets-render');
 
 describe.runIf(enabled)('widgets on a host page of another origin', () => {
-  let backend: WidgetBackend;
-  let host: HostSite;
-  let browser: Browser;
   let allFour: string;
-
-  beforeAll(async () => {
-    backend = await startWidgetBackend('widgets_render');
-    host = await startHostSite(backend.base);
-    browser = await launchChromium();
+  const suite = widgetSuite('widgets_render', async ({ backend, host }) => {
     allFour = host.page(
       'all-four',
       [
@@ -30,15 +22,10 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
         snippet(backend.base, 'globe', backend.key, 'globe', { size: '320' }),
       ].join('\n'),
     );
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    await backend?.stop();
   });
 
   async function open(options: Parameters<typeof openWatchedPage>[1] = {}, openRoots = false): Promise<WatchedPage> {
-    const watched = await openWatchedPage(browser, options);
+    const watched = await openWatchedPage(suite.browser, options);
     await watched.context.addInitScript({ content: probeScript(openRoots) });
     await watched.page.goto(allFour);
     for (const id of ['live', 'countries', 'map', 'globe']) await waitForState(watched.page, id, 'ready');
@@ -106,11 +93,11 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
   });
 
   it('follows prefers-color-scheme with data-theme="auto", and a forced dark theme', async () => {
-    const page = host.page(
+    const page = suite.host.page(
       'themes',
-      [snippet(backend.base, 'countries', backend.key, 'auto', { theme: 'auto' }), snippet(backend.base, 'live-users', backend.key, 'dark', { theme: 'dark', accent: '#ff6600' }), snippet(backend.base, 'countries', backend.key, 'light')].join('\n'),
+      [snippet(suite.backend.base, 'countries', suite.backend.key, 'auto', { theme: 'auto' }), snippet(suite.backend.base, 'live-users', suite.backend.key, 'dark', { theme: 'dark', accent: '#ff6600' }), snippet(suite.backend.base, 'countries', suite.backend.key, 'light')].join('\n'),
     );
-    const w = await openWatchedPage(browser, { colorScheme: 'dark' });
+    const w = await openWatchedPage(suite.browser, { colorScheme: 'dark' });
     try {
       await w.context.addInitScript({ content: probeScript() });
       await w.page.goto(page);
@@ -157,8 +144,8 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
   });
 
   it('names countries in data-locale and groups numbers its way', async () => {
-    const page = host.page('locale', snippet(backend.base, 'countries', backend.key, 'de', { locale: 'de-DE', limit: '2' }));
-    const w = await openWatchedPage(browser);
+    const page = suite.host.page('locale', snippet(suite.backend.base, 'countries', suite.backend.key, 'de', { locale: 'de-DE', limit: '2' }));
+    const w = await openWatchedPage(suite.browser);
     try {
       await w.context.addInitScript({ content: probeScript() });
       await w.page.goto(page);
@@ -175,8 +162,8 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
   });
 
   it('shows a refused key as a quiet placeholder, without an error on the host page', async () => {
-    const page = host.page('bad-key', snippet(backend.base, 'countries', `wk_${'A'.repeat(43)}`, 'bad'));
-    const w = await openWatchedPage(browser);
+    const page = suite.host.page('bad-key', snippet(suite.backend.base, 'countries', `wk_${'A'.repeat(43)}`, 'bad'));
+    const w = await openWatchedPage(suite.browser);
     try {
       await w.context.addInitScript({ content: probeScript() });
       await w.page.goto(page);
