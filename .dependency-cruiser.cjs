@@ -31,16 +31,7 @@ const anyEntry = `^(${[...entries.public, ...entries.testing].join('|')})$`;
 const testingEntry = `^(${entries.testing.join('|')})$`;
 
 // Code that only tests (and benchmarks) run. Production = everything else under apps/*/src and libs/*/src.
-const TEST_ONLY = [
-  '\\.test\\.ts$',
-  '\\.suite\\.ts$',
-  '/test-support/',
-  '/testing/',
-  '/bench/',
-  '^libs/testkit/',
-  '^load-tests/',
-  '^tools/',
-];
+const TEST_ONLY = ['\\.test\\.ts$', '\\.suite\\.ts$', '/test-support/', '/testing/', '/bench/', '^libs/testkit/', '^load-tests/', '^tools/'];
 const testOnly = `(${TEST_ONLY.join('|')})`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -70,15 +61,14 @@ module.exports = {
     {
       name: 'launcher-only-to-app-index',
       severity: 'error',
-      comment:
-        "The launcher composes the apps through each one's public index.ts (a ServiceModule, the gateway's buildGateway) and nothing deeper.",
+      comment: "The launcher composes the apps through each one's public index.ts (a ServiceModule, the gateway's buildGateway) and nothing deeper.",
       from: { path: '^apps/launcher/' },
       to: { path: '^apps/(?!launcher/)[^/]+/', pathNot: publicEntry },
     },
     {
       name: 'no-deep-import',
       severity: 'error',
-      comment: "Another package is reached only through an entry of its package.json exports (src/index.ts, or its ./testing entry).",
+      comment: 'Another package is reached only through an entry of its package.json exports (src/index.ts, or its ./testing entry).',
       from: { path: '^(apps|libs)/([^/]+)/' },
       to: { path: '^(apps|libs)/', pathNot: [`^$1/$2/`, anyEntry] },
     },
@@ -96,13 +86,19 @@ module.exports = {
       comment:
         'The dashboard page (apps/dashboard/src) runs in a browser: it imports only its own modules and its pinned UI packages (no node: builtins, no workspace package, nothing else bundled unseen).',
       from: { path: '^apps/dashboard/src/' },
-      to: { pathNot: ['^apps/dashboard/src/', '^node_modules/(preact|@preact/signals|@preact/signals-core|uplot|fflate|d3-geo|d3-array|internmap|topojson-client|world-atlas)/', '^sightline:world-shapes$'] },
+      to: {
+        pathNot: [
+          '^apps/dashboard/src/',
+          '^node_modules/(preact|@preact/signals|@preact/signals-core|uplot|fflate|d3-geo|d3-array|internmap|topojson-client|world-atlas)/',
+          '^sightline:world-shapes$',
+        ],
+      },
     },
     {
       name: 'widgets-browser-only',
       severity: 'error',
       comment:
-        'The widgets (apps/widgets/src) run on other sites\' pages: they import only their own modules and cobe (no node: builtins, no workspace package, no framework runtime).',
+        "The widgets (apps/widgets/src) run on other sites' pages: they import only their own modules and cobe (no node: builtins, no workspace package, no framework runtime).",
       from: { path: '^apps/widgets/src/' },
       to: { pathNot: ['^apps/widgets/src/', '^node_modules/cobe/', '^sightline:world-shapes$'] },
     },

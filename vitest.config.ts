@@ -16,7 +16,10 @@ const BROWSER = 'apps/*/src/**/*.browser.test.ts';
 const IMAGE = 'apps/*/src/**/*.image.test.ts';
 // The apps' folders of pure logic. A test there that needs a store says so in its name
 // (`x.chdb.test.ts`, `x.postgres.test.ts`, …) and stays in the service project.
-const APP_UNITS = ['apps/ingest/src/{enrich,sessions,imports,writer}/**/!(*.@(chdb|postgres|pglite|integration)).test.ts', 'apps/query/src/{query,catalogue}/**/!(*.@(chdb|postgres|pglite|integration)).test.ts'];
+const APP_UNITS = [
+  'apps/ingest/src/{enrich,sessions,imports,writer}/**/!(*.@(chdb|postgres|pglite|integration)).test.ts',
+  'apps/query/src/{query,catalogue}/**/!(*.@(chdb|postgres|pglite|integration)).test.ts',
+];
 const CONTRACT = [
   'libs/db/src/*-db.test.ts',
   'libs/bus/src/*-bus.test.ts',
@@ -36,7 +39,21 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './tools/vitest-summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.test.ts', 'charts/*/tests/**/*.test.ts', 'load-tests/bench/**/*.test.ts', 'apps/dashboard/tests/**/*.test.ts', 'apps/widgets/tests/**/*.test.ts', ...APP_UNITS], exclude: [...CONTRACT, '**/node_modules/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'libs/*/src/**/*.test.ts',
+            'charts/*/tests/**/*.test.ts',
+            'load-tests/bench/**/*.test.ts',
+            'apps/dashboard/tests/**/*.test.ts',
+            'apps/widgets/tests/**/*.test.ts',
+            ...APP_UNITS,
+          ],
+          exclude: [...CONTRACT, '**/node_modules/**'],
+        },
+      },
       { extends: true, test: { name: 'contract', include: CONTRACT } },
       { extends: true, test: { name: 'service', include: ['apps/*/src/**/*.test.ts'], exclude: [E2E, BROWSER, IMAGE, ...APP_UNITS, '**/node_modules/**'] } },
       { extends: true, test: { name: 'e2e', include: [E2E] } },

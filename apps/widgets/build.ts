@@ -66,7 +66,13 @@ export async function buildWidgets(options: BuildWidgetsOptions = {}): Promise<W
     const type = WIDGET_TYPES.find((t) => meta.entryPoint?.endsWith(`src/${t}/main.ts`));
     if (!type) throw new Error(`widgets build: unexpected output ${output}`);
     const absolute = join(HERE, output);
-    widgets[type] = { path: absolute.slice(outDir.length + 1).split('\\').join('/'), ...(await precompress(absolute)) };
+    widgets[type] = {
+      path: absolute
+        .slice(outDir.length + 1)
+        .split('\\')
+        .join('/'),
+      ...(await precompress(absolute)),
+    };
   }
   for (const type of WIDGET_TYPES) if (!widgets[type]) throw new Error(`widgets build: no output for ${type}`);
   const manifest: WidgetsManifest = { widgets: Object.fromEntries(WIDGET_TYPES.map((t) => [t, widgets[t]])) as Record<WidgetType, WidgetFile> };

@@ -20,7 +20,8 @@ export const cobeCspPatch: Plugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]cobe[\\/]dist[\\/]index\.esm\.js$/ }, async (args) => {
       let code = await readFile(args.path, 'utf8');
-      if (!IMAGE_LOAD.test(code) || code.split(HEAD_APPEND).length !== 2) throw new Error('cobe-csp-patch: cobe changed; review the patch (apps/widgets/cobe-csp-patch.ts)');
+      if (!IMAGE_LOAD.test(code) || code.split(HEAD_APPEND).length !== 2)
+        throw new Error('cobe-csp-patch: cobe changed; review the patch (apps/widgets/cobe-csp-patch.ts)');
       code = code.replace(HEAD_APPEND, '(()=>{})(');
       code = code.replace(
         IMAGE_LOAD,

@@ -29,7 +29,11 @@ async function mailedCode(server: LauncherProcess, dataDir: string, email: strin
 /** The dashboard's sign-in (POST /web/session) of an existing account: the headers its page reads with. */
 async function webSessionHeaders(server: LauncherProcess, dataDir: string, email: string): Promise<Record<string, string>> {
   const code = await mailedCode(server, dataDir, email);
-  const response = await fetch(`${server.url}/web/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code }) });
+  const response = await fetch(`${server.url}/web/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
   const cookie = /^sightline_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')![1]!;
   const { csrf_token } = (await response.json()) as { csrf_token: string };
   return { cookie: `sightline_session=${cookie}`, 'x-csrf-token': csrf_token };
@@ -43,7 +47,10 @@ async function measure(url: string, token: string, headers: Record<string, strin
 /** Authenticated requests with the key cache warm, then with it off (every request verified by identity). */
 export async function benchAuth(): Promise<Record<string, string | number>> {
   const figures: Record<string, string | number> = {};
-  for (const [label, ttl] of [['warm key cache', '5000'], ['no key cache (VerifyKey every request)', '0']] as const) {
+  for (const [label, ttl] of [
+    ['warm key cache', '5000'],
+    ['no key cache (VerifyKey every request)', '0'],
+  ] as const) {
     const dir = await makeTempDir('sightline-bench-auth-');
     const server = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dir.path, KEY_CACHE_TTL_MS: ttl, ...NO_BUDGETS } });
     try {
@@ -61,7 +68,8 @@ export async function benchAuth(): Promise<Record<string, string | number>> {
       // the dashboard's reads: the same GET /sites with the bearer key, then with the session cookie + CSRF header
       const sitesByKey = await measure(`${server.url}/api/v1/sites`, token);
       const sitesBySession = await measure(`${server.url}/api/v1/sites`, '', await webSessionHeaders(server, dir.path, registered.email));
-      figures[`GET /sites, ${label}: key vs session req/s`] = `${sitesByKey.rps} vs ${sitesBySession.rps} (${(sitesBySession.rps / Math.max(1, sitesByKey.rps)).toFixed(2)}x)`;
+      figures[`GET /sites, ${label}: key vs session req/s`] =
+        `${sitesByKey.rps} vs ${sitesBySession.rps} (${(sitesBySession.rps / Math.max(1, sitesByKey.rps)).toFixed(2)}x)`;
       figures[`GET /sites, ${label}: key vs session p50/p99 (ms)`] = `${sitesByKey.p50}/${sitesByKey.p99} vs ${sitesBySession.p50}/${sitesBySession.p99}`;
       const non2xx = current.non2xx + list.non2xx + sitesByKey.non2xx + sitesBySession.non2xx;
       if (non2xx) figures[`${label}: non-2xx`] = non2xx;

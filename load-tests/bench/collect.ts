@@ -4,7 +4,15 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { connectNatsBus, LocalBus, STREAM_NAMES } from '@sightline/bus';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { createTestDatabase, DEFAULT_BACKEND_URLS, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess } from '@sightline/testkit';
+import {
+  createTestDatabase,
+  DEFAULT_BACKEND_URLS,
+  freeLoopbackPort,
+  isolatedNats,
+  makeTempDir,
+  startLauncherProcess,
+  type LauncherProcess,
+} from '@sightline/testkit';
 import { NO_BUDGETS, registerViaOutbox } from './auth.js';
 import { processCpuSeconds } from './machine-cpu.js';
 import { median } from './run-rates.js';
@@ -32,7 +40,10 @@ interface Server {
 }
 
 /** A script of this folder (or the launcher) as a child process, ready once it prints `listening <url>` or `running at <url>`. */
-async function startScript(script: string, { args = [], env = {}, nodeArgs = [] }: { args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Server> {
+async function startScript(
+  script: string,
+  { args = [], env = {}, nodeArgs = [] }: { args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<Server> {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...env },
@@ -67,7 +78,14 @@ async function startScript(script: string, { args = [], env = {}, nodeArgs = [] 
 /** Drives the server for `seconds`; `cpuUsPerRequest`: the server process's CPU per answered request (robust to busy neighbours, unlike req/s). */
 async function load(server: Server, body: string, seconds = SECONDS) {
   const cpuBefore = processCpuSeconds(server.pid);
-  const result = await autocannon({ url: `${server.url}/api/event`, method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': USER_AGENT }, body, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({
+    url: `${server.url}/api/event`,
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'user-agent': USER_AGENT },
+    body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   const answered = result['2xx'] + result.non2xx;
   return {
     cpuUsPerRequest: Math.round(((processCpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(answered, 1)),
@@ -98,11 +116,22 @@ async function quiet(pid: number): Promise<void> {
 /** A site of a fresh account, created through the API as a customer would; its tracker body. */
 async function trackerBody(url: string, dataDir: string): Promise<{ body: string; unknownKeyBody: string }> {
   const { token } = await registerViaOutbox({ url } as LauncherProcess, dataDir);
-  const created = await fetch(`${url}/api/v1/sites`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://shop.sightline-bench.net' }) });
+  const created = await fetch(`${url}/api/v1/sites`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'https://shop.sightline-bench.net' }),
+  });
   const { script_url } = (await created.json()) as { script_url: string };
   // the tracking key is the script's file name
   const key = /([A-Za-z0-9]+)\.js$/.exec(script_url)![1]!;
-  const body = JSON.stringify({ k: key, n: 'pageview', u: 'https://shop.sightline-bench.net/pricing', d: 'shop.sightline-bench.net', r: 'https://news.example.net/', s: 'tab-1' });
+  const body = JSON.stringify({
+    k: key,
+    n: 'pageview',
+    u: 'https://shop.sightline-bench.net/pricing',
+    d: 'shop.sightline-bench.net',
+    r: 'https://news.example.net/',
+    s: 'tab-1',
+  });
   return { body, unknownKeyBody: body.replace(key, 'Unknown0Key0000000000000') };
 }
 
@@ -130,13 +159,19 @@ const COMPOSITIONS: Composition[] = [
     start: async (dataDir) => {
       // BENCH_CPU_PROF_DIR=<dir>: the launcher writes a V8 CPU profile there on exit (open in Chrome DevTools)
       const launcher = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir, ...NO_BUDGETS }, nodeArgs: [...SERVER_NODE_FLAGS, ...nodeArgs] });
-      return { server: { url: launcher.url, pid: launcher.child.pid!, stop: async () => void (await launcher.stop('SIGTERM')) }, count: () => localJournalCount(dataDir) };
+      return {
+        server: { url: launcher.url, pid: launcher.child.pid!, stop: async () => void (await launcher.stop('SIGTERM')) },
+        count: () => localJournalCount(dataDir),
+      };
     },
   },
   {
     label: '(b) gateway alone (one process, ingest stopped), local journal',
     start: async (dataDir) => {
-      const server = await startScript(path.join(import.meta.dirname, 'collect-without-ingest-server.ts'), { env: { SIGHTLINE_DATA_DIR: dataDir, ...NO_BUDGETS }, nodeArgs });
+      const server = await startScript(path.join(import.meta.dirname, 'collect-without-ingest-server.ts'), {
+        env: { SIGHTLINE_DATA_DIR: dataDir, ...NO_BUDGETS },
+        nodeArgs,
+      });
       return { server, count: () => localJournalCount(dataDir) };
     },
   },
@@ -203,7 +238,14 @@ export async function benchCollect(): Promise<Record<string, string | number>> {
   // on a shared machine the load of the neighbours changes from one minute to the next
   const bare = await startScript(path.join(import.meta.dirname, 'bare-collect-server.ts'));
   try {
-    const sample = JSON.stringify({ k: 'Bench0Key000000000000000', n: 'pageview', u: 'https://shop.sightline-bench.net/pricing', d: 'shop.sightline-bench.net', r: 'https://news.example.net/', s: 'tab-1' });
+    const sample = JSON.stringify({
+      k: 'Bench0Key000000000000000',
+      n: 'pageview',
+      u: 'https://shop.sightline-bench.net/pricing',
+      d: 'shop.sightline-bench.net',
+      r: 'https://news.example.net/',
+      s: 'tab-1',
+    });
     await load(bare, sample, WARM_UP_SECONDS);
     // BENCH_COLLECT_ONLY="(b)": one composition only (a part of its label)
     const only = process.env.BENCH_COLLECT_ONLY;
@@ -237,10 +279,13 @@ export async function benchCollect(): Promise<Record<string, string | number>> {
         figures[`${composition.label}: events/s accepted (median of ${ROUNDS} rounds)`] = `${Math.round(rps)} (${each((r) => r.sightline.rps, 0)})`;
         figures[`${tag} bare fastify (parse + 202) just before each: req/s (${CONNECTIONS} conns)`] = `${Math.round(bareRps)} (${each((r) => r.bare.rps, 0)})`;
         const meets = rps >= 20_000 && ratio >= 0.6;
-        figures[`${tag} ratio Sightline / bare, median (each round; target: ≥ 0.6 and ≥ 20,000 events/s)`] = `${ratio.toFixed(2)} (${each((r) => r.sightline.rps / r.bare.rps)}): ${meets ? 'meets' : 'misses'} the target`;
+        figures[`${tag} ratio Sightline / bare, median (each round; target: ≥ 0.6 and ≥ 20,000 events/s)`] =
+          `${ratio.toFixed(2)} (${each((r) => r.sightline.rps / r.bare.rps)}): ${meets ? 'meets' : 'misses'} the target`;
         const cpuRatio = median(rounds.map((r) => r.bare.cpuUsPerRequest / r.sightline.cpuUsPerRequest));
-        figures[`${tag} server CPU per request, µs: Sightline / bare, medians (ratio, each round)`] = `${median(rounds.map((r) => r.sightline.cpuUsPerRequest))} / ${median(rounds.map((r) => r.bare.cpuUsPerRequest))} (${cpuRatio.toFixed(2)}; ${each((r) => r.bare.cpuUsPerRequest / r.sightline.cpuUsPerRequest)})`;
-        figures[`${tag} p50/p99 (ms), the highest of the rounds`] = `${Math.max(...rounds.map((r) => r.sightline.p50))}/${Math.max(...rounds.map((r) => r.sightline.p99))}`;
+        figures[`${tag} server CPU per request, µs: Sightline / bare, medians (ratio, each round)`] =
+          `${median(rounds.map((r) => r.sightline.cpuUsPerRequest))} / ${median(rounds.map((r) => r.bare.cpuUsPerRequest))} (${cpuRatio.toFixed(2)}; ${each((r) => r.bare.cpuUsPerRequest / r.sightline.cpuUsPerRequest)})`;
+        figures[`${tag} p50/p99 (ms), the highest of the rounds`] =
+          `${Math.max(...rounds.map((r) => r.sightline.p50))}/${Math.max(...rounds.map((r) => r.sightline.p99))}`;
         figures[`${tag} answered other than 202`] = rounds.reduce((sum, r) => sum + r.sightline.other, 0);
         // warm-up included; requests in flight when a load stopped may be stored without their 202 being counted
         const accepted = warmUp.accepted + rounds.reduce((sum, r) => sum + r.sightline.accepted, 0);
@@ -250,7 +295,8 @@ export async function benchCollect(): Promise<Record<string, string | number>> {
           figures[label] = 'not counted: no nats-server binary for a private server, and the shared one mixes other runs in';
         } else {
           const unanswered = onBus - accepted;
-          figures[label] = `${onBus} == ${accepted} (+${unanswered} of ${inFlight} in flight): ${unanswered >= 0 && unanswered <= inFlight ? 'nothing lost' : 'MISMATCH'}`;
+          figures[label] =
+            `${onBus} == ${accepted} (+${unanswered} of ${inFlight} in flight): ${unanswered >= 0 && unanswered <= inFlight ? 'nothing lost' : 'MISMATCH'}`;
         }
         figures[`${tag} unknown key: req/s (refused from the cache), CPU µs/request`] = `${unknown.rps}, ${unknown.cpuUsPerRequest}`;
         figures[`${tag} load average (1 min) after the known-key rounds`] = loadAverage;

@@ -73,14 +73,20 @@ async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: D
     const target = new URL(request.url());
     if (!target.pathname.startsWith('/api/')) return;
     const body = request.postData();
-    calls.push({ method: request.method(), path: `${target.pathname}${target.search}`, ...(body ? { body: JSON.parse(body) as Record<string, unknown> } : {}) });
+    calls.push({
+      method: request.method(),
+      path: `${target.pathname}${target.search}`,
+      ...(body ? { body: JSON.parse(body) as Record<string, unknown> } : {}),
+    });
   };
   page.on('request', record);
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction(
     (want: string[]) => {
       const doc = (globalThis as InPage).document;
-      const ok = want.every((name) => doc.querySelector(`[data-panel="${name}"]`)) && !doc.querySelector('[data-panel][data-loading="true"], [data-panel] [data-loading="true"]');
+      const ok =
+        want.every((name) => doc.querySelector(`[data-panel="${name}"]`)) &&
+        !doc.querySelector('[data-panel][data-loading="true"], [data-panel] [data-loading="true"]');
       return ok ? ((globalThis as InPage).performance.now() as number) : false;
     },
     PANELS,
@@ -90,7 +96,11 @@ async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: D
   page.off('request', record);
   // where the time went, from the page's own resource timings (ms since navigation start)
   const phases = await page.evaluate(() => {
-    const entries = ((globalThis as InPage).performance.getEntriesByType('resource') as InPage[]).map((e) => ({ name: String(e.name), start: Number(e.startTime), end: Number(e.responseEnd) }));
+    const entries = ((globalThis as InPage).performance.getEntriesByType('resource') as InPage[]).map((e) => ({
+      name: String(e.name),
+      start: Number(e.startTime),
+      end: Number(e.responseEnd),
+    }));
     const data = entries.filter((e) => new URL(e.name).pathname.startsWith('/api/'));
     const scripts = entries.filter((e) => /\/assets\/.*\.js$/.test(new URL(e.name).pathname));
     return {
@@ -103,7 +113,13 @@ async function loadOnce(page: Page, url: string): Promise<{ ms: number; calls: D
 }
 
 /** The same data calls straight to the API with the owner's key: one after another (sum), and all at once (wall). */
-async function replay(url: string, token: string, siteId: number, hash: string, calls: DataCall[]): Promise<{ sum: number; concurrent: number; count: number }> {
+async function replay(
+  url: string,
+  token: string,
+  siteId: number,
+  hash: string,
+  calls: DataCall[],
+): Promise<{ sum: number; concurrent: number; count: number }> {
   const direct = calls
     .filter((c) => c.path.startsWith(`/api/v1/share/${hash}/`))
     .map((c) => {
@@ -151,9 +167,16 @@ export async function benchDashboardLoad(): Promise<Record<string, string | numb
   try {
     const url = sightline.url!;
     const token = await registerOwner(url, dir.path);
-    const site = await api<{ site_id: number; hash: string }>(`${url}/api/v1/sites`, token, { url: 'https://dashboard-bench.sightline-bench.net', timezone: 'UTC' });
+    const site = await api<{ site_id: number; hash: string }>(`${url}/api/v1/sites`, token, {
+      url: 'https://dashboard-bench.sightline-bench.net',
+      timezone: 'UTC',
+    });
     await api(`${url}/api/v1/sites/${site.site_id}/goals`, token, { event_name: 'Signup' });
-    await fetch(`${url}/api/v1/sites/${site.site_id}/settings/public-dashboard`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ enabled: true }) });
+    await fetch(`${url}/api/v1/sites/${site.site_id}/settings/public-dashboard`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ enabled: true }),
+    });
     let started = performance.now();
     const generated = await generateQueryData(sightline.events!, { siteIds: [site.site_id], events: EVENTS, days: 30, endMs: Date.now(), seed: SEED });
     figures['generate + load + merge (s)'] = round1((performance.now() - started) / 1000);
@@ -161,7 +184,19 @@ export async function benchDashboardLoad(): Promise<Record<string, string | numb
     figures['gateway answer cache'] = CACHE ? 'on (QUERY_CACHE_* defaults)' : 'off (QUERY_CACHE_MAX_BYTES=0: every load computes)';
     figures['runs (cold and warm each)'] = RUNS;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     const shareUrl = `${url}/share/${site.hash}?period=30d`;
     // one throw-away load: Chromium's own first-start costs are not the page's
     const warmup = await browser.newContext();
@@ -194,7 +229,8 @@ export async function benchDashboardLoad(): Promise<Record<string, string | numb
     figures['data calls per page load'] = callCount;
     figures['navigation → every panel shown, cold (ms, median (min–max))'] = p(cold);
     figures['navigation → every panel shown, warm (ms)'] = p(warm);
-    const phase = (list: Phases[]) => `${round1(median(list.map((x) => x.scriptsLoaded)))} / ${round1(median(list.map((x) => x.firstDataSent)))} / ${round1(median(list.map((x) => x.lastDataAnswered)))}`;
+    const phase = (list: Phases[]) =>
+      `${round1(median(list.map((x) => x.scriptsLoaded)))} / ${round1(median(list.map((x) => x.firstDataSent)))} / ${round1(median(list.map((x) => x.lastDataAnswered)))}`;
     figures['cold: last script loaded / first data call sent / last data answer (ms, medians)'] = phase(coldPhases);
     figures['warm: last script loaded / first data call sent / last data answer (ms, medians)'] = phase(warmPhases);
     figures['the same calls straight to the API, one after another: sum (ms)'] = p(sums);

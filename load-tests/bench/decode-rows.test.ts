@@ -16,7 +16,10 @@ describe('decodeRows', () => {
   });
 
   it('reads keyed rows (JSONEachRow, rows of mixed shapes) back as objects', () => {
-    const rows = [{ site_id: 1, pathname: awkward[1] }, { site_id: 2, referrer: awkward[2] }];
+    const rows = [
+      { site_id: 1, pathname: awkward[1] },
+      { site_id: 2, referrer: awkward[2] },
+    ];
     const encoded = encodeRows(rows);
     expect(encoded.format).toBe('JSONEachRow');
     expect(decodeRows(encoded)).toEqual(rows);

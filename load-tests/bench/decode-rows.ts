@@ -13,7 +13,10 @@ function tsvField(field: string): string {
  * drop reasons and counts, which it converts itself.
  */
 export function decodeRows(rows: EncodedRows): Record<string, unknown>[] {
-  const lines = Buffer.from(rows.payload).toString('utf8').split('\n').filter((line) => line !== '');
+  const lines = Buffer.from(rows.payload)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   if (rows.format === 'JSONEachRow') return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const columns = rows.columns!;
   if (rows.format === 'TabSeparated') return lines.map((line) => Object.fromEntries(line.split('\t').map((field, i) => [columns[i], tsvField(field)])));

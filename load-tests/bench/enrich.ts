@@ -7,9 +7,11 @@ import { isReferrerSpam } from '../../apps/ingest/src/enrich/referrer-spam.js';
 import { resolveSource } from '../../apps/ingest/src/enrich/source.js';
 import { parseUserAgent } from '../../apps/ingest/src/enrich/user-agent.js';
 
-const uas = (JSON.parse(readFileSync(new URL('../../apps/ingest/src/enrich/fixtures/user-agents.json', import.meta.url), 'utf8')) as {
-  cases: Array<{ ua: string }>;
-}).cases.map((c) => c.ua);
+const uas = (
+  JSON.parse(readFileSync(new URL('../../apps/ingest/src/enrich/fixtures/user-agents.json', import.meta.url), 'utf8')) as {
+    cases: Array<{ ua: string }>;
+  }
+).cases.map((c) => c.ua);
 
 function perSecond(run: (i: number) => unknown, n = 50_000): number {
   for (let i = 0; i < 1000; i++) run(i);
@@ -25,8 +27,18 @@ export async function benchEnrich(): Promise<Record<string, string | number>> {
     'detectBot (checks/s, browser UAs: full scan)': perSecond((i) => detectBot(uas[i % uas.length]!)),
     'isReferrerSpam (checks/s)': perSecond((i) => isReferrerSpam(i % 2 ? 'sub.0-0.fr' : 'www.example.org')),
     'parsePage (parses/s)': perSecond((i) => parsePage(`https://www.example.com/blog/${i}?utm_source=x`, { hashRouting: false })),
-    'resolveSource (resolves/s)': perSecond((i) => resolveSource({ referrer: referrers[i % 4], pageUrl: 'https://example.com/?utm_medium=cpc', pageHost: 'example.com' })),
+    'resolveSource (resolves/s)': perSecond((i) =>
+      resolveSource({ referrer: referrers[i % 4], pageUrl: 'https://example.com/?utm_medium=cpc', pageHost: 'example.com' }),
+    ),
     'classifyChannel (classifies/s)': perSecond((i) =>
-      classifyChannel({ source: 'Google', referrerHost: i % 2 ? 'www.google.com' : 'someblog.dev', utm_source: '', utm_medium: '', utm_campaign: '', click_id: '' })),
+      classifyChannel({
+        source: 'Google',
+        referrerHost: i % 2 ? 'www.google.com' : 'someblog.dev',
+        utm_source: '',
+        utm_medium: '',
+        utm_campaign: '',
+        click_id: '',
+      }),
+    ),
   };
 }

@@ -58,8 +58,20 @@ const mb = (bytes: number) => (bytes / MB).toFixed(0);
 export async function benchExport(): Promise<Record<string, string | number>> {
   const dir = await makeTempDir('sightline-bench-export-');
   const figures: Record<string, string | number> = {};
-  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', EXPORT_RATE_LIMIT_PER_HOUR: '0' });
-  const sightline = await startSightline({ config, log: createLogger({ level: (process.env.EXPORT_BENCH_LOG as 'warn' | undefined) ?? 'silent' }), target: 'all' });
+  const config = loadConfig({
+    ...process.env,
+    ...NO_BUDGETS,
+    SIGHTLINE_DATA_DIR: dir.path,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRPC_DEADLINE_MS: '120000',
+    EXPORT_RATE_LIMIT_PER_HOUR: '0',
+  });
+  const sightline = await startSightline({
+    config,
+    log: createLogger({ level: (process.env.EXPORT_BENCH_LOG as 'warn' | undefined) ?? 'silent' }),
+    target: 'all',
+  });
   try {
     const url = sightline.url!;
     const store = sightline.events!;
@@ -74,12 +86,19 @@ export async function benchExport(): Promise<Record<string, string | number>> {
 
     // warm the engine once (first statement opens the store, loads marks)
     await store.query('SELECT count() FROM events WHERE site_id = {site_id:UInt64}', window);
-    const baseline = await rssAround(() => store.query(`SELECT ${STORED_EVENT_SELECT} FROM events WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)}`, window));
-    figures['baseline: the same rows by one statement, RSS before / peak / after (MB) | s'] = `${mb(baseline.before)} / ${mb(baseline.peak)} / ${mb(baseline.after)} | ${(baseline.ms / 1000).toFixed(1)}`;
+    const baseline = await rssAround(() =>
+      store.query(
+        `SELECT ${STORED_EVENT_SELECT} FROM events WHERE site_id = {site_id:UInt64} AND timestamp >= {start:DateTime64(3)} AND timestamp < {end:DateTime64(3)}`,
+        window,
+      ),
+    );
+    figures['baseline: the same rows by one statement, RSS before / peak / after (MB) | s'] =
+      `${mb(baseline.before)} / ${mb(baseline.peak)} / ${mb(baseline.after)} | ${(baseline.ms / 1000).toFixed(1)}`;
     for (const format of ['ndjson', 'csv', 'parquet']) {
       let sent = { bytes: 0, rows: undefined as string | undefined };
       const run = await rssAround(async () => (sent = await drain(`${url}/api/v1/sites/${siteId}/export?date_range=${range}&format=${format}`, token)));
-      figures[`${format}: RSS before / peak / after (MB) | peak − before | s | rows/s | MB sent`] = `${mb(run.before)} / ${mb(run.peak)} / ${mb(run.after)} | ${mb(run.peak - run.before)} | ${(run.ms / 1000).toFixed(1)} | ${Math.round(Number(sent.rows) / (run.ms / 1000)).toLocaleString('en')} | ${mb(sent.bytes)}`;
+      figures[`${format}: RSS before / peak / after (MB) | peak − before | s | rows/s | MB sent`] =
+        `${mb(run.before)} / ${mb(run.peak)} / ${mb(run.after)} | ${mb(run.peak - run.before)} | ${(run.ms / 1000).toFixed(1)} | ${Math.round(Number(sent.rows) / (run.ms / 1000)).toLocaleString('en')} | ${mb(sent.bytes)}`;
       figures[`${format}: rows in the trailer`] = sent.rows ?? 'missing';
     }
     figures['baseline peak − before (MB)'] = mb(baseline.peak - baseline.before);

@@ -65,7 +65,17 @@ async function* importLines(rows: number, endMs: number): AsyncGenerator<Buffer>
     const visitor = Math.floor(i / 20);
     const k = i % 20;
     const at = start + (visitor % 27) * 86_400_000 + (visitor % 1440) * 60_000 + k * 90_000 + (k >= 10 ? 7_200_000 : 0);
-    const row = { timestamp: new Date(at).toISOString(), name: k % 7 === 6 ? 'Signup' : 'pageview', visitor_id: `v${visitor}`, hostname: HOST, pathname: PAGES[k % PAGES.length], browser: 'Firefox', os: 'Linux', device: 'Desktop', country: 'DE' };
+    const row = {
+      timestamp: new Date(at).toISOString(),
+      name: k % 7 === 6 ? 'Signup' : 'pageview',
+      visitor_id: `v${visitor}`,
+      hostname: HOST,
+      pathname: PAGES[k % PAGES.length],
+      browser: 'Firefox',
+      os: 'Linux',
+      device: 'Desktop',
+      country: 'DE',
+    };
     text += `${JSON.stringify(row)}\n`;
     if (text.length >= 65_536) {
       yield Buffer.from(text);
@@ -84,7 +94,9 @@ async function importHistory(server: LauncherProcess, token: string, siteId: num
       return await importHistoryOnce(server, token, siteId);
     } catch (error) {
       if (attempt >= 3 || !String((error as Error).message).includes('answered 503')) throw error;
-      process.stderr.write(`import attempt ${attempt}: ${(error as Error).message}\nthe server printed:\n${server.output().slice(-(Number(process.env.FOOTPRINT_OUTPUT_CHARS) || 3_000))}\n`);
+      process.stderr.write(
+        `import attempt ${attempt}: ${(error as Error).message}\nthe server printed:\n${server.output().slice(-(Number(process.env.FOOTPRINT_OUTPUT_CHARS) || 3_000))}\n`,
+      );
       await sleep(10_000);
     }
   }
@@ -131,7 +143,13 @@ async function collect(server: LauncherProcess, trackingKey: string): Promise<nu
           n += 1;
           const visitor = n % 20_000;
           const name = n % 9 === 0 ? 'Signup' : 'pageview';
-          const body = JSON.stringify({ k: trackingKey, n: name, u: `https://${HOST}${PAGES[n % PAGES.length]}`, d: HOST, r: n % 3 === 0 ? 'https://www.google.com/' : undefined });
+          const body = JSON.stringify({
+            k: trackingKey,
+            n: name,
+            u: `https://${HOST}${PAGES[n % PAGES.length]}`,
+            d: HOST,
+            r: n % 3 === 0 ? 'https://www.google.com/' : undefined,
+          });
           const ip = `23.${(visitor >> 8) & 255}.${visitor & 255}.${1 + (n % 3)}`;
           return { ...request, body, headers: { 'content-type': 'text/plain', 'user-agent': USER_AGENT, 'x-forwarded-for': ip } };
         },
@@ -170,12 +188,30 @@ async function ask(server: LauncherProcess, token: string, siteId: number): Prom
 async function jsHeapMiB(metricsPort: number): Promise<{ heap: string; spaces: string; external: number }> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const value = (name: string) => Math.round(Number(new RegExp(`^sightline_${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
-  const space = (kind: string, name: string) => Math.round(Number(new RegExp(`^sightline_nodejs_heap_space_size_${kind}_bytes\\{space="${name}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
-  const spaces = ['new', 'old', 'code', 'large_object', 'map', 'trusted', 'shared', 'read_only', 'new_large_object', 'code_large_object', 'shared_large_object', 'trusted_large_object']
+  const space = (kind: string, name: string) =>
+    Math.round(Number(new RegExp(`^sightline_nodejs_heap_space_size_${kind}_bytes\\{space="${name}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+  const spaces = [
+    'new',
+    'old',
+    'code',
+    'large_object',
+    'map',
+    'trusted',
+    'shared',
+    'read_only',
+    'new_large_object',
+    'code_large_object',
+    'shared_large_object',
+    'trusted_large_object',
+  ]
     .filter((name) => text.includes(`space="${name}"`))
     .map((name) => `${name} ${space('used', name)}/${space('total', name)}`)
     .join(', ');
-  return { heap: `${value('nodejs_heap_size_used_bytes')} / ${value('nodejs_heap_size_total_bytes')}`, spaces, external: value('nodejs_external_memory_bytes') };
+  return {
+    heap: `${value('nodejs_heap_size_used_bytes')} / ${value('nodejs_heap_size_total_bytes')}`,
+    spaces,
+    external: value('nodejs_external_memory_bytes'),
+  };
 }
 
 /** The process's memory by kind (MiB, /proc smaps_rollup). */
@@ -194,7 +230,12 @@ function residentSplit(pid: number): ResidentSplit {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN);
   const mib = (value: number) => Math.round(value / 1024);
-  return { anonymous: mib(kb('Anonymous')), file: mib(kb('Rss') - kb('Anonymous') - kb('Pss_Shmem')), pss: mib(kb('Pss')), private: mib(kb('Private_Clean') + kb('Private_Dirty')) };
+  return {
+    anonymous: mib(kb('Anonymous')),
+    file: mib(kb('Rss') - kb('Anonymous') - kb('Pss_Shmem')),
+    pss: mib(kb('Pss')),
+    private: mib(kb('Private_Clean') + kb('Private_Dirty')),
+  };
 }
 
 const describeSplit = (split: ResidentSplit) => `anonymous ${split.anonymous}, file-backed ${split.file}; PSS ${split.pss}, private ${split.private}`;
@@ -237,7 +278,10 @@ async function heapSnapshot(pid: number, dir: string): Promise<string> {
 /** Waits (up to 3 minutes) until GET /readyz answers 200: every service the gateway calls is serving. */
 async function untilReady(server: LauncherProcess): Promise<void> {
   for (let waited = 0; waited < 180_000; waited += 500) {
-    const status = await fetch(`${server.url}/readyz`).then((response) => response.status, () => 0);
+    const status = await fetch(`${server.url}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(500);
   }
@@ -275,7 +319,16 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
       ...(snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []),
     ],
     // the variables that tree's `npm start` sets (glibc's malloc arenas and the like); set in this bench's environment they win
-    env: { ...treeEnv, LOG_LEVEL: process.env.FOOTPRINT_LOG_LEVEL ?? 'warn', SIGHTLINE_DATA_DIR: dir.path, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), TRUSTED_PROXIES: '127.0.0.1,::1', IMPORT_MAX_BYTES: String(1024 ** 3), ...NO_BUDGETS },
+    env: {
+      ...treeEnv,
+      LOG_LEVEL: process.env.FOOTPRINT_LOG_LEVEL ?? 'warn',
+      SIGHTLINE_DATA_DIR: dir.path,
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      IMPORT_MAX_BYTES: String(1024 ** 3),
+      ...NO_BUDGETS,
+    },
     timeoutMs: 120_000,
   });
   const pid = server.child.pid!;
@@ -289,7 +342,8 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
     const before = rssMiB(pid);
     const { token } = await registerViaOutbox(server, dir.path);
     const site = await api<{ site_id: number; script_url: string }>(server, token, 'POST', '/api/v1/sites', { url: `https://${HOST}` });
-    for (const goal of [{ event_name: 'Signup' }, { page_path: '/blog/*' }, { page_path: '/thanks' }]) await api(server, token, 'POST', `/api/v1/sites/${site.site_id}/goals`, goal);
+    for (const goal of [{ event_name: 'Signup' }, { page_path: '/blog/*' }, { page_path: '/thanks' }])
+      await api(server, token, 'POST', `/api/v1/sites/${site.site_id}/goals`, goal);
     const phases: number[] = [];
     let mark = performance.now();
     const lap = () => {
@@ -313,8 +367,20 @@ async function runWorkload(root: string | undefined): Promise<WorkloadFigures> {
     const resident = residentSplit(pid);
     const js = await jsHeapMiB(metricsPort);
     // a snapshot collects all garbage first: the RSS after it says what a full GC would give back
-    const snapshot = snapshotDir ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${describeSplit(residentSplit(pid))}, JS heap ${(await jsHeapMiB(metricsPort)).heap}` : undefined;
-    return { before, peak, idle, resident, heap: js.heap, breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${describeSplit(resident)}`, snapshot, phases, failedReports };
+    const snapshot = snapshotDir
+      ? `${await heapSnapshot(pid, snapshotDir)}; then RSS ${rssMiB(pid)}, ${describeSplit(residentSplit(pid))}, JS heap ${(await jsHeapMiB(metricsPort)).heap}`
+      : undefined;
+    return {
+      before,
+      peak,
+      idle,
+      resident,
+      heap: js.heap,
+      breakdown: `JS heap spaces used/held: ${js.spaces}; external ${js.external}; RSS ${describeSplit(resident)}`,
+      snapshot,
+      phases,
+      failedReports,
+    };
   } catch (error) {
     // the server's own account of what failed (its logs are warnings and errors only)
     throw new Error(`${(error as Error).message}\nthe server printed (last 6,000 characters):\n${server.output().slice(-6_000)}`, { cause: error });
@@ -338,7 +404,8 @@ export async function benchFootprintAfterWork(): Promise<Record<string, string |
     if (run.failedReports > 0) figures[`${label}: reports not answered 200 (a busy machine)`] = run.failedReports;
     figures[`${label}: RSS before / peak (MiB)`] = `${run.before} / ${run.peak}`;
     figures[`${label}: RSS idle +${IDLE_READS_S.join(' / +')} s after the last report (MiB)`] = run.idle.join(' / ');
-    figures[`${label}: PSS / private / anonymous at +${IDLE_READS_S.at(-1)} s (MiB)`] = `${run.resident.pss} / ${run.resident.private} / ${run.resident.anonymous}`;
+    figures[`${label}: PSS / private / anonymous at +${IDLE_READS_S.at(-1)} s (MiB)`] =
+      `${run.resident.pss} / ${run.resident.private} / ${run.resident.anonymous}`;
     figures[`${label}: JS heap used / held at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.heap;
     figures[`${label}: where the RSS is at +${IDLE_READS_S.at(-1)} s (MiB)`] = run.breakdown;
     if (run.snapshot) figures[`${label}: heap snapshot`] = run.snapshot;

@@ -51,14 +51,31 @@ async function benchDataSet(set: (typeof DATA_SETS)[number]): Promise<Record<str
   const figures: Record<string, string | number> = {};
   const at = (label: string) => `${set.label}: ${label}`;
   // the answer cache off: this measures the engine, not the cache
-  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', QUERY_CACHE_MAX_BYTES: '0' });
+  const config = loadConfig({
+    ...process.env,
+    ...NO_BUDGETS,
+    SIGHTLINE_DATA_DIR: dir.path,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRPC_DEADLINE_MS: '120000',
+    QUERY_CACHE_MAX_BYTES: '0',
+  });
   const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;
     const store = sightline.events!;
     const token = await registerOwner(url, dir.path);
     const siteIds: number[] = [];
-    for (let i = 0; i < set.sites; i += 1) siteIds.push((await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-funnel-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 })).site_id);
+    for (let i = 0; i < set.sites; i += 1)
+      siteIds.push(
+        (
+          await api<{ site_id: number }>(`${url}/api/v1/sites`, token, {
+            url: `https://bench-funnel-${i}.sightline-bench.net`,
+            timezone: TIMEZONE,
+            week_start: 1,
+          })
+        ).site_id,
+      );
     const siteId = siteIds[0]!;
     const goalIds: number[] = [];
     const steps: FunnelStep[] = [];
@@ -73,11 +90,18 @@ async function benchDataSet(set: (typeof DATA_SETS)[number]): Promise<Record<str
     const endMs = Date.now();
     const generated = await generateQueryData(store, { siteIds, events: EVENTS, days: set.days, endMs, seed: SEED });
     figures[at('generate + load + merge (s)')] = round1((performance.now() - started) / 1000);
-    const [own] = await store.query<{ events: number }>('SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND timestamp >= now64(3) - INTERVAL 30 DAY', { site: siteId });
-    figures[at(`events stored (${set.sites} site(s), ${set.days} days) | of the queried site in the last 30 days`)] = `${generated.events.toLocaleString('en')} | ${Number(own!.events).toLocaleString('en')}`;
+    const [own] = await store.query<{ events: number }>(
+      'SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND timestamp >= now64(3) - INTERVAL 30 DAY',
+      { site: siteId },
+    );
+    figures[at(`events stored (${set.sites} site(s), ${set.days} days) | of the queried site in the last 30 days`)] =
+      `${generated.events.toLocaleString('en')} | ${Number(own!.events).toLocaleString('en')}`;
 
     const site = { siteId, timezone: TIMEZONE, weekStart: 1, goals: [], nowMs: Date.now() };
-    for (const [label, query] of [['30d', 'date_range=30d'], ['30d + compare previous_period', 'date_range=30d&compare=previous_period']] as const) {
+    for (const [label, query] of [
+      ['30d', 'date_range=30d'],
+      ['30d + compare previous_period', 'date_range=30d&compare=previous_period'],
+    ] as const) {
       const statements: Array<[string, Record<string, unknown>]> = [];
       const recording = new Proxy(store, {
         get(target, prop, receiver) {

@@ -19,7 +19,19 @@ async function* upload(rows: number): AsyncGenerator<Buffer> {
     const visitor = Math.floor(i / 20);
     const k = i % 20;
     const at = start + (visitor % 30) * 86_400_000 + (visitor % 1440) * 60_000 + k * 90_000 + (k >= 10 ? 7_200_000 : 0);
-    const row = { timestamp: new Date(at).toISOString(), name: k % 7 === 6 ? 'signup' : 'pageview', visitor_id: `v${visitor}`, hostname: 'example.org', pathname: PAGES[k % PAGES.length], browser: 'Firefox', browser_version: '128.0', os: 'Linux', device: 'Desktop', country: 'DE', ...SOURCES[visitor % SOURCES.length] };
+    const row = {
+      timestamp: new Date(at).toISOString(),
+      name: k % 7 === 6 ? 'signup' : 'pageview',
+      visitor_id: `v${visitor}`,
+      hostname: 'example.org',
+      pathname: PAGES[k % PAGES.length],
+      browser: 'Firefox',
+      browser_version: '128.0',
+      os: 'Linux',
+      device: 'Desktop',
+      country: 'DE',
+      ...SOURCES[visitor % SOURCES.length],
+    };
     text += `${JSON.stringify(row)}\n`;
     if (text.length >= 65_536) {
       yield Buffer.from(text);
@@ -68,7 +80,8 @@ export async function benchImports(rows = Number(process.env.BENCH_IMPORT_ROWS ?
     figures[`rows accepted / rejected`] = `${staged.accepted} / ${staged.rejected}`;
     figures['events / sessions written'] = `${written!.events} / ${written!.sessions}`;
     figures['parse + stage: rows/s (includes the spool)'] = Math.round(rows / ((t1 - t0) / 1000));
-    figures['spool alone (write + read back): rows/s, share of parse + stage'] = `${Math.round(rows / spoolSeconds)}, ${Math.round((100 * spoolSeconds) / ((t1 - t0) / 1000))} %`;
+    figures['spool alone (write + read back): rows/s, share of parse + stage'] =
+      `${Math.round(rows / spoolSeconds)}, ${Math.round((100 * spoolSeconds) / ((t1 - t0) / 1000))} %`;
     figures['sessionize + write: rows/s'] = Math.round(rows / ((t2 - t1) / 1000));
     figures['whole import: rows/s'] = Math.round(rows / ((t2 - t0) / 1000));
     figures['whole import: seconds'] = ((t2 - t0) / 1000).toFixed(1);

@@ -83,7 +83,11 @@ interface RunResult {
   topColumns?: string;
 }
 
-const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /**
  * Ingest end to end (publish → bus → ingest → chDB, queryable) on a realistic data
@@ -124,7 +128,9 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
     figures['data set: events / visits / bot events (flood run)'] = `${flood.messages.length} / ${flood.sessions} / ${flood.expectedDrops}`;
     /** CPU µs per stored event of each composition's runs, per row format: the A/B summary at the end */
     const perEvent = new Map<string, Partial<Record<RowFormat, { flood: number; backlog: number }>>>();
-    for (const [kind, workers, rowFormat] of buses.flatMap((bus) => WORKER_COUNTS.flatMap((count) => ROW_FORMATS.map((format) => [bus, count, format] as const)))) {
+    for (const [kind, workers, rowFormat] of buses.flatMap((bus) =>
+      WORKER_COUNTS.flatMap((count) => ROW_FORMATS.map((format) => [bus, count, format] as const)),
+    )) {
       if (kind === 'nats' && !natsServerInstalled()) {
         figures['NATS JetStream'] = 'skipped: no nats-server binary on PATH';
         continue;
@@ -138,53 +144,98 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
         }
         const server = await startPrivateNatsServer();
         const bus = await connectNatsBus(server.url, { name: 'bench-ingest' });
-        return { bus, close: async () => (await bus.close(), await server.stop()), natsUrl: server.url, ...(server.pid === undefined ? {} : { serverPid: server.pid }) };
+        return {
+          bus,
+          close: async () => (await bus.close(), await server.stop()),
+          natsUrl: server.url,
+          ...(server.pid === undefined ? {} : { serverPid: server.pid }),
+        };
       };
       const ports: IngestPorts = { sites: mapSiteResolver({ [TRACKING_KEY]: site({ site_id: 1 }) }), enricher: createEnricher(), geo, clock: systemClock };
 
       const loadBefore = load();
-      const floodRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: flood, measureBytes: kind !== 'nats' && workers === WORKER_COUNTS[0] && rowFormat === ROW_FORMATS.at(-1) });
+      const floodRun = await runPipeline({
+        dir: dir.path,
+        database: `run${(run += 1)}`,
+        db,
+        ports,
+        workers,
+        rowFormat,
+        openBus,
+        traffic: flood,
+        measureBytes: kind !== 'nats' && workers === WORKER_COUNTS[0] && rowFormat === ROW_FORMATS.at(-1),
+      });
       const baselineMs = await rawInsertBaseline(dir.path, `base${run}`, floodRun);
       reportLoss(figures, `${label}, flood`, floodRun, flood);
       figures[`${label}, flood: events/s stored end to end (load ${loadBefore})`] = Math.round(floodRun.published / floodRun.seconds);
       if (floodRun.sustainedPerSecond) figures[`${label}, flood: events/s sustained (10 % → 90 % of the events stored)`] = floodRun.sustainedPerSecond;
       // load-independent: what the run cost in CPU (publisher, bus, ingest, chDB), so events/s per core
-      figures[`${label}, flood: CPU s (all threads) / events per CPU-second`] = `${floodRun.cpuSeconds!.toFixed(1)} / ${Math.round(floodRun.published / floodRun.cpuSeconds!)}`;
+      figures[`${label}, flood: CPU s (all threads) / events per CPU-second`] =
+        `${floodRun.cpuSeconds!.toFixed(1)} / ${Math.round(floodRun.published / floodRun.cpuSeconds!)}`;
       reportMachine(figures, `${label}, flood`, floodRun);
-      figures[`${label}, flood: p50/p99 publish → queryable (ms; a backlog, not a latency)`] = `${Math.round(percentile(floodRun.latencies, 50))}/${Math.round(percentile(floodRun.latencies, 99))}`;
-      figures[`${label}, flood: time with a chDB insert in flight (ms of ms / calls / rows)`] = `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
+      figures[`${label}, flood: p50/p99 publish → queryable (ms; a backlog, not a latency)`] =
+        `${Math.round(percentile(floodRun.latencies, 50))}/${Math.round(percentile(floodRun.latencies, 99))}`;
+      figures[`${label}, flood: time with a chDB insert in flight (ms of ms / calls / rows)`] =
+        `${Math.round(floodRun.insertMs)} of ${Math.round(floodRun.seconds * 1000)} / ${floodRun.calls.length} / ${floodRun.calls.reduce((s, c) => s + c.rows, 0)}`;
       figures[`${label}, baseline: same rows straight into chDB, same batches (ms)`] = Math.round(baselineMs);
-      figures[`${label}, ratio: pipeline time / raw insert time`] = (floodRun.seconds * 1000 / baselineMs).toFixed(2);
+      figures[`${label}, ratio: pipeline time / raw insert time`] = ((floodRun.seconds * 1000) / baselineMs).toFixed(2);
       if (floodRun.bytes) {
         const perEvent = (floodRun.bytes.events + floodRun.bytes.sessions) / floodRun.stored;
         // compact (small) parts keep all columns in one file and report no per-column size
         figures['  largest columns (compressed B/event, wide parts only)'] = floodRun.topColumns || 'none: only compact parts';
-        figures[`bytes per stored event on disk: events + sessions (${floodRun.stored} events)`] = `${perEvent.toFixed(1)} (events ${(floodRun.bytes.events / floodRun.stored).toFixed(1)}, sessions ${(floodRun.bytes.sessions / floodRun.stored).toFixed(1)})`;
+        figures[`bytes per stored event on disk: events + sessions (${floodRun.stored} events)`] =
+          `${perEvent.toFixed(1)} (events ${(floodRun.bytes.events / floodRun.stored).toFixed(1)}, sessions ${(floodRun.bytes.sessions / floodRun.stored).toFixed(1)})`;
       }
 
       // ingest alone: the same events drained from a backlog, no publisher in the process
       const loadBacklog = load();
-      const backlogRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: flood, backlog: true, measureBytes: false });
+      const backlogRun = await runPipeline({
+        dir: dir.path,
+        database: `run${(run += 1)}`,
+        db,
+        ports,
+        workers,
+        rowFormat,
+        openBus,
+        traffic: flood,
+        backlog: true,
+        measureBytes: false,
+      });
       reportLoss(figures, `${label}, backlog`, backlogRun, flood);
       figures[`${label}, backlog: ingest alone drains it, events/s stored (load ${loadBacklog})`] = Math.round(backlogRun.published / backlogRun.seconds);
       if (backlogRun.sustainedPerSecond) figures[`${label}, backlog: events/s sustained (10 % → 90 % of the events stored)`] = backlogRun.sustainedPerSecond;
       // the end-to-end figure holds it: threads started, geo data read (by each worker), visits rebuilt
-      if (backlogRun.firstStoredMs !== undefined) figures[`${label}, backlog: ingest's start to its first events stored (ms)`] = Math.round(backlogRun.firstStoredMs);
-      figures[`${label}, backlog: CPU s (all threads) / events per CPU-second`] = `${backlogRun.cpuSeconds!.toFixed(1)} / ${Math.round(backlogRun.published / backlogRun.cpuSeconds!)}`;
+      if (backlogRun.firstStoredMs !== undefined)
+        figures[`${label}, backlog: ingest's start to its first events stored (ms)`] = Math.round(backlogRun.firstStoredMs);
+      figures[`${label}, backlog: CPU s (all threads) / events per CPU-second`] =
+        `${backlogRun.cpuSeconds!.toFixed(1)} / ${Math.round(backlogRun.published / backlogRun.cpuSeconds!)}`;
       reportMachine(figures, `${label}, backlog`, backlogRun);
       const microseconds = (result: RunResult): number => (result.cpuSeconds! * 1e6) / result.stored;
       perEvent.set(composition, { ...perEvent.get(composition), [rowFormat]: { flood: microseconds(floodRun), backlog: microseconds(backlogRun) } });
 
       if (paced === 0) continue;
       const loadPaced = load();
-      const pacedRun = await runPipeline({ dir: dir.path, database: `run${(run += 1)}`, db, ports, workers, rowFormat, openBus, traffic: steady, ratePerSecond: rate, measureBytes: false });
+      const pacedRun = await runPipeline({
+        dir: dir.path,
+        database: `run${(run += 1)}`,
+        db,
+        ports,
+        workers,
+        rowFormat,
+        openBus,
+        traffic: steady,
+        ratePerSecond: rate,
+        measureBytes: false,
+      });
       reportLoss(figures, `${label}, paced`, pacedRun, steady);
       figures[`${label}, paced at ${rate}/s: events/s stored (load ${loadPaced})`] = Math.round(pacedRun.published / pacedRun.seconds);
       reportMachine(figures, `${label}, paced`, pacedRun);
       // live traffic: a batch holds about a second of it, so a visit's versions rarely meet in one batch and cancel
       const pacedRows = pacedRun.calls.reduce((sum, c) => sum + c.rows, 0);
-      figures[`${label}, paced: insert calls / rows (rows per stored event)`] = `${pacedRun.calls.length} / ${pacedRows} (${(pacedRows / pacedRun.stored).toFixed(2)})`;
-      figures[`${label}, paced at ${rate}/s: p50/p99 publish → queryable (ms)`] = `${Math.round(percentile(pacedRun.latencies, 50))}/${Math.round(percentile(pacedRun.latencies, 99))}`;
+      figures[`${label}, paced: insert calls / rows (rows per stored event)`] =
+        `${pacedRun.calls.length} / ${pacedRows} (${(pacedRows / pacedRun.stored).toFixed(2)})`;
+      figures[`${label}, paced at ${rate}/s: p50/p99 publish → queryable (ms)`] =
+        `${Math.round(percentile(pacedRun.latencies, 50))}/${Math.round(percentile(pacedRun.latencies, 99))}`;
       // a pipeline slower than the rate builds a backlog, so its latency climbs through the run
       // (the first tenth holds the warm-up, the last the final partial batch's wait)
       const tenths = latencyByTenth(pacedRun.latencyBySend);
@@ -192,7 +243,9 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       figures[`${label}, paced at ${rate}/s: p50 by tenth of the run, first → last (ms)`] = tenths.join(' ');
       // below 5 s a tenth is shorter than a batch's wait (≤ 1 s), so the tenths show batching, not a backlog
       const longEnough = paced / rate >= 5;
-      figures[`${label}, paced at ${rate}/s: kept up (p50 of the 9th tenth − the 2nd)`] = longEnough ? `${climb <= 250 ? 'yes' : 'NO, a backlog grew'}: ${climb} ms` : `run too short to tell (< 5 s): ${climb} ms`;
+      figures[`${label}, paced at ${rate}/s: kept up (p50 of the 9th tenth − the 2nd)`] = longEnough
+        ? `${climb <= 250 ? 'yes' : 'NO, a backlog grew'}: ${climb} ms`
+        : `run too short to tell (< 5 s): ${climb} ms`;
     }
     // A/B in this run: what each stored event cost in CPU, the process's every thread (chDB's
     // insert threads included); the backlog's is ingest alone, the flood's includes the publisher
@@ -200,7 +253,8 @@ export async function benchIngest(): Promise<Record<string, string | number>> {
       const { json: before, tsv: after } = formats;
       if (!before || !after) continue;
       for (const run of ['backlog', 'flood'] as const) {
-        figures[`A/B ${composition}, ${run}: CPU µs per stored event, JSON rows → TSV rows (after / before)`] = `${before[run].toFixed(1)} → ${after[run].toFixed(1)} (${(after[run] / before[run]).toFixed(2)})`;
+        figures[`A/B ${composition}, ${run}: CPU µs per stored event, JSON rows → TSV rows (after / before)`] =
+          `${before[run].toFixed(1)} → ${after[run].toFixed(1)} (${(after[run] / before[run]).toFixed(2)})`;
       }
     }
   } finally {
@@ -231,7 +285,8 @@ function reportMachine(figures: Record<string, string | number>, label: string, 
 
 function reportLoss(figures: Record<string, string | number>, label: string, result: RunResult, traffic: Traffic): void {
   const lost = result.published - result.stored - result.dropped;
-  figures[`${label}: zero loss (stored + dropped = published)`] = `${lost === 0 ? 'yes' : 'NO'}: ${result.stored} + ${result.dropped} of ${result.published} (drops: ${result.dropReasons}; bot visitors' events ${traffic.expectedDrops})`;
+  figures[`${label}: zero loss (stored + dropped = published)`] =
+    `${lost === 0 ? 'yes' : 'NO'}: ${result.stored} + ${result.dropped} of ${result.published} (drops: ${result.dropReasons}; bot visitors' events ${traffic.expectedDrops})`;
 }
 
 interface RunOptions {
@@ -262,7 +317,17 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
   /** [event time, when its row was stored], joined with the publish times after the run */
   const storedAt: [number, number][] = [];
   let publisher: Awaited<ReturnType<typeof startPublisherWorker>> | undefined;
-  const result: RunResult = { published: messages.length, stored: 0, dropped: 0, seconds: 0, insertMs: 0, calls: [], samples: new Map(), latencies: [], latencyBySend: [] };
+  const result: RunResult = {
+    published: messages.length,
+    stored: 0,
+    dropped: 0,
+    seconds: 0,
+    insertMs: 0,
+    calls: [],
+    samples: new Map(),
+    latencies: [],
+    latencyBySend: [],
+  };
   /** events stored or dropped (counted by reason): the run ends when every message is one of the two */
   let settled = 0;
   /** warm-up events stored (as drops) */
@@ -317,15 +382,35 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     const decodeEncodedStored = (): void => {
       for (const { table, rows, at } of encodedStored.splice(0)) stored(table, decodeRows(rows), at);
     };
-    const config = { ...loadConfig({}), INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000), INGEST_BATCH_MAX_DELAY_MS: 1000, EVENT_SHARDS: DEFAULT_EVENT_SHARDS, INGEST_REPLICAS: 1, INGEST_WORKERS: options.workers };
-    const startPipeline = () => startIngest({ config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus }, { ports: options.ports, rowFormat: options.rowFormat });
+    const config = {
+      ...loadConfig({}),
+      INGEST_BATCH_ROWS: Number(process.env.BENCH_BATCH_ROWS ?? 5000),
+      INGEST_BATCH_MAX_DELAY_MS: 1000,
+      EVENT_SHARDS: DEFAULT_EVENT_SHARDS,
+      INGEST_REPLICAS: 1,
+      INGEST_WORKERS: options.workers,
+    };
+    const startPipeline = () =>
+      startIngest(
+        { config, log: createLogger({ level: 'silent' }), clock: systemClock, db: options.db, events: store, bus },
+        { ports: options.ports, rowFormat: options.rowFormat },
+      );
     let ingest = await startPipeline();
     // warm up outside the timing: the first event loads the salts and rebuilds the (empty) visits
     // (one per shard: with pipeline workers, each warms up on its own first event)
     for (let shard = 0; shard < DEFAULT_EVENT_SHARDS; shard += 1) {
-      await bus.publish(collectedSubject(shard), { k: WARM_UP_KEY, n: 'pageview', u: 'https://example.com/', d: 'example.com', ts: new Date().toISOString(), ip: '192.0.2.1', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' });
+      await bus.publish(collectedSubject(shard), {
+        k: WARM_UP_KEY,
+        n: 'pageview',
+        u: 'https://example.com/',
+        d: 'example.com',
+        ts: new Date().toISOString(),
+        ip: '192.0.2.1',
+        ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+      });
     }
-    for (const deadline = performance.now() + 30_000; warmedUp < DEFAULT_EVENT_SHARDS && performance.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    for (const deadline = performance.now() + 30_000; warmedUp < DEFAULT_EVENT_SHARDS && performance.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
     if (warmedUp < DEFAULT_EVENT_SHARDS) throw new Error(`the warm-up events were not all stored within 30 s (${warmedUp} of ${DEFAULT_EVENT_SHARDS})`);
     result.calls.length = 0;
     result.insertMs = 0;
@@ -358,7 +443,7 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
     if (options.backlog) ingest = await startPipeline();
     else await publishAll(sharedClockMs());
     // every message stored or dropped; gives up only when nothing moved for 60 s (a loss then shows in the check)
-    for (let seen = -1, idleSince = performance.now(); ; ) {
+    for (let seen = -1, idleSince = performance.now(); ;) {
       const moved = await Promise.race([done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1000))]);
       if (moved) break;
       if (settled !== seen) [seen, idleSince] = [settled, performance.now()];
@@ -376,7 +461,9 @@ async function runPipeline(options: RunOptions): Promise<RunResult> {
 
     const [counts] = await store.query<{ stored: number }>('SELECT count() AS stored FROM events');
     result.stored = Number(counts?.stored);
-    const drops = await store.query<{ reason: string; n: number }>("SELECT reason, sum(count) AS n FROM dropped_events WHERE reason != 'unknown_site' GROUP BY reason ORDER BY reason");
+    const drops = await store.query<{ reason: string; n: number }>(
+      "SELECT reason, sum(count) AS n FROM dropped_events WHERE reason != 'unknown_site' GROUP BY reason ORDER BY reason",
+    );
     result.dropped = drops.reduce((sum, d) => sum + Number(d.n), 0);
     result.dropReasons = drops.map((d) => `${d.reason} ${d.n}`).join(', ');
     if (!options.backlog && publishTimes) {
@@ -421,7 +508,9 @@ interface OpenedBus {
 }
 
 /** The NATS publisher thread, connected: `publish` sends every message once; `stop` ends the thread (also after a failure). */
-async function startPublisherWorker(data: PublisherWorkerData): Promise<{ publish: (order: PublishOrder) => Promise<Float64Array>; stop: () => Promise<void> }> {
+async function startPublisherWorker(
+  data: PublisherWorkerData,
+): Promise<{ publish: (order: PublishOrder) => Promise<Float64Array>; stop: () => Promise<void> }> {
   // The bench runs under tsx (`node --import tsx`), whose loader a worker thread does not
   // inherit on Node 20: the thread registers it before importing its TypeScript entry.
   const tsxApi = import.meta.resolve('tsx/esm/api');
@@ -455,7 +544,11 @@ async function startProfiler(): Promise<(file: string) => Promise<void>> {
   await session.post('Profiler.start');
   await session.post('HeapProfiler.enable');
   // allocation sampling beside the CPU profile: GC is the largest single cost of ingest
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   return async (file) => {
     const { profile } = await session.post('Profiler.stop');
     const { profile: heap } = await session.post('HeapProfiler.stopSampling');
@@ -513,9 +606,33 @@ function liveSessionMemory(): Record<string, string | number> {
   const t0 = Date.now();
   for (let i = 0; i < 100_000; i += 1) {
     const step = applyEvent(undefined, {
-      site_id: 1, at: t0 + i, name: 'pageview', visitor_id: String(1_000_000_000_000 + i), marker: `tab-${i}`, hostname: 'example.com', pathname: `/p/${i % 300}`,
-      prop_keys: [], prop_values: [], engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
-      attributes: { ...emptySessionAttributes(), referrer: 'https://news.example.net/', source: 'news.example.net', channel: 'Referral', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Desktop' },
+      site_id: 1,
+      at: t0 + i,
+      name: 'pageview',
+      visitor_id: String(1_000_000_000_000 + i),
+      marker: `tab-${i}`,
+      hostname: 'example.com',
+      pathname: `/p/${i % 300}`,
+      prop_keys: [],
+      prop_values: [],
+      engagement_ms: 0,
+      scroll_depth: 255,
+      status_code: 0,
+      import_id: 0,
+      attributes: {
+        ...emptySessionAttributes(),
+        referrer: 'https://news.example.net/',
+        source: 'news.example.net',
+        channel: 'Referral',
+        country: 'DE',
+        region: 'DE-BE',
+        city: 2950159,
+        browser: 'Firefox',
+        browser_version: '120.0',
+        os: 'GNU/Linux',
+        device: 'Desktop',
+        screen: 'Desktop',
+      },
     });
     cache.put(step.session!, step.session!.visitor_id);
   }

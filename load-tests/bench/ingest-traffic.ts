@@ -5,7 +5,8 @@ import { seededRandom as prng } from '@sightline/testkit';
 export type CollectedMessage = SubjectPayloads['events.collected.*'];
 
 const FIXTURES = new URL('../../apps/ingest/src/enrich/fixtures/', import.meta.url);
-const readCases = (file: string): string[] => (JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { cases: Array<{ ua: string }> }).cases.map((c) => c.ua);
+const readCases = (file: string): string[] =>
+  (JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { cases: Array<{ ua: string }> }).cases.map((c) => c.ua);
 
 /** Index into `n` items with a power-law (Zipf, s≈1) popularity: item 0 is the most common. */
 function zipf(random: () => number, n: number): number {
@@ -110,7 +111,10 @@ export function realisticTraffic(options: TrafficOptions): Traffic {
       const u = `https://example.com${path}${i === 0 ? query : ''}`;
       if (custom) {
         const name = CUSTOM_EVENTS[zipf(random, CUSTOM_EVENTS.length)]!;
-        out.push({ at, msg: { ...base, n: name, u, ...(random() < 0.6 ? { p: { plan: random() < 0.3 ? 'pro' : 'free', position: String(Math.floor(random() * 5)) } } : {}) } });
+        out.push({
+          at,
+          msg: { ...base, n: name, u, ...(random() < 0.6 ? { p: { plan: random() < 0.3 ? 'pro' : 'free', position: String(Math.floor(random() * 5)) } } : {}) },
+        });
       } else {
         out.push({ at, msg: { ...base, n: 'pageview', u, ...(i === 0 && referrer ? { r: referrer } : {}), ...(random() < 0.01 ? { sc: 404 } : {}) } });
       }

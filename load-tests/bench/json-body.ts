@@ -11,7 +11,15 @@ function perSecond(run: () => unknown, n = 500_000): number {
 }
 
 export async function benchJsonBody(): Promise<Record<string, string | number>> {
-  const event = JSON.stringify({ k: 'Bench0Key000000000000000', n: 'pageview', u: 'https://shop.sightline-bench.net/pricing?utm_source=news', d: 'shop.sightline-bench.net', r: 'https://news.example.net/', s: 'tab-1', p: { plan: 'pro', seats: '5' } });
+  const event = JSON.stringify({
+    k: 'Bench0Key000000000000000',
+    n: 'pageview',
+    u: 'https://shop.sightline-bench.net/pricing?utm_source=news',
+    d: 'shop.sightline-bench.net',
+    r: 'https://news.example.net/',
+    s: 'tab-1',
+    p: { plan: 'pro', seats: '5' },
+  });
   const figures: Record<string, string | number> = {};
   // alternated twice: the neighbours' load changes from one second to the next
   const plain: number[] = [];

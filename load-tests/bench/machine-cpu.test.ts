@@ -5,7 +5,10 @@ import { cpuShares, machineCpu, processCpuSeconds } from './machine-cpu.js';
 describe('machine CPU figures', () => {
   it('reads a process’s CPU seconds from /proc as the process itself counts them', () => {
     // 300 ms of CPU, not of wall time: on a loaded machine the wall clock runs ahead
-    const cpuNow = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; };
+    const cpuNow = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    };
     const burnUntil = cpuNow() + 0.3;
     let spin = 0;
     while (cpuNow() < burnUntil) spin += 1;

@@ -27,7 +27,12 @@ export interface MachineCpu {
 export function machineCpu(): MachineCpu | undefined {
   try {
     // cpu  user nice system idle iowait irq softirq steal (guest time is inside user already)
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const busy = user + nice + system + irq + softirq;
     return { busy, steal, total: busy + idle + iowait + steal };
   } catch {

@@ -24,9 +24,82 @@ export interface QueryDataOptions {
   seed: number;
 }
 
-const SOURCES = ['', 'Google', 'Bing', 'DuckDuckGo', 'Twitter', 'Facebook', 'Reddit', 'Hacker News', 'GitHub', 'Newsletter', 'LinkedIn', 'YouTube', 'Ecosia', 'Yahoo', 'Mastodon', 'Stack Overflow', 'Product Hunt', 'Baidu', 'Yandex', 'Instagram'];
-const CHANNELS = ['Direct', 'Organic Search', 'Organic Search', 'Organic Search', 'Organic Social', 'Organic Social', 'Organic Social', 'Referral', 'Referral', 'Email', 'Organic Social', 'Organic Video', 'Organic Search', 'Organic Search', 'Organic Social', 'Referral', 'Referral', 'Organic Search', 'Organic Search', 'Organic Social'];
-const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'IN', 'CA', 'NL', 'JP', 'BR', 'ES', 'IT', 'PL', 'SE', 'AU', 'CH', 'AT', 'BE', 'DK', 'FI', 'NO', 'KR', 'MX', 'CZ', 'PT', 'IE', 'NZ', 'SG', 'ZA', 'AR', 'TR'];
+const SOURCES = [
+  '',
+  'Google',
+  'Bing',
+  'DuckDuckGo',
+  'Twitter',
+  'Facebook',
+  'Reddit',
+  'Hacker News',
+  'GitHub',
+  'Newsletter',
+  'LinkedIn',
+  'YouTube',
+  'Ecosia',
+  'Yahoo',
+  'Mastodon',
+  'Stack Overflow',
+  'Product Hunt',
+  'Baidu',
+  'Yandex',
+  'Instagram',
+];
+const CHANNELS = [
+  'Direct',
+  'Organic Search',
+  'Organic Search',
+  'Organic Search',
+  'Organic Social',
+  'Organic Social',
+  'Organic Social',
+  'Referral',
+  'Referral',
+  'Email',
+  'Organic Social',
+  'Organic Video',
+  'Organic Search',
+  'Organic Search',
+  'Organic Social',
+  'Referral',
+  'Referral',
+  'Organic Search',
+  'Organic Search',
+  'Organic Social',
+];
+const COUNTRIES = [
+  'US',
+  'DE',
+  'GB',
+  'FR',
+  'IN',
+  'CA',
+  'NL',
+  'JP',
+  'BR',
+  'ES',
+  'IT',
+  'PL',
+  'SE',
+  'AU',
+  'CH',
+  'AT',
+  'BE',
+  'DK',
+  'FI',
+  'NO',
+  'KR',
+  'MX',
+  'CZ',
+  'PT',
+  'IE',
+  'NZ',
+  'SG',
+  'ZA',
+  'AR',
+  'TR',
+];
 const PAGES = 500;
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v.replace(/'/g, "\\'")}'`).join(', ')}]`;
@@ -39,7 +112,8 @@ function sessionsSource(options: QueryDataOptions, first: number, count: number)
   const startS = Math.floor(options.endMs / 1000) - spanS;
   const sites = options.siteIds;
   const siteOf = `multiIf(${u('1')} < 0.6, ${sites[0]}, ${u('1')} < 0.8, ${sites[1 % sites.length]}, ${u('1')} < 0.9, ${sites[2 % sites.length]}, ${u('1')} < 0.96, ${sites[3 % sites.length]}, ${sites[4 % sites.length]})`;
-  const page = (slot: string) => `if(${zipf(slot, PAGES)} = 0, '/', concat(${list(['/blog/', '/docs/', '/pricing/', '/product/'])}[${zipf(slot, PAGES)} % 4 + 1], toString(${zipf(slot, PAGES)})))`;
+  const page = (slot: string) =>
+    `if(${zipf(slot, PAGES)} = 0, '/', concat(${list(['/blog/', '/docs/', '/pricing/', '/product/'])}[${zipf(slot, PAGES)} % 4 + 1], toString(${zipf(slot, PAGES)})))`;
   return `SELECT number AS n, ${siteOf} AS site_id, site_id * 1000000000 + toUInt64(pow(${u('2')}, 1.5) * ${Math.max(1, Math.floor(options.events / 10))}) AS visitor_id,
       fromUnixTimestamp64Milli(toInt64((${startS} + toUInt64(${u('3')} * ${spanS - 3600})) * 1000 + cityHash64(${options.seed}, number, 4) % 1000), 'UTC') AS start,
       if(${u('5')} < 0.4, 1, 2 + toUInt32(floor(pow(${u('6')}, 2.5) * 11))) AS len,
@@ -80,7 +154,9 @@ async function insertSessions(store: EventStore, options: QueryDataOptions, firs
 
 /** Mean events per session of the generator, from a sample (sizes the session count). */
 async function eventsPerSession(store: EventStore, options: QueryDataOptions): Promise<number> {
-  const [row] = await store.query<{ mean: number }>(`SELECT avg(len + length(arrayFilter(x -> x, engaged))) AS mean FROM (${sessionsSource(options, 0, 100_000)})`);
+  const [row] = await store.query<{ mean: number }>(
+    `SELECT avg(len + length(arrayFilter(x -> x, engaged))) AS mean FROM (${sessionsSource(options, 0, 100_000)})`,
+  );
   return Number(row!.mean);
 }
 

@@ -17,7 +17,10 @@ const EVENTS = Number(process.env.QUERY_BENCH_EVENTS ?? 10_000_000);
  * Optional: several data set sizes in one run (e.g. `1000000,10000000,100000000`), each
  * in its own data dir (`QUERY_BENCH_DATA_DIR/events-<n>` when kept), reported side by side.
  */
-const SIZES = (process.env.QUERY_BENCH_SIZES ?? String(EVENTS)).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const SIZES = (process.env.QUERY_BENCH_SIZES ?? String(EVENTS))
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
 const RUNS = Number(process.env.QUERY_BENCH_RUNS ?? 15);
 const SEED = Number(process.env.QUERY_BENCH_SEED ?? 42);
 const TIMEZONE = 'Europe/Berlin';
@@ -42,13 +45,24 @@ interface KeptDataSet {
 
 /** The shapes the requirement lists (issue 12, "Speed"). */
 const SHAPES: Array<[string, Record<string, unknown>]> = [
-  ['aggregate 30d, 7 core metrics', { metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'], date_range: '30d' }],
+  [
+    'aggregate 30d, 7 core metrics',
+    { metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'], date_range: '30d' },
+  ],
   ['time series by day 30d', { metrics: ['visitors', 'pageviews', 'visits', 'bounce_rate'], date_range: '30d', dimensions: ['time:day'] }],
   ['time series by hour 7d', { metrics: ['visitors', 'pageviews', 'visits'], date_range: '7d', dimensions: ['time:hour'] }],
   ['breakdown event:page 30d', { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'] }],
   ['breakdown visit:source 30d', { metrics: ['visitors', 'bounce_rate', 'visit_duration'], date_range: '30d', dimensions: ['visit:source'] }],
   ['breakdown visit:country 30d (labels)', { metrics: ['visitors'], date_range: '30d', dimensions: ['visit:country'] }],
-  ['breakdown event:page, country=DE 30d', { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }],
+  [
+    'breakdown event:page, country=DE 30d',
+    {
+      metrics: ['visitors', 'pageviews', 'bounce_rate'],
+      date_range: '30d',
+      dimensions: ['event:page'],
+      filters: [{ field: 'country', operator: 'is', values: ['DE'] }],
+    },
+  ],
   ['aggregate 30d + compare previous_period', { metrics: ['visitors', 'visits', 'bounce_rate'], date_range: '30d', compare: 'previous_period' }],
   ['breakdown event:goal 30d', { metrics: ['visitors', 'events', 'conversion_rate'], date_range: '30d', dimensions: ['event:goal'] }],
   ['realtime by minute', { metrics: ['visitors', 'pageviews'], date_range: 'realtime', dimensions: ['time:minute'] }],
@@ -154,7 +168,10 @@ export async function timePaired(http: () => Promise<unknown>, direct: () => Pro
     return round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
   };
   return {
-    http: { p50: at(h, 50), p95: at(h, 95) }, direct: { p50: at(d, 50), p95: at(d, 95) }, overhead: at(diff, 50), directCpu: at(cpu, 50),
+    http: { p50: at(h, 50), p95: at(h, 95) },
+    direct: { p50: at(d, 50), p95: at(d, 95) },
+    overhead: at(diff, 50),
+    directCpu: at(cpu, 50),
     ...(before ? { before: { p50: at(b, 50), p95: at(b, 95), cpu: at(bCpu, 50) } } : {}),
   };
 }
@@ -180,9 +197,12 @@ export async function registerOwner(url: string, dataDir: string): Promise<strin
 }
 
 async function readKept(file: string, events: number): Promise<KeptDataSet | undefined> {
-  const kept = (await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptDataSet).catch(() => undefined));
+  const kept = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as KeptDataSet)
+    .catch(() => undefined);
   if (!kept) return undefined;
-  if (kept.events !== events || kept.seed !== SEED) throw new Error(`${file} holds ${kept.events} events (seed ${kept.seed}); empty it or set QUERY_BENCH_EVENTS/SEED to match`);
+  if (kept.events !== events || kept.seed !== SEED)
+    throw new Error(`${file} holds ${kept.events} events (seed ${kept.seed}); empty it or set QUERY_BENCH_EVENTS/SEED to match`);
   return kept;
 }
 
@@ -205,7 +225,15 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
   const kept = dataDir ? await readKept(keptFile, eventCount) : undefined;
   const figures: Record<string, string | number> = {};
   // QUERY_CACHE_MAX_BYTES=0: this bench measures the query engine; repeated reports would otherwise be answered from the gateway's answer cache (the share-crowd bench measures that)
-  const config = loadConfig({ ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', QUERY_CACHE_MAX_BYTES: '0' });
+  const config = loadConfig({
+    ...process.env,
+    ...NO_BUDGETS,
+    SIGHTLINE_DATA_DIR: dir.path,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRPC_DEADLINE_MS: '120000',
+    QUERY_CACHE_MAX_BYTES: '0',
+  });
   const sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
   try {
     const url = sightline.url!;
@@ -220,7 +248,10 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       token = await registerOwner(url, dir.path);
       siteIds = [];
       for (let i = 0; i < 5; i += 1) {
-        siteIds.push((await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 })).site_id);
+        siteIds.push(
+          (await api<{ site_id: number }>(`${url}/api/v1/sites`, token, { url: `https://bench-${i}.sightline-bench.net`, timezone: TIMEZONE, week_start: 1 }))
+            .site_id,
+        );
       }
       await api(`${url}/api/v1/sites/${siteIds[0]}/goals`, token, { event_name: 'Signup' });
       const started = performance.now();
@@ -230,7 +261,11 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       figures['events / sessions stored (all 5 sites)'] = `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
       const [own] = await store.query<{ events: number }>('SELECT count() AS events FROM events WHERE site_id = {site:UInt64}', { site: siteIds[0] });
       figures['events of the queried site (90 days)'] = Number(own!.events).toLocaleString('en');
-      if (dataDir) await writeFile(keptFile, JSON.stringify({ events: eventCount, seed: SEED, token, siteIds, generatedAtMs, figures: { ...figures } } satisfies KeptDataSet));
+      if (dataDir)
+        await writeFile(
+          keptFile,
+          JSON.stringify({ events: eventCount, seed: SEED, token, siteIds, generatedAtMs, figures: { ...figures } } satisfies KeptDataSet),
+        );
     }
     const siteId = siteIds[0]!;
     // what background merges reach on a live store (a kept set may predate the roll-ups: migration 0009 backfilled them)
@@ -250,10 +285,17 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
       const runAll = (list: Array<[string, Record<string, unknown>]>) => async () => {
         for (const [sql, params] of list) await store.query(sql, params);
       };
-      const timing = await timePaired(() => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }), runAll(statements), differs ? runAll(withoutRollups) : undefined);
+      const timing = await timePaired(
+        () => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }),
+        runAll(statements),
+        differs ? runAll(withoutRollups) : undefined,
+      );
       timings.set(label, { ...timing, statements: statements.length, load: load1() });
-      figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
-      if (timing.before) figures[`${label}: without roll-ups, ${withoutRollups.length} statements direct (p50/p95 ms) | CPU p50`] = `${timing.before.p50}/${timing.before.p95} | ${timing.before.cpu}`;
+      figures[`${label}: HTTP | ${statements.length} statements direct (p50/p95 ms) | overhead p50 | direct CPU p50`] =
+        `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.overhead} | ${timing.directCpu}`;
+      if (timing.before)
+        figures[`${label}: without roll-ups, ${withoutRollups.length} statements direct (p50/p95 ms) | CPU p50`] =
+          `${timing.before.p50}/${timing.before.p95} | ${timing.before.cpu}`;
       console.log(`  [${eventCount}] ${label}: ${JSON.stringify({ ...timing, load: load1() })}`);
       // the pipeline in this process, its independent statements at once beside one at a time, interleaved run by run
       // (skipped when several sizes run or QUERY_BENCH_PIPELINE=0: it doubles the time of a 100M run)
@@ -266,7 +308,8 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
         () => runQuery({ events: store, geo: intlGeoLabels }, request, site),
         () => runQuery({ events: oneAtATime(store), geo: intlGeoLabels }, request, site),
       );
-      figures[`${label}: pipeline, statements at once | one at a time (p50 ms) | ratio`] = `${overlap.http.p50} | ${overlap.direct.p50} | ${(overlap.http.p50 / overlap.direct.p50).toFixed(2)}`;
+      figures[`${label}: pipeline, statements at once | one at a time (p50 ms) | ratio`] =
+        `${overlap.http.p50} | ${overlap.direct.p50} | ${(overlap.http.p50 / overlap.direct.p50).toFixed(2)}`;
       loads.push(load1());
     }
     if (!ONLY || 'dashboard first load'.includes(ONLY)) {
@@ -284,9 +327,12 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
           return recorded;
         };
         const [recorded, withoutRollups] = [await record(true), await record(false)];
-        const allAtOnce = (list: typeof recorded) => () => Promise.all(list.map(async (statements) => {
-          for (const [sql, params] of statements) await store.query(sql, params);
-        }));
+        const allAtOnce = (list: typeof recorded) => () =>
+          Promise.all(
+            list.map(async (statements) => {
+              for (const [sql, params] of statements) await store.query(sql, params);
+            }),
+          );
         const timing = await timePaired(
           () => Promise.all(DASHBOARD_FIRST_LOAD.map((body) => api(`${url}/api/v1/query`, token, { site_id: siteId, ...body }))),
           allAtOnce(recorded),
@@ -294,8 +340,10 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
         );
         const count = recorded.reduce((n, r) => n + r.length, 0);
         timings.set('dashboard first load (8 queries at once)', { ...timing, statements: count, load: load1() });
-        figures[`dashboard first load, ${DASHBOARD_FIRST_LOAD.length} queries at once: HTTP | ${count} statements direct (p50/p95 ms) | direct CPU p50`] = `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.directCpu}`;
-        figures['dashboard first load without roll-ups: statements direct (p50/p95 ms) | CPU p50'] = `${timing.before!.p50}/${timing.before!.p95} | ${timing.before!.cpu}`;
+        figures[`dashboard first load, ${DASHBOARD_FIRST_LOAD.length} queries at once: HTTP | ${count} statements direct (p50/p95 ms) | direct CPU p50`] =
+          `${timing.http.p50}/${timing.http.p95} | ${timing.direct.p50}/${timing.direct.p95} | ${timing.directCpu}`;
+        figures['dashboard first load without roll-ups: statements direct (p50/p95 ms) | CPU p50'] =
+          `${timing.before!.p50}/${timing.before!.p95} | ${timing.before!.cpu}`;
         console.log(`  [${eventCount}] dashboard first load: ${JSON.stringify({ ...timing, load: load1() })}`);
         loads.push(load1());
       } catch (error) {
@@ -306,14 +354,22 @@ async function benchQuerySize(eventCount: number, dataDir: string | undefined, t
     const [bytes] = await store.query<{ events: number; sessions: number }>(
       "SELECT sumIf(bytes_on_disk, table = 'events') AS events, sumIf(bytes_on_disk, table = 'sessions') AS sessions FROM system.parts WHERE active AND database = currentDatabase()",
     );
-    const [rows] = await store.query<{ events: number; sessions: number }>('SELECT (SELECT count() FROM events) AS events, (SELECT count() FROM sessions) AS sessions');
-    figures['stored bytes per event | per session row (system.parts, active)'] = `${(Number(bytes!.events) / Number(rows!.events)).toFixed(1)} | ${(Number(bytes!.sessions) / Math.max(1, Number(rows!.sessions))).toFixed(1)}`;
+    const [rows] = await store.query<{ events: number; sessions: number }>(
+      'SELECT (SELECT count() FROM events) AS events, (SELECT count() FROM sessions) AS sessions',
+    );
+    figures['stored bytes per event | per session row (system.parts, active)'] =
+      `${(Number(bytes!.events) / Number(rows!.events)).toFixed(1)} | ${(Number(bytes!.sessions) / Math.max(1, Number(rows!.sessions))).toFixed(1)}`;
     for (const table of ROLLUP_TABLES) {
-      const [part] = await store.query<{ rows: number; bytes: number }>('SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase() AND table = {table:String}', { table });
-      figures[`${table}: rows | bytes | bytes per row | bytes per event`] = `${Number(part!.rows)} | ${Number(part!.bytes)} | ${(Number(part!.bytes) / Math.max(1, Number(part!.rows))).toFixed(0)} | ${(Number(part!.bytes) / Number(rows!.events)).toFixed(2)}`;
+      const [part] = await store.query<{ rows: number; bytes: number }>(
+        'SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase() AND table = {table:String}',
+        { table },
+      );
+      figures[`${table}: rows | bytes | bytes per row | bytes per event`] =
+        `${Number(part!.rows)} | ${Number(part!.bytes)} | ${(Number(part!.bytes) / Math.max(1, Number(part!.rows))).toFixed(0)} | ${(Number(part!.bytes) / Number(rows!.events)).toFixed(2)}`;
     }
     loads.sort((a, b) => a - b);
-    figures['1-min load average during the shapes (min / median / max; 2 cores)'] = `${loads[0]!.toFixed(1)} / ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} / ${loads.at(-1)!.toFixed(1)}`;
+    figures['1-min load average during the shapes (min / median / max; 2 cores)'] =
+      `${loads[0]!.toFixed(1)} / ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} / ${loads.at(-1)!.toFixed(1)}`;
   } finally {
     await sightline.stop();
     await dir.remove();
@@ -343,7 +399,9 @@ export async function benchQuery(): Promise<Record<string, string | number>> {
     for (const label of labels) {
       figures[`  ${label}`] = SIZES.map((n) => {
         const t = bySize.get(n)!.get(label);
-        return t ? `${t.http.p50} / ${t.direct.p50} / ${t.directCpu}${t.before ? ` [${t.before.p50} / ${t.before.cpu}]` : ''} (${(t.load ?? 0).toFixed(1)})` : '–';
+        return t
+          ? `${t.http.p50} / ${t.direct.p50} / ${t.directCpu}${t.before ? ` [${t.before.p50} / ${t.before.cpu}]` : ''} (${(t.load ?? 0).toFixed(1)})`
+          : '–';
       }).join(' | ');
     }
   }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { latencyByTenth, median, percentile, sustainedRate } from './run-rates.js';
 
 // The ingestion bench's summary figures, on times whose answers are known by hand.
-const shuffled = <T>(values: T[]): T[] => values.map((v, i) => [(i * 7919) % values.length, v] as const).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+const shuffled = <T>(values: T[]): T[] =>
+  values
+    .map((v, i) => [(i * 7919) % values.length, v] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, v]) => v);
 
 describe('percentile', () => {
   it('takes the nearest rank below; NaN for no values', () => {

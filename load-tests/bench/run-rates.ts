@@ -37,6 +37,14 @@ export function latencyByTenth(bySend: readonly (readonly [number, number])[]): 
   const sorted = [...bySend].sort((a, b) => a[0] - b[0]);
   const size = Math.max(1, Math.floor(sorted.length / 10));
   return Array.from({ length: 10 }, (_, i) =>
-    Math.round(percentile(sorted.slice(i * size, i === 9 ? sorted.length : (i + 1) * size).map((x) => x[1]).sort((a, b) => a - b), 50)),
+    Math.round(
+      percentile(
+        sorted
+          .slice(i * size, i === 9 ? sorted.length : (i + 1) * size)
+          .map((x) => x[1])
+          .sort((a, b) => a - b),
+        50,
+      ),
+    ),
   );
 }

@@ -72,7 +72,10 @@ async function storeQueries(): Promise<number> {
 async function crowd(url: string, hash: string, view: View): Promise<CrowdFigures> {
   const figures: CrowdFigures = { requests: 0, failures: {}, seconds: 0, storeQueries: 0, loadMs: [], pollMs: [] };
   const request = async (path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(
+      `${url}${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
     await response.arrayBuffer();
     figures.requests += 1;
     if (response.status !== 200) figures.failures[response.status] = (figures.failures[response.status] ?? 0) + 1;
@@ -123,7 +126,15 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 export async function benchShareCrowd(): Promise<Record<string, string | number>> {
   const dir = await makeTempDir('sightline-bench-share-crowd-');
   const figures: Record<string, string | number> = {};
-  const base = { ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', SHARE_RATE_LIMIT_PER_MINUTE: '0' };
+  const base = {
+    ...process.env,
+    ...NO_BUDGETS,
+    SIGHTLINE_DATA_DIR: dir.path,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRPC_DEADLINE_MS: '120000',
+    SHARE_RATE_LIMIT_PER_MINUTE: '0',
+  };
   let hash = '';
   const caches: Array<[string, Record<string, string>]> = [
     ['cache on', {}],
@@ -145,8 +156,12 @@ export async function benchShareCrowd(): Promise<Record<string, string | number>
           const loadBefore = os.loadavg()[0]!;
           const run = await crowd(url, hash, view);
           results[cache] = run;
-          const failures = Object.entries(run.failures).map(([status, n]) => `${n}×${status}`).join(', ') || 'none';
-          figures[`${label}: viewers | loads + refreshes | req/s | failures`] = `${VIEWERS} | ${run.loadMs.length} + ${run.pollMs.length} | ${round1(run.requests / run.seconds)} | ${failures}`;
+          const failures =
+            Object.entries(run.failures)
+              .map(([status, n]) => `${n}×${status}`)
+              .join(', ') || 'none';
+          figures[`${label}: viewers | loads + refreshes | req/s | failures`] =
+            `${VIEWERS} | ${run.loadMs.length} + ${run.pollMs.length} | ${round1(run.requests / run.seconds)} | ${failures}`;
           figures[`${label}: queries reaching the store (per s | total)`] = `${round1(run.storeQueries / run.seconds)} | ${run.storeQueries}`;
           figures[`${label}: page data time, first to last answer (p50/p95/max ms)`] = spread(run.loadMs);
           figures[`${label}: refresh time (p50/p95/max ms)`] = spread(run.pollMs);
@@ -172,10 +187,15 @@ async function sharedSite(url: string, dataDir: string, store: EventStore, figur
   const token = await registerOwner(url, dataDir);
   const site = await api<{ site_id: number; hash: string }>(`${url}/api/v1/sites`, token, { url: 'https://crowd.sightline-bench.net', timezone: TIMEZONE });
   await api(`${url}/api/v1/sites/${site.site_id}/goals`, token, { event_name: 'Signup' });
-  const put = await fetch(`${url}/api/v1/sites/${site.site_id}/settings/public-dashboard`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ enabled: true }) });
+  const put = await fetch(`${url}/api/v1/sites/${site.site_id}/settings/public-dashboard`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ enabled: true }),
+  });
   if (!put.ok) throw new Error(`public dashboard: ${put.status} ${await put.text()}`);
   const generated = await generateQueryData(store, { siteIds: [site.site_id], events: EVENTS, days: 90, endMs: Date.now(), seed: 7 });
-  figures['events / sessions of the shared site (90 days, generated)'] = `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
+  figures['events / sessions of the shared site (90 days, generated)'] =
+    `${generated.events.toLocaleString('en')} / ${generated.sessions.toLocaleString('en')}`;
   return site.hash;
 }
 

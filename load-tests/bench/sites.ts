@@ -22,7 +22,13 @@ export async function benchSites(): Promise<Figures> {
     const create = await run({
       url: `${server.url}/api/v1/sites`,
       amount: 800,
-      requests: [{ method: 'POST', headers: { authorization: `Bearer ${creator.token}`, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: JSON.stringify({ url: `https://bench-${(n += 1)}.sightline-bench.net` }) }) }],
+      requests: [
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${creator.token}`, 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ url: `https://bench-${(n += 1)}.sightline-bench.net` }) }),
+        },
+      ],
     });
     figures['POST /sites: req/s'] = create.rps;
     figures['POST /sites: p50/p99 (ms)'] = `${create.p50}/${create.p99}`;
@@ -30,13 +36,19 @@ export async function benchSites(): Promise<Figures> {
     // list and update: an account with 20 sites
     const { token } = await registerViaOutbox(server, dir.path);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    for (let i = 0; i < 20; i += 1) await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://list-${i}.sightline-bench.net` }) });
+    for (let i = 0; i < 20; i += 1)
+      await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://list-${i}.sightline-bench.net` }) });
     const listed = (await (await fetch(`${server.url}/api/v1/sites`, { headers })).json()) as { sites: Array<{ site_id: number }> };
     figures['GET /sites: sites listed'] = listed.sites.length;
     const list = await run({ url: `${server.url}/api/v1/sites`, headers });
     figures['GET /sites: req/s'] = list.rps;
     figures['GET /sites: p50/p99 (ms)'] = `${list.p50}/${list.p99}`;
-    const patch = await run({ url: `${server.url}/api/v1/sites/${listed.sites[0]!.site_id}`, method: 'PATCH', headers, body: JSON.stringify({ week_start: 2 }) });
+    const patch = await run({
+      url: `${server.url}/api/v1/sites/${listed.sites[0]!.site_id}`,
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ week_start: 2 }),
+    });
     figures['PATCH /sites/{id}: req/s'] = patch.rps;
     figures['PATCH /sites/{id}: p50/p99 (ms)'] = `${patch.p50}/${patch.p99}`;
     const errors = create.non2xx + list.non2xx + patch.non2xx;

@@ -40,7 +40,8 @@ export async function benchTelemetry(): Promise<Record<string, string | number>>
     series.count.inc();
     series.duration.observe(0.003);
   });
-  figures['HTTP metric updates per request (counter + histogram, ops/s): resolved series / prom-client labelled children'] = `${ours} / ${theirs} (${(ours / theirs).toFixed(1)}×)`;
+  figures['HTTP metric updates per request (counter + histogram, ops/s): resolved series / prom-client labelled children'] =
+    `${ours} / ${theirs} (${(ours / theirs).toFixed(1)}×)`;
 
   let text = '';
   const scrapeStarted = performance.now();

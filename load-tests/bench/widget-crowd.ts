@@ -53,7 +53,9 @@ async function crowd(url: string, key: string, viewers: number, seconds: number)
     while (performance.now() < endAt) {
       const at = performance.now();
       try {
-        const response = await fetch(`${url}/api/v1/widgets/${type}?key=${key}`, { headers: { 'x-forwarded-for': ip, origin: 'https://blog.sightline-bench.net' } });
+        const response = await fetch(`${url}/api/v1/widgets/${type}?key=${key}`, {
+          headers: { 'x-forwarded-for': ip, origin: 'https://blog.sightline-bench.net' },
+        });
         await response.arrayBuffer();
         if (response.status !== 200) figures.failures[response.status] = (figures.failures[response.status] ?? 0) + 1;
       } catch (error) {
@@ -85,10 +87,23 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 export async function benchWidgetCrowd(): Promise<Record<string, string | number>> {
   const dir = await makeTempDir('sightline-bench-widget-crowd-');
   const figures: Record<string, string | number> = {};
-  const base = { ...process.env, ...NO_BUDGETS, SIGHTLINE_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', GRPC_DEADLINE_MS: '120000', TRUSTED_PROXIES: '127.0.0.1,::1' };
+  const base = {
+    ...process.env,
+    ...NO_BUDGETS,
+    SIGHTLINE_DATA_DIR: dir.path,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GRPC_DEADLINE_MS: '120000',
+    TRUSTED_PROXIES: '127.0.0.1,::1',
+  };
   const runs: Array<[string, Record<string, string>, number, number]> = [
     ['cached (defaults)', {}, VIEWERS, SECONDS],
-    ['baseline, answers not reused', { WIDGET_CACHE_TTL_MS: '0', QUERY_CACHE_MAX_BYTES: '0', WIDGET_KEY_RATE_LIMIT_PER_MINUTE: '0' }, BASELINE_VIEWERS, BASELINE_SECONDS],
+    [
+      'baseline, answers not reused',
+      { WIDGET_CACHE_TTL_MS: '0', QUERY_CACHE_MAX_BYTES: '0', WIDGET_KEY_RATE_LIMIT_PER_MINUTE: '0' },
+      BASELINE_VIEWERS,
+      BASELINE_SECONDS,
+    ],
   ];
   let key = '';
   const perWidgetMinute: Record<string, number> = {};
@@ -107,10 +122,15 @@ export async function benchWidgetCrowd(): Promise<Record<string, string | number
         const minutes = run.seconds / 60;
         perWidgetMinute[label] = run.storeQueries / WIDGETS.length / minutes;
         perRequest[label] = run.storeQueries / Math.max(run.requests, 1);
-        const failures = Object.entries(run.failures).map(([status, n]) => `${n}×${status}`).join(', ') || 'none';
+        const failures =
+          Object.entries(run.failures)
+            .map(([status, n]) => `${n}×${status}`)
+            .join(', ') || 'none';
         figures[`${label}: viewers | seconds | requests | failures`] = `${viewers} | ${Math.round(run.seconds)} | ${run.requests} | ${failures}`;
-        figures[`${label}: store queries (total | per widget per minute | per request)`] = `${run.storeQueries} | ${round2(perWidgetMinute[label]!)} | ${round2(perRequest[label]!)}`;
-        figures[`${label}: answer time (p50/p95/max ms)`] = `${Math.round(percentile(run.ms, 50))} / ${Math.round(percentile(run.ms, 95))} / ${Math.round(Math.max(0, ...run.ms))}`;
+        figures[`${label}: store queries (total | per widget per minute | per request)`] =
+          `${run.storeQueries} | ${round2(perWidgetMinute[label]!)} | ${round2(perRequest[label]!)}`;
+        figures[`${label}: answer time (p50/p95/max ms)`] =
+          `${Math.round(percentile(run.ms, 50))} / ${Math.round(percentile(run.ms, 95))} / ${Math.round(Math.max(0, ...run.ms))}`;
         figures[`${label}: load average before / after (2 cores)`] = `${loadBefore.toFixed(1)} / ${os.loadavg()[0]!.toFixed(1)}`;
       } finally {
         await sightline.stop();

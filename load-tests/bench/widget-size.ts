@@ -44,7 +44,9 @@ export async function benchWidgetSize(): Promise<Record<string, string | number>
     const cobe = await bundleAlone(`import createGlobe from 'cobe'; globalThis.g = createGlobe;`);
     figures['baseline: cobe alone, br'] = kb(br(cobe));
     figures['globe beyond cobe, br'] = kb(manifest.widgets.globe.br - br(cobe));
-    const outlines = new TextEncoder().encode(`var s=${JSON.stringify(worldShapes(await readWorldAtlas(), { width: 960, height: 480 }).map((s) => [s.code, s.d]))};`);
+    const outlines = new TextEncoder().encode(
+      `var s=${JSON.stringify(worldShapes(await readWorldAtlas(), { width: 960, height: 480 }).map((s) => [s.code, s.d]))};`,
+    );
     figures['baseline: the map outlines alone, br'] = kb(br(outlines));
     figures['map beyond its outlines, br'] = kb(manifest.widgets.map.br - br(outlines));
     figures['gzip of the four together (one page with all of them)'] = kb(WIDGET_TYPES.reduce((sum, t) => sum + manifest.widgets[t].gzip, 0));

@@ -34,7 +34,13 @@ export interface PanelSpec {
 }
 
 const ATTRIBUTE_METRICS = ['visitors', 'bounce_rate', 'visit_duration'];
-const fixed = (dimension: string, label: string, field: FilterField | undefined, metrics: string[], extra: Partial<TabSpec> = {}): Omit<TabSpec, 'id' | 'label'> => ({
+const fixed = (
+  dimension: string,
+  label: string,
+  field: FilterField | undefined,
+  metrics: string[],
+  extra: Partial<TabSpec> = {},
+): Omit<TabSpec, 'id' | 'label'> => ({
   dimension: () => dimension,
   column: () => label,
   filterField: () => field,
@@ -114,19 +120,56 @@ export const PANELS: PanelSpec[] = [
 
 /** Readable names of filter fields (chips, the filter dialog). */
 export const FIELD_LABELS: Record<FilterField, string> = {
-  page: 'Page', entry_page: 'Entry page', exit_page: 'Exit page', hostname: 'Hostname', source: 'Source', channel: 'Channel',
-  referrer: 'Referrer', utm_source: 'UTM source', utm_medium: 'UTM medium', utm_campaign: 'UTM campaign', utm_content: 'UTM content',
-  utm_term: 'UTM term', country: 'Country', region: 'Region', city: 'City', browser: 'Browser', browser_version: 'Browser version',
-  os: 'Operating system', os_version: 'OS version', device: 'Device', screen: 'Screen size', code: 'Status code', event: 'Custom event',
+  page: 'Page',
+  entry_page: 'Entry page',
+  exit_page: 'Exit page',
+  hostname: 'Hostname',
+  source: 'Source',
+  channel: 'Channel',
+  referrer: 'Referrer',
+  utm_source: 'UTM source',
+  utm_medium: 'UTM medium',
+  utm_campaign: 'UTM campaign',
+  utm_content: 'UTM content',
+  utm_term: 'UTM term',
+  country: 'Country',
+  region: 'Region',
+  city: 'City',
+  browser: 'Browser',
+  browser_version: 'Browser version',
+  os: 'Operating system',
+  os_version: 'OS version',
+  device: 'Device',
+  screen: 'Screen size',
+  code: 'Status code',
+  event: 'Custom event',
 };
 
 /** The breakdown that suggests values for a filter field (the filter dialog). */
 export const SUGGESTION_DIMENSION: Record<FilterField, string> = {
-  page: 'event:page', entry_page: 'visit:entry_page', exit_page: 'visit:exit_page', hostname: 'event:hostname', source: 'visit:source',
-  channel: 'visit:channel', referrer: 'visit:referrer', utm_source: 'visit:utm_source', utm_medium: 'visit:utm_medium',
-  utm_campaign: 'visit:utm_campaign', utm_content: 'visit:utm_content', utm_term: 'visit:utm_term', country: 'visit:country',
-  region: 'visit:region', city: 'visit:city', browser: 'visit:browser', browser_version: 'visit:browser_version', os: 'visit:os',
-  os_version: 'visit:os_version', device: 'visit:device', screen: 'visit:screen', code: 'event:status_code', event: 'event:name',
+  page: 'event:page',
+  entry_page: 'visit:entry_page',
+  exit_page: 'visit:exit_page',
+  hostname: 'event:hostname',
+  source: 'visit:source',
+  channel: 'visit:channel',
+  referrer: 'visit:referrer',
+  utm_source: 'visit:utm_source',
+  utm_medium: 'visit:utm_medium',
+  utm_campaign: 'visit:utm_campaign',
+  utm_content: 'visit:utm_content',
+  utm_term: 'visit:utm_term',
+  country: 'visit:country',
+  region: 'visit:region',
+  city: 'visit:city',
+  browser: 'visit:browser',
+  browser_version: 'visit:browser_version',
+  os: 'visit:os',
+  os_version: 'visit:os_version',
+  device: 'visit:device',
+  screen: 'visit:screen',
+  code: 'event:status_code',
+  event: 'event:name',
 };
 
 /** The metric a suggestion breakdown ranks by (event:status_code computes only pageviews). */

@@ -19,5 +19,10 @@ export function buildCsv(header: readonly string[], rows: readonly (readonly Cel
 
 /** A file name made of safe characters only. */
 export function csvFileName(name: string): string {
-  return `${name.replace(/[^a-z0-9_-]+/gi, '_').replace(/_{2,}/g, '_').replace(/^_+|_+$/g, '') || 'data'}.csv`;
+  return `${
+    name
+      .replace(/[^a-z0-9_-]+/gi, '_')
+      .replace(/_{2,}/g, '_')
+      .replace(/^_+|_+$/g, '') || 'data'
+  }.csv`;
 }

@@ -15,7 +15,13 @@ import { GRAPH_METRICS, type DashboardState } from './state/url-state.js';
  */
 const EXPORT_LIMIT = 1000;
 
-export async function buildExport(client: StatsClient, state: DashboardState, resolved: ResolvedPeriod, domain: string, timezone = 'UTC'): Promise<{ name: string; zip: Uint8Array }> {
+export async function buildExport(
+  client: StatsClient,
+  state: DashboardState,
+  resolved: ResolvedPeriod,
+  domain: string,
+  timezone = 'UTC',
+): Promise<{ name: string; zip: Uint8Array }> {
   const files: Record<string, Uint8Array> = {};
   const add = (name: string, header: string[], rows: (string | number | null | undefined)[][]) => {
     files[csvFileName(name)] = strToU8(buildCsv(header, rows));
@@ -24,11 +30,19 @@ export async function buildExport(client: StatsClient, state: DashboardState, re
 
   const stats = await client.query(statsRequest(state, resolved));
   const totals = stats.results[0];
-  add('top_stats', ['metric', 'value', ...(compare ? ['comparison', 'change'] : [])], GRAPH_METRICS.map((m) => [m, totals?.metrics[m], ...(compare ? [totals?.comparison?.metrics[m], totals?.comparison?.change[m]] : [])]));
+  add(
+    'top_stats',
+    ['metric', 'value', ...(compare ? ['comparison', 'change'] : [])],
+    GRAPH_METRICS.map((m) => [m, totals?.metrics[m], ...(compare ? [totals?.comparison?.metrics[m], totals?.comparison?.change[m]] : [])]),
+  );
 
   const series = await client.query({ ...seriesRequest(state, resolved), metrics: [...GRAPH_METRICS] });
   const timeDim = `time:${resolved.interval}`;
-  add(`graph_${resolved.interval}`, [timeDim, ...GRAPH_METRICS], series.results.map((row) => [row.dimensions?.[timeDim], ...GRAPH_METRICS.map((m) => row.metrics[m])]));
+  add(
+    `graph_${resolved.interval}`,
+    [timeDim, ...GRAPH_METRICS],
+    series.results.map((row) => [row.dimensions?.[timeDim], ...GRAPH_METRICS.map((m) => row.metrics[m])]),
+  );
 
   const breakdowns: { name: string; dimension: string; metrics: string[]; extra?: { field: string; operator: string; values: string[] }[] }[] = [];
   for (const panel of PANELS) {
@@ -40,13 +54,18 @@ export async function buildExport(client: StatsClient, state: DashboardState, re
   const event = state.filters.find((f) => f.field === 'event' && f.operator === 'is');
   if (event) {
     const props = await client.props(resolved.dateRange);
-    for (const p of props.props.slice(0, 50)) breakdowns.push({ name: `goals_props_${p.key}`, dimension: `event:props:${p.key}`, metrics: ['visitors', 'events'] });
+    for (const p of props.props.slice(0, 50))
+      breakdowns.push({ name: `goals_props_${p.key}`, dimension: `event:props:${p.key}`, metrics: ['visitors', 'events'] });
   }
   const answers = await Promise.all(breakdowns.map((b) => client.query(breakdownRequest(state, resolved, b.dimension, b.metrics, EXPORT_LIMIT))));
   answers.forEach((answer, i) => {
     const b = breakdowns[i]!;
     const geo = answer.results.some((row: QueryRow) => row.labels);
-    add(b.name, [b.dimension, ...(geo ? ['name'] : []), ...b.metrics], answer.results.map((row) => [row.dimensions?.[b.dimension], ...(geo ? [row.labels?.[b.dimension]] : []), ...b.metrics.map((m) => row.metrics[m])]));
+    add(
+      b.name,
+      [b.dimension, ...(geo ? ['name'] : []), ...b.metrics],
+      answer.results.map((row) => [row.dimensions?.[b.dimension], ...(geo ? [row.labels?.[b.dimension]] : []), ...b.metrics.map((m) => row.metrics[m])]),
+    );
   });
 
   add('annotations', ANNOTATION_CSV_HEADER, annotationRows(await listAnnotations(client.source, resolved.start, resolved.end), timezone));

@@ -6,17 +6,33 @@
 export type MetricKind = 'count' | 'percent' | 'duration' | 'decimal';
 
 export const METRIC_KIND: Record<string, MetricKind> = {
-  visitors: 'count', visits: 'count', pageviews: 'count', events: 'count',
-  bounce_rate: 'percent', exit_rate: 'percent', conversion_rate: 'percent', scroll_depth: 'percent',
-  visit_duration: 'duration', time_on_page: 'duration', engagement_time: 'duration',
+  visitors: 'count',
+  visits: 'count',
+  pageviews: 'count',
+  events: 'count',
+  bounce_rate: 'percent',
+  exit_rate: 'percent',
+  conversion_rate: 'percent',
+  scroll_depth: 'percent',
+  visit_duration: 'duration',
+  time_on_page: 'duration',
+  engagement_time: 'duration',
   views_per_visit: 'decimal',
 };
 
 export const METRIC_LABELS: Record<string, string> = {
-  visitors: 'Visitors', visits: 'Visits', pageviews: 'Pageviews', events: 'Events',
-  views_per_visit: 'Views per visit', bounce_rate: 'Bounce rate', visit_duration: 'Visit duration',
-  time_on_page: 'Time on page', scroll_depth: 'Scroll depth', exit_rate: 'Exit rate',
-  conversion_rate: 'Conversion rate', engagement_time: 'Engagement time',
+  visitors: 'Visitors',
+  visits: 'Visits',
+  pageviews: 'Pageviews',
+  events: 'Events',
+  views_per_visit: 'Views per visit',
+  bounce_rate: 'Bounce rate',
+  visit_duration: 'Visit duration',
+  time_on_page: 'Time on page',
+  scroll_depth: 'Scroll depth',
+  exit_rate: 'Exit rate',
+  conversion_rate: 'Conversion rate',
+  engagement_time: 'Engagement time',
 };
 
 /** Rates whose change the API gives as a difference in percentage points (spec: compare). */

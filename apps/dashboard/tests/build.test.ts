@@ -43,7 +43,8 @@ describe('buildDashboard', () => {
       const text = await readFile(join(outDir, file.path), 'utf8');
       expect(text, file.path).not.toMatch(/\beval\(|new Function\(/);
       // the only absolute URLs are the credits' links and XML namespaces, never something loaded
-      for (const url of text.match(/https?:\/\/[a-z0-9.-]+\.[a-z]{2,}[^"'\s)`]*/gi) ?? []) expect(url, file.path).toMatch(/^https:\/\/(db-ip\.com|creativecommons\.org\/licenses\/by\/4\.0\/)$|^http:\/\/www\.w3\.org\//);
+      for (const url of text.match(/https?:\/\/[a-z0-9.-]+\.[a-z]{2,}[^"'\s)`]*/gi) ?? [])
+        expect(url, file.path).toMatch(/^https:\/\/(db-ip\.com|creativecommons\.org\/licenses\/by\/4\.0\/)$|^http:\/\/www\.w3\.org\//);
     }
   });
 });

@@ -3,9 +3,17 @@ import { buildCsv, csvCell, csvFileName } from '../src/csv.js';
 
 describe('CSV', () => {
   it('quotes what needs quoting, CRLF line ends', () => {
-    expect(buildCsv(['page', 'visitors'], [['/a,b', 3], ['say "hi"', 0], ['line\nbreak', null], ['/plain', 1.5]])).toBe(
-      'page,visitors\r\n"/a,b",3\r\n"say ""hi""",0\r\n"line\nbreak",\r\n/plain,1.5\r\n',
-    );
+    expect(
+      buildCsv(
+        ['page', 'visitors'],
+        [
+          ['/a,b', 3],
+          ['say "hi"', 0],
+          ['line\nbreak', null],
+          ['/plain', 1.5],
+        ],
+      ),
+    ).toBe('page,visitors\r\n"/a,b",3\r\n"say ""hi""",0\r\n"line\nbreak",\r\n/plain,1.5\r\n');
   });
 
   it('defuses spreadsheet formulas in text cells, not in numbers', () => {

@@ -5,12 +5,23 @@ import { describe, expect, it } from 'vitest';
 // Attacker-controlled values (paths, event names, props, referrers) reach the page only
 // as Preact text: no source file may use an HTML sink or an inline style attribute.
 const SRC = join(import.meta.dirname, '../src');
-const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
 
 describe('the dashboard sources', () => {
   const sources = files(SRC).filter((f) => /\.(ts|tsx)$/.test(f));
   it('are found', () => expect(sources.length).toBeGreaterThan(20));
-  for (const sink of ['dangerouslySetInnerHTML', 'innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function', "setAttribute('style'", 'style="']) {
+  for (const sink of [
+    'dangerouslySetInnerHTML',
+    'innerHTML',
+    'outerHTML',
+    'insertAdjacentHTML',
+    'document.write',
+    'eval(',
+    'new Function',
+    "setAttribute('style'",
+    'style="',
+  ]) {
     it(`never use ${sink}`, () => {
       const hits = sources.filter((f) => readFileSync(f, 'utf8').includes(sink));
       expect(hits).toEqual([]);

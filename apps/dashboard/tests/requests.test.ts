@@ -8,7 +8,14 @@ describe('panel requests', () => {
     const state = { ...DEFAULT_STATE, period: 'custom' as const, from: '2026-03-01', to: '2026-03-31', compare: 'year' as const };
     const period = resolvePeriod(state, '2026-11-27');
     const request = withCompare(breakdownRequest(state, period, 'visit:source', ['visitors'], 9), period);
-    expect(request).toEqual({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], dimensions: ['visit:source'], filters: [], limit: 9, compare: ['2025-03-01', '2025-03-31'] });
+    expect(request).toEqual({
+      metrics: ['visitors'],
+      date_range: ['2026-03-01', '2026-03-31'],
+      dimensions: ['visit:source'],
+      filters: [],
+      limit: 9,
+      compare: ['2025-03-01', '2025-03-31'],
+    });
     const previous = resolvePeriod({ ...DEFAULT_STATE, compare: 'previous' }, '2026-11-27');
     expect(withCompare(breakdownRequest(DEFAULT_STATE, previous, 'visit:source', ['visitors'], 9), previous).compare).toBe('previous_period');
   });

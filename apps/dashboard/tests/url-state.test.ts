@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { describeFilter } from '../src/state/labels.js';
-import { apiFilters, clampRangeEnd, DEFAULT_STATE, joinValues, parseFilter, parseState, serializeState, splitValues, withFilter, withoutFilter } from '../src/state/url-state.js';
+import {
+  apiFilters,
+  clampRangeEnd,
+  DEFAULT_STATE,
+  joinValues,
+  parseFilter,
+  parseState,
+  serializeState,
+  splitValues,
+  withFilter,
+  withoutFilter,
+} from '../src/state/url-state.js';
 
 describe('URL state', () => {
   it('reads the readable form of the issue', () => {
     const state = parseState('?period=30d&f=is,country,DE&compare=previous&interval=day&metric=visitors');
-    expect(state).toEqual({ period: '30d', compare: 'previous', interval: 'day', metric: 'visitors', filters: [{ operator: 'is', field: 'country', values: ['DE'] }] });
+    expect(state).toEqual({
+      period: '30d',
+      compare: 'previous',
+      interval: 'day',
+      metric: 'visitors',
+      filters: [{ operator: 'is', field: 'country', values: ['DE'] }],
+    });
   });
 
   it('writes it back readably, defaults left out but the period kept', () => {
@@ -27,7 +44,10 @@ describe('URL state', () => {
   });
 
   it('drops what it cannot read instead of failing', () => {
-    expect(parseState('?period=5y&compare=nope&interval=decade&metric=revenue&f=is,planet,Mars&f=like,page,/&f=is,page,&f=contains,event,Signup')).toEqual({ ...DEFAULT_STATE, filters: [] });
+    expect(parseState('?period=5y&compare=nope&interval=decade&metric=revenue&f=is,planet,Mars&f=like,page,/&f=is,page,&f=contains,event,Signup')).toEqual({
+      ...DEFAULT_STATE,
+      filters: [],
+    });
   });
 
   it('a custom period needs an ordered from/to, else falls back to the default', () => {
@@ -53,9 +73,17 @@ describe('URL state', () => {
     let state = withFilter(DEFAULT_STATE, { operator: 'is', field: 'country', values: ['DE'] });
     state = withFilter(state, { operator: 'is', field: 'country', values: ['FR'] });
     state = withFilter(state, { operator: 'contains', field: 'page', values: ['/blog'] });
-    expect(state.filters).toEqual([{ operator: 'is', field: 'country', values: ['FR'] }, { operator: 'contains', field: 'page', values: ['/blog'] }]);
-    expect(withoutFilter(state, { operator: 'is', field: 'country', values: ['FR'] }).filters).toEqual([{ operator: 'contains', field: 'page', values: ['/blog'] }]);
-    expect(apiFilters(state.filters)).toEqual([{ field: 'country', operator: 'is', values: ['FR'] }, { field: 'page', operator: 'contains', values: ['/blog'] }]);
+    expect(state.filters).toEqual([
+      { operator: 'is', field: 'country', values: ['FR'] },
+      { operator: 'contains', field: 'page', values: ['/blog'] },
+    ]);
+    expect(withoutFilter(state, { operator: 'is', field: 'country', values: ['FR'] }).filters).toEqual([
+      { operator: 'contains', field: 'page', values: ['/blog'] },
+    ]);
+    expect(apiFilters(state.filters)).toEqual([
+      { field: 'country', operator: 'is', values: ['FR'] },
+      { field: 'page', operator: 'contains', values: ['/blog'] },
+    ]);
   });
 
   it('writes several values of one filter as DE|FR and reads them back', () => {
@@ -99,7 +127,9 @@ describe('URL state', () => {
   it('a filter with other values is another filter (removal, duplicates)', () => {
     const state = parseState('?f=is,country,DE|FR&f=is,country,FR|DE&f=is,country,DE|FR');
     expect(state.filters).toHaveLength(2);
-    expect(withoutFilter(state, { operator: 'is', field: 'country', values: ['FR', 'DE'] }).filters).toEqual([{ operator: 'is', field: 'country', values: ['DE', 'FR'] }]);
+    expect(withoutFilter(state, { operator: 'is', field: 'country', values: ['FR', 'DE'] }).filters).toEqual([
+      { operator: 'is', field: 'country', values: ['DE', 'FR'] },
+    ]);
   });
 
   it('a chip names every value: "or", and "nor" for the excluding operators', () => {

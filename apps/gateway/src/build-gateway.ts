@@ -8,7 +8,6 @@ import type { GatewayOptions } from './gateway-options.js';
 import { registerRoutes } from './routes/register-routes.js';
 import { clientOf } from './services/service-clients.js';
 
-
 /**
  * Builds the HTTP edge. Order matters: the hooks that every route must get
  * (request id, tracing, write switch, route index for 405, authentication) are

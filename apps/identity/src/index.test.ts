@@ -23,7 +23,9 @@ describe('identityModule', () => {
       await expect(identityModule.start({ config: loadConfig({}), log, clock: systemClock, db, bus, mailer })).rejects.toThrow(/SECRET_KEY/);
       const config = loadConfig({ SECRET_KEY: 's'.repeat(32) });
       // start() without a store does not compile any more; the launcher checks before calling it
-      expect(() => assertDepsFor(identityModule, { config, log, clock: systemClock, bus, clients: {} })).toThrow(/^identity was started without its db, mailer$/);
+      expect(() => assertDepsFor(identityModule, { config, log, clock: systemClock, bus, clients: {} })).toThrow(
+        /^identity was started without its db, mailer$/,
+      );
       const instance = await identityModule.start({ config, log, clock: systemClock, db, bus, mailer });
       expect(instance.services.map((s) => s.definition)).toEqual([identityV1.IdentityServiceService]);
       await instance.stop();

@@ -25,14 +25,22 @@ export interface SweepResult {
 export async function sweep(db: Db, now: Date): Promise<SweepResult> {
   const usage = await db.query('DELETE FROM identity.usage_counters WHERE window_start < $1', [addMs(now, -USAGE_RETENTION_MS)]);
   const codes = await db.query('DELETE FROM identity.otp_codes WHERE created_at < $1', [addMs(now, -OTP_RETENTION_MS)]);
-  const sessions = await db.query('DELETE FROM identity.web_sessions WHERE expires_at <= $1 OR revoked_at < $2', [now, addMs(now, -REVOKED_SESSION_RETENTION_MS)]);
+  const sessions = await db.query('DELETE FROM identity.web_sessions WHERE expires_at <= $1 OR revoked_at < $2', [
+    now,
+    addMs(now, -REVOKED_SESSION_RETENTION_MS),
+  ]);
   return { usageWindows: usage.rowCount, otpCodes: codes.rowCount, webSessions: sessions.rowCount };
 }
 
 /** Sweeps every `intervalMs` in the background. */
 export function startJanitor(db: Db, clock: Clock, log: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startPeriodicTask('janitor', intervalMs, async () => {
-    const result = await sweep(db, clock());
-    if (result.usageWindows + result.otpCodes + result.webSessions > 0) log.debug({ ...result }, 'janitor swept');
-  }, log);
+  return startPeriodicTask(
+    'janitor',
+    intervalMs,
+    async () => {
+      const result = await sweep(db, clock());
+      if (result.usageWindows + result.otpCodes + result.webSessions > 0) log.debug({ ...result }, 'janitor swept');
+    },
+    log,
+  );
 }

@@ -8,9 +8,56 @@ import { INGEST_EVENT_MIGRATIONS_DIR } from './migrations-dir.js';
 
 /** Each table's columns that are not session attributes (the row types in libs/events-schema and staged-row.ts). */
 const OTHER_COLUMNS: Record<string, string[]> = {
-  [EVENTS_TABLE]: ['site_id', 'timestamp', 'name', 'visitor_id', 'session_id', 'hostname', 'pathname', 'prop_keys', 'prop_values', 'engagement_ms', 'scroll_depth', 'status_code', 'import_id'],
-  [SESSIONS_TABLE]: ['site_id', 'session_id', 'visitor_id', 'sign', 'version', 'start', 'timestamp', 'hostname', 'entry_page', 'exit_page', 'exit_hostname', 'pageviews', 'events', 'is_bounce', 'duration', 'engagement_ms', 'import_id'],
-  [STAGING_TABLE]: ['import_id', 'site_id', 'replica', 'line', 'visitor_key', 'timestamp', 'name', 'hostname', 'pathname', 'prop_keys', 'prop_values', 'engagement_ms', 'scroll_depth', 'status_code'],
+  [EVENTS_TABLE]: [
+    'site_id',
+    'timestamp',
+    'name',
+    'visitor_id',
+    'session_id',
+    'hostname',
+    'pathname',
+    'prop_keys',
+    'prop_values',
+    'engagement_ms',
+    'scroll_depth',
+    'status_code',
+    'import_id',
+  ],
+  [SESSIONS_TABLE]: [
+    'site_id',
+    'session_id',
+    'visitor_id',
+    'sign',
+    'version',
+    'start',
+    'timestamp',
+    'hostname',
+    'entry_page',
+    'exit_page',
+    'exit_hostname',
+    'pageviews',
+    'events',
+    'is_bounce',
+    'duration',
+    'engagement_ms',
+    'import_id',
+  ],
+  [STAGING_TABLE]: [
+    'import_id',
+    'site_id',
+    'replica',
+    'line',
+    'visitor_key',
+    'timestamp',
+    'name',
+    'hostname',
+    'pathname',
+    'prop_keys',
+    'prop_values',
+    'engagement_ms',
+    'scroll_depth',
+    'status_code',
+  ],
 };
 
 interface Column {
@@ -56,7 +103,10 @@ describe('the session attribute catalogue and the live ClickHouse DDL', () => {
         expect(column!.default_kind, `${table}.${attribute.name}`).toBe('');
       }
       const known = new Set([...OTHER_COLUMNS[table]!, ...SESSION_ATTRIBUTES.map((a) => a.name)]);
-      expect(live.map((c) => c.name).filter((name) => !known.has(name)), `${table}: columns unknown to the catalogue`).toEqual([]);
+      expect(
+        live.map((c) => c.name).filter((name) => !known.has(name)),
+        `${table}: columns unknown to the catalogue`,
+      ).toEqual([]);
       expect(live).toHaveLength(known.size);
     });
 

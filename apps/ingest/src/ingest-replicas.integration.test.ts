@@ -30,8 +30,8 @@ function traffic(): Collected[] {
   for (let v = 0; v < VISITORS; v += 1) {
     const base = { k: 'replkey0001', n: 'pageview', d: 'example.com', ip: `198.51.100.${v + 1}`, ua: FIREFOX, s: `tab-${v}` };
     const first = v % 2 === 0 ? [0, 2, 4] : [0];
-    for (const m of first) events.push({ ...base, u: `https://example.com/a/${m}`, ts: at(v % 5 + m) });
-    for (const m of [70, 72]) events.push({ ...base, u: `https://example.com/b/${m}`, ts: at(v % 5 + m) });
+    for (const m of first) events.push({ ...base, u: `https://example.com/a/${m}`, ts: at((v % 5) + m) });
+    for (const m of [70, 72]) events.push({ ...base, u: `https://example.com/b/${m}`, ts: at((v % 5) + m) });
   }
   return events;
 }
@@ -58,7 +58,14 @@ describe.skipIf(!gate.available)('ingest replicas sharing the event shards', () 
     const instances: ServiceInstance[] = [];
     try {
       for (let index = 0; index < replicas; index += 1) {
-        const config = loadConfig({ INGEST_BATCH_ROWS: '50', INGEST_BATCH_MAX_DELAY_MS: '30', EVENT_SHARDS: String(SHARDS), INGEST_REPLICAS: String(replicas), INGEST_REPLICA_INDEX: String(index), INGEST_WORKERS: String(workers) });
+        const config = loadConfig({
+          INGEST_BATCH_ROWS: '50',
+          INGEST_BATCH_MAX_DELAY_MS: '30',
+          EVENT_SHARDS: String(SHARDS),
+          INGEST_REPLICAS: String(replicas),
+          INGEST_REPLICA_INDEX: String(index),
+          INGEST_WORKERS: String(workers),
+        });
         const ports = fixturePorts({ replkey0001: site({ site_id: 21 }) }, {}, clock.clock);
         instances.push(await startIngest({ config, log, clock: clock.clock, db, events: store, bus }, { ports, workerGeo: { kind: 'table', table: {} } }));
       }
@@ -74,7 +81,13 @@ describe.skipIf(!gate.available)('ingest replicas sharing the event shards', () 
       const [s] = await store.query<{ visits: number; pageviews: number; bounces: number }>(
         'SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(is_bounce * sign) AS bounces FROM sessions',
       );
-      return { events: Number(e!.events), visitors: Number(e!.visitors), visits: Number(s!.visits), pageviews: Number(s!.pageviews), bounces: Number(s!.bounces) };
+      return {
+        events: Number(e!.events),
+        visitors: Number(e!.visitors),
+        visits: Number(s!.visits),
+        pageviews: Number(s!.pageviews),
+        bounces: Number(s!.bounces),
+      };
     } finally {
       await Promise.all(instances.map((i) => i.stop()));
       await bus.close();

@@ -25,11 +25,20 @@ const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefo
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const SITES = {
-  livekey0001: site({ site_id: 11, hostnames: { allowed: ['example.com', '*.example.com'], blocked: ['staging.example.com'] }, blocked_ips: ['10.9.0.0/16'], countries: { allowed: [], blocked: ['RU'] } }),
+  livekey0001: site({
+    site_id: 11,
+    hostnames: { allowed: ['example.com', '*.example.com'], blocked: ['staging.example.com'] },
+    blocked_ips: ['10.9.0.0/16'],
+    countries: { allowed: [], blocked: ['RU'] },
+  }),
   inactive0001: site({ site_id: 12, tracking_active: false }),
   onlyde000001: site({ site_id: 13, countries: { allowed: ['DE'], blocked: [] } }),
 };
-const GEO = { '203.0.113.5': { country: 'DE', region: 'DE-BE', city: 2950159 }, '203.0.113.6': { country: 'FR', region: 'FR-IDF', city: 2988507 }, '198.51.100.9': { country: 'RU', region: '', city: 0 } };
+const GEO = {
+  '203.0.113.5': { country: 'DE', region: 'DE-BE', city: 2950159 },
+  '203.0.113.6': { country: 'FR', region: 'FR-IDF', city: 2988507 },
+  '198.51.100.9': { country: 'RU', region: '', city: 0 },
+};
 
 function collected(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { k: 'livekey0001', n: 'pageview', u: 'https://example.com/', d: 'example.com', ts: NOW, ip: '203.0.113.5', ua: FIREFOX, ...overrides };
@@ -65,7 +74,10 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
 
   /** workers: INGEST_WORKERS (the pipeline on worker threads, with the same fixture sites and geo) */
   async function start(bus: Bus, workers = 0): Promise<ServiceInstance> {
-    return startIngest({ config: { ...config, INGEST_WORKERS: workers }, log, clock: clock.clock, db, events: store, bus }, { ports: fixturePorts(SITES, GEO, clock.clock), workerGeo: { kind: 'table', table: GEO } });
+    return startIngest(
+      { config: { ...config, INGEST_WORKERS: workers }, log, clock: clock.clock, db, events: store, bus },
+      { ports: fixturePorts(SITES, GEO, clock.clock), workerGeo: { kind: 'table', table: GEO } },
+    );
   }
 
   const count = async (sql: string, params = {}) => Number((await store.query<{ n: number }>(sql, params))[0]?.n ?? 0);
@@ -101,7 +113,10 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       { k: 'livekey0001', n: 'pageview' }, // invalid
     ];
     for (const m of messages) await publishCollected(bus, m);
-    await waitFor(async () => (await stored()) + (await droppedTotal()), (n) => n >= messages.length);
+    await waitFor(
+      async () => (await stored()) + (await droppedTotal()),
+      (n) => n >= messages.length,
+    );
     await ingest.stop();
     await bus.close();
 
@@ -109,23 +124,27 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     const rows = await store.query<{ site_id: number; reason: string; crawler_category: string; n: number }>(
       'SELECT site_id, reason, crawler_category, sum(count) AS n FROM dropped_events GROUP BY site_id, reason, crawler_category ORDER BY reason',
     );
-    expect(rows).toEqual([
-      { site_id: 11, reason: 'bot', crawler_category: 'search', n: 1 },
-      { site_id: 13, reason: 'country_not_allowed', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'country_blocked', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'engagement_without_session', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'hostname_blocked', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'hostname_not_allowed', crawler_category: '', n: 1 },
-      { site_id: 0, reason: 'invalid', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'invalid_url', crawler_category: '', n: 4 },
-      { site_id: 11, reason: 'ip_blocked', crawler_category: '', n: 2 },
-      { site_id: 11, reason: 'referrer_spam', crawler_category: '', n: 1 },
-      { site_id: 11, reason: 'stale', crawler_category: '', n: 1 },
-      { site_id: 12, reason: 'tracking_inactive', crawler_category: '', n: 1 },
-      { site_id: 0, reason: 'unknown_site', crawler_category: '', n: 1 },
-    ].sort((a, b) => a.reason.localeCompare(b.reason)));
+    expect(rows).toEqual(
+      [
+        { site_id: 11, reason: 'bot', crawler_category: 'search', n: 1 },
+        { site_id: 13, reason: 'country_not_allowed', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'country_blocked', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'engagement_without_session', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'hostname_blocked', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'hostname_not_allowed', crawler_category: '', n: 1 },
+        { site_id: 0, reason: 'invalid', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'invalid_url', crawler_category: '', n: 4 },
+        { site_id: 11, reason: 'ip_blocked', crawler_category: '', n: 2 },
+        { site_id: 11, reason: 'referrer_spam', crawler_category: '', n: 1 },
+        { site_id: 11, reason: 'stale', crawler_category: '', n: 1 },
+        { site_id: 12, reason: 'tracking_inactive', crawler_category: '', n: 1 },
+        { site_id: 0, reason: 'unknown_site', crawler_category: '', n: 1 },
+      ].sort((a, b) => a.reason.localeCompare(b.reason)),
+    );
     // Both stored pageviews are one visitor's one visit (same IP+UA, 1 minute apart).
-    const visit = await store.query('SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = 11');
+    const visit = await store.query(
+      'SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = 11',
+    );
     expect(visit).toEqual([{ visits: 1, pageviews: 2, duration: 60 }]);
     // Nothing of the IP or the User-Agent is stored.
     const dump = JSON.stringify(await store.query('SELECT * FROM events')) + JSON.stringify(await store.query('SELECT * FROM sessions'));
@@ -191,9 +210,15 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     const ingest = await startIngest({ config: shardConfig, log, clock: clock.clock, db, events: slowStore, bus }, { ports });
     const total = 400;
     for (let i = 0; i < total; i += 1) {
-      await (bus as unknown as Bus<UntypedSubjects>).publish(collectedSubject(i % shards), collected({ ip: `203.0.113.${i % 200}`, ts: at(i / 100), u: `https://example.com/${i}` }));
+      await (bus as unknown as Bus<UntypedSubjects>).publish(
+        collectedSubject(i % shards),
+        collected({ ip: `203.0.113.${i % 200}`, ts: at(i / 100), u: `https://example.com/${i}` }),
+      );
     }
-    await waitFor(async () => taken, (n) => n >= 2 * batchRows);
+    await waitFor(
+      async () => taken,
+      (n) => n >= 2 * batchRows,
+    );
     await new Promise((r) => setTimeout(r, 300));
     // one consumer per shard, each allowed batchRows in flight, would have taken 8 × 40 = 320
     expect(taken).toBe(2 * batchRows);
@@ -207,7 +232,13 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');
     const writer = new BatchWriter(store, { maxRows: 1000, maxDelayMs: 20, retryBaseMs: 10, retryMaxMs: 50 });
-    const pipeline = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
+    const pipeline = new IngestPipeline({
+      ports: fixturePorts(SITES, GEO, clock.clock),
+      salts: new DailySalts(db, clock.clock),
+      sessions: new SessionCache(),
+      writer,
+      store,
+    });
     const first = collected({ ts: at(30), u: 'https://example.com/p' });
     const second = collected({ ts: at(31), u: 'https://example.com/q' });
     // redelivered while the first delivery still waits in the batch
@@ -222,7 +253,13 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     clock.set(at(32));
     expect(await rebuildSessions(store, rebuilt, clock.now())).toEqual({ visits: 1, repaired: 0 });
     clock.set(NOW);
-    const restarted = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: rebuilt, writer, store });
+    const restarted = new IngestPipeline({
+      ports: fixturePorts(SITES, GEO, clock.clock),
+      salts: new DailySalts(db, clock.clock),
+      sessions: rebuilt,
+      writer,
+      store,
+    });
     await restarted.handle(first, true);
     await restarted.handle(second, true);
     await writer.close();
@@ -270,7 +307,12 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       visitorA('2025-03-10T12:42:30.000Z', '/c', { n: 'engagement', e: 5000 }),
       visitorB(at(42), '/x'), // B's visit starts in the lost batch: no session row of it at all
     ];
-    const unacked = lost.map((m) => beforeKill.handle(m, false).then(() => 'acked', () => 'unacked'));
+    const unacked = lost.map((m) =>
+      beforeKill.handle(m, false).then(
+        () => 'acked',
+        () => 'unacked',
+      ),
+    );
     await waitFor(stored, (n) => n >= 5);
     await dying.close(50);
     expect(eventInserts).toBe(3);
@@ -335,7 +377,13 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
       close: async () => {},
     };
     const writer = new BatchWriter(recordingStore, { maxRows: 1000, maxDelayMs: 200, retryBaseMs: 10, retryMaxMs: 50 });
-    const pipeline = new IngestPipeline({ ports: fixturePorts(SITES, GEO, clock.clock), salts: new DailySalts(db, clock.clock), sessions: new SessionCache(), writer, store });
+    const pipeline = new IngestPipeline({
+      ports: fixturePorts(SITES, GEO, clock.clock),
+      salts: new DailySalts(db, clock.clock),
+      sessions: new SessionCache(),
+      writer,
+      store,
+    });
     // the visit starts at 12:30; a pageview of 12:20 reaches ingest after it (redelivered late, say)
     // and joins it; then an event inside the visit, after its start, arriving late too: one batch
     await Promise.all([
@@ -347,7 +395,9 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     expect(inserted).toEqual(['late_event_days', 'events', 'sessions']);
     expect(await store.query('SELECT site_id, toString(day) AS day FROM late_event_days')).toEqual([{ site_id: 11, day: '2025-03-10' }]);
     // one visit: the late event did not move its start
-    expect(await store.query('SELECT sum(sign) AS visits, toString(min(start)) AS start FROM sessions WHERE sign > 0')).toEqual([{ visits: 1, start: '2025-03-10 12:30:00.000' }]);
+    expect(await store.query('SELECT sum(sign) AS visits, toString(min(start)) AS start FROM sessions WHERE sign > 0')).toEqual([
+      { visits: 1, start: '2025-03-10 12:30:00.000' },
+    ]);
     // another visitor, events out of order but none older than the visit's start: no day written
     inserted.length = 0;
     await Promise.all([
@@ -382,7 +432,10 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     const eventsInBatch = async () => (writer as unknown as { current: { eventSites: unknown[] } }).current.eventSites.length;
     await waitFor(eventsInBatch, (n) => n === 1);
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
-    await waitFor(async () => captured.records().filter((r) => r.msg === 'events, sessions and drop counts of a deleted site deleted').length, (n) => n === 1);
+    await waitFor(
+      async () => captured.records().filter((r) => r.msg === 'events, sessions and drop counts of a deleted site deleted').length,
+      (n) => n === 1,
+    );
     await inBatch; // its batch was finished before the deletion ran
     releaseLookup();
     await waitFor(eventsInBatch, (n) => n === 1);
@@ -402,14 +455,26 @@ describe.skipIf(!gate.available)('ingest on chDB, PostgreSQL and the bus', () =>
     for (const table of ['events', 'sessions', 'dropped_events', 'late_event_days']) await store.command(`TRUNCATE TABLE ${table}`);
     const bus = new LocalBus();
     const ingest = await start(bus, workers);
-    await store.insert('late_event_days', [{ site_id: 11, day: '2025-03-10' }, { site_id: 13, day: '2025-03-10' }]);
+    await store.insert('late_event_days', [
+      { site_id: 11, day: '2025-03-10' },
+      { site_id: 13, day: '2025-03-10' },
+    ]);
     await publishCollected(bus, collected({ ts: at(40) }));
     await publishCollected(bus, collected({ ts: at(40), ua: GOOGLEBOT }));
     // another site's drop count, which must stay
     await publishCollected(bus, collected({ ts: at(40), k: 'inactive0001' }));
-    await waitFor(async () => count('SELECT count() AS n FROM events WHERE site_id = 11'), (n) => n >= 1);
-    await waitFor(() => count("SELECT sum(count) AS n FROM dropped_events WHERE site_id = 11 AND reason = 'bot'"), (n) => n >= 1);
-    await waitFor(() => count('SELECT sum(count) AS n FROM dropped_events WHERE site_id = 12'), (n) => n >= 1);
+    await waitFor(
+      async () => count('SELECT count() AS n FROM events WHERE site_id = 11'),
+      (n) => n >= 1,
+    );
+    await waitFor(
+      () => count("SELECT sum(count) AS n FROM dropped_events WHERE site_id = 11 AND reason = 'bot'"),
+      (n) => n >= 1,
+    );
+    await waitFor(
+      () => count('SELECT sum(count) AS n FROM dropped_events WHERE site_id = 12'),
+      (n) => n >= 1,
+    );
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 11, account_id: 1, tracking_key: 'livekey0001', deleted_at: NOW });
     const left = await waitFor(

@@ -42,15 +42,19 @@ describe('roll-ups follow deletes of raw rows', () => {
   const rows = (sql: string) => store.query<Record<string, unknown>>(sql).then((r) => r.map((row) => JSON.stringify(row)));
   const count = async (sql: string) => Number((await store.query<{ n: number }>(sql))[0]!.n);
 
-  it('an import, then the site\'s imports, then the site: the roll-ups equal the raw rows left', async () => {
-    await seedVisits(store, [
-      { visitor: 1, events: [{ at: '2026-06-01 10:00:00' }, { at: '2026-06-01 10:20:00', path: '/a' }] },
-      { visitor: 2, importId: 3, events: [{ at: '2026-06-01 10:30:00' }, { at: '2026-06-01 10:40:00' }] },
-      { visitor: 1, importId: 3, events: [{ at: '2026-06-01 11:30:00' }] },
-      { visitor: 3, importId: 4, events: [{ at: '2026-06-01 10:05:00' }] },
-      { visitor: 1, site: 2, events: [{ at: '2026-06-01 10:00:00' }] },
-      { visitor: 5, site: 2, importId: 9, events: [{ at: '2026-06-01 10:00:00' }] },
-    ], { siteId: 1 });
+  it("an import, then the site's imports, then the site: the roll-ups equal the raw rows left", async () => {
+    await seedVisits(
+      store,
+      [
+        { visitor: 1, events: [{ at: '2026-06-01 10:00:00' }, { at: '2026-06-01 10:20:00', path: '/a' }] },
+        { visitor: 2, importId: 3, events: [{ at: '2026-06-01 10:30:00' }, { at: '2026-06-01 10:40:00' }] },
+        { visitor: 1, importId: 3, events: [{ at: '2026-06-01 11:30:00' }] },
+        { visitor: 3, importId: 4, events: [{ at: '2026-06-01 10:05:00' }] },
+        { visitor: 1, site: 2, events: [{ at: '2026-06-01 10:00:00' }] },
+        { visitor: 5, site: 2, importId: 9, events: [{ at: '2026-06-01 10:00:00' }] },
+      ],
+      { siteId: 1 },
+    );
     const before = await rows(FROM_ROLLUPS);
     expect(before).toEqual(await rows(FROM_RAW));
     expect(before.length).toBe(6); // site 1: 10:00 × imports 0, 3, 4; 11:00 × import 3; site 2: 10:00 × imports 0, 9

@@ -8,7 +8,11 @@ describe('ownedShards', () => {
 
   it('deals shards round-robin so replicas never overlap and together cover all', () => {
     const all = [0, 1, 2].map((i) => ownedShards({ eventShards: 8, replicas: 3, replicaIndex: i }).shards);
-    expect(all).toEqual([[0, 3, 6], [1, 4, 7], [2, 5]]);
+    expect(all).toEqual([
+      [0, 3, 6],
+      [1, 4, 7],
+      [2, 5],
+    ]);
     expect(all.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 

@@ -41,7 +41,12 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
     closePorts = production.close;
   }
 
-  const ownership = ownedShards({ eventShards: config.EVENT_SHARDS, replicas: config.INGEST_REPLICAS, replicaIndex: config.INGEST_REPLICA_INDEX, podName: config.POD_NAME });
+  const ownership = ownedShards({
+    eventShards: config.EVENT_SHARDS,
+    replicas: config.INGEST_REPLICAS,
+    replicaIndex: config.INGEST_REPLICA_INDEX,
+    podName: config.POD_NAME,
+  });
   log.info({ shards: ownership.shards, replica: ownership.replica, replicas: ownership.replicas }, 'consuming the event shards this replica owns');
   const salts = new DailySalts(db, ports.clock);
   // INGEST_WORKERS: the pipeline on worker threads (the main thread keeps the bus and the
@@ -86,7 +91,12 @@ export async function startIngest(deps: StartDeps, options: StartIngestOptions =
         // tracing off, nothing is built per message for it (no attributes, span or closure)
         handler: (msg) =>
           tracingActive() || msg.traceHeaders
-            ? inConsumerSpan('ingest consume', msg.traceHeaders, { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount }, () => consume(msg))
+            ? inConsumerSpan(
+                'ingest consume',
+                msg.traceHeaders,
+                { 'messaging.destination.name': msg.subject, 'messaging.message.delivery_count': msg.deliveryCount },
+                () => consume(msg),
+              )
             : consume(msg),
       }),
     );

@@ -21,12 +21,16 @@ describe('access log', () => {
     await server?.stop();
   });
 
-  const requestLines = () => (captured.records() as Array<{ msg: string; url?: string; status?: number; suppressed?: number }>).filter((l) => l.msg === 'request');
+  const requestLines = () =>
+    (captured.records() as Array<{ msg: string; url?: string; status?: number; suppressed?: number }>).filter((l) => l.msg === 'request');
 
   it('logs API requests and refusals at info, accepted tracker events and probes only at debug', async () => {
     const client = server.api.withIp(freshIp());
     const owner = await register(client, server.smtp, `access.${Date.now().toString(36)}@mail.sightline-e2e.net`);
-    const site = await client.request<{ script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: 'https://access-log.sightline-e2e.net' } });
+    const site = await client.request<{ script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: 'https://access-log.sightline-e2e.net' },
+    });
     expect(site.status).toBe(201);
     const key = /([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
     const send = (k: string) =>

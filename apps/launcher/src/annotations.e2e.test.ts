@@ -50,7 +50,8 @@ describe('annotations over HTTP', () => {
   const api = <T = Record<string, unknown>>(who: Account | string | undefined, method: string, path: string, body?: unknown) =>
     client.request<T>(method, `/api/v1${path}`, { token: typeof who === 'string' ? who : who?.token, body });
   const notes = (who: Account, query = '') => api<NoteList>(who, 'GET', `/sites/${siteId}/annotations${query}`);
-  const auditActions = async () => (await api<{ entries: Array<{ action: string }> }>(owner, 'GET', `/sites/${siteId}/audit?limit=200`)).body.entries.map((e) => e.action).reverse();
+  const auditActions = async () =>
+    (await api<{ entries: Array<{ action: string }> }>(owner, 'GET', `/sites/${siteId}/audit?limit=200`)).body.entries.map((e) => e.action).reverse();
   const expectFailure = (answer: ApiAnswer<unknown>, status: number, code: string, pattern?: RegExp) => {
     const body = answer.body as Failure;
     expect({ status: answer.status, code: body.code }, JSON.stringify(body)).toEqual({ status, code });
@@ -61,7 +62,10 @@ describe('annotations over HTTP', () => {
     server = await startE2eServer();
     client = server.api.withIp(freshIp());
     [owner, admin, member, stranger] = [await account('owner'), await account('admin'), await account('member'), await account('stranger')];
-    const site = await api<{ site_id: number; hash: string }>(owner, 'POST', '/sites', { url: `https://notes-${stamp}.sightline-e2e.net`, timezone: 'Europe/Berlin' });
+    const site = await api<{ site_id: number; hash: string }>(owner, 'POST', '/sites', {
+      url: `https://notes-${stamp}.sightline-e2e.net`,
+      timezone: 'Europe/Berlin',
+    });
     expect(site.status, JSON.stringify(site.body)).toBe(201);
     siteId = site.body.site_id;
     siteHash = site.body.hash;
@@ -77,8 +81,15 @@ describe('annotations over HTTP', () => {
     const day = await api<Note>(owner, 'POST', `/sites/${siteId}/annotations`, { date: '2026-03-29', text: ' Launched pricing page ' });
     expect(day.status, JSON.stringify(day.body)).toBe(201);
     expect(day.body).toEqual({
-      annotation_id: expect.any(Number), date: '2026-03-29', datetime: null, local_date: '2026-03-29', text: 'Launched pricing page',
-      author: owner.email, author_key_id: owner.keyId, created_at: expect.any(String), updated_at: day.body.created_at,
+      annotation_id: expect.any(Number),
+      date: '2026-03-29',
+      datetime: null,
+      local_date: '2026-03-29',
+      text: 'Launched pricing page',
+      author: owner.email,
+      author_key_id: owner.keyId,
+      created_at: expect.any(String),
+      updated_at: day.body.created_at,
     });
     // 22:30Z on the 29th is 00:30 CEST on the 30th in Berlin
     const outage = await api<Note>(admin, 'POST', `/sites/${siteId}/annotations`, { datetime: '2026-03-29T22:30:00Z', text: 'Outage, "db", 20 min' });
@@ -97,16 +108,36 @@ describe('annotations over HTTP', () => {
     const second = await notes(member, `?limit=2&cursor=${first.body.next_cursor}`);
     expect(second.body).toMatchObject({ annotations: [outage.body], next_cursor: null });
 
-    const edited = await api<Note>(admin, 'PATCH', `/sites/${siteId}/annotations/${day.body.annotation_id}`, { text: 'Launched pricing page v2', datetime: '2026-03-29T10:00:00+02:00' });
+    const edited = await api<Note>(admin, 'PATCH', `/sites/${siteId}/annotations/${day.body.annotation_id}`, {
+      text: 'Launched pricing page v2',
+      datetime: '2026-03-29T10:00:00+02:00',
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    expect(edited.body).toMatchObject({ date: null, datetime: '2026-03-29T08:00:00.000Z', local_date: '2026-03-29', text: 'Launched pricing page v2', author: owner.email });
+    expect(edited.body).toMatchObject({
+      date: null,
+      datetime: '2026-03-29T08:00:00.000Z',
+      local_date: '2026-03-29',
+      text: 'Launched pricing page v2',
+      author: owner.email,
+    });
     const deleted = await api(owner, 'DELETE', `/sites/${siteId}/annotations/${outage.body.annotation_id}`);
     expect(deleted.status).toBe(204);
     expectFailure(await api(owner, 'DELETE', `/sites/${siteId}/annotations/${outage.body.annotation_id}`), 404, 'unknown_annotation');
     expect((await notes(owner)).body.annotations.map((n) => n.text)).toEqual(['=HYPERLINK("x")', 'Launched pricing page v2']);
-    expect((await auditActions()).filter((a) => a.startsWith('annotation.'))).toEqual(['annotation.create', 'annotation.create', 'annotation.create', 'annotation.update', 'annotation.delete']);
-    const entries = (await api<{ entries: Array<{ action: string; key_id: string; details: Record<string, unknown> }> }>(owner, 'GET', `/sites/${siteId}/audit?limit=5`)).body.entries;
-    expect(entries.find((e) => e.action === 'annotation.update')).toMatchObject({ key_id: admin.keyId, details: { annotation_id: day.body.annotation_id, after: { text: 'Launched pricing page v2' } } });
+    expect((await auditActions()).filter((a) => a.startsWith('annotation.'))).toEqual([
+      'annotation.create',
+      'annotation.create',
+      'annotation.create',
+      'annotation.update',
+      'annotation.delete',
+    ]);
+    const entries = (
+      await api<{ entries: Array<{ action: string; key_id: string; details: Record<string, unknown> }> }>(owner, 'GET', `/sites/${siteId}/audit?limit=5`)
+    ).body.entries;
+    expect(entries.find((e) => e.action === 'annotation.update')).toMatchObject({
+      key_id: admin.keyId,
+      details: { annotation_id: day.body.annotation_id, after: { text: 'Launched pricing page v2' } },
+    });
   });
 
   it('reach: members read only, strangers and missing sites get unknown_site, keys need their permission', async () => {
@@ -116,7 +147,12 @@ describe('annotations over HTTP', () => {
     expectFailure(await api(member, 'POST', path, { date: '2026-01-01', text: 'no' }), 403, 'not_site_owner');
     expectFailure(await api(member, 'PATCH', `${path}/${existing.annotation_id}`, { text: 'no' }), 403, 'not_site_owner');
     expectFailure(await api(member, 'DELETE', `${path}/${existing.annotation_id}`), 403, 'not_site_owner');
-    for (const [method, sub, body] of [['GET', '', undefined], ['POST', '', { date: '2026-01-01', text: 'no' }], ['PATCH', `/${existing.annotation_id}`, { text: 'no' }], ['DELETE', `/${existing.annotation_id}`, undefined]] as const) {
+    for (const [method, sub, body] of [
+      ['GET', '', undefined],
+      ['POST', '', { date: '2026-01-01', text: 'no' }],
+      ['PATCH', `/${existing.annotation_id}`, { text: 'no' }],
+      ['DELETE', `/${existing.annotation_id}`, undefined],
+    ] as const) {
       const refused = await api<Failure>(stranger, method, `${path}${sub}`, body);
       const missing = await api<Failure>(owner, method, `/sites/999999999/annotations${sub}`, body);
       expectFailure(refused, 404, 'unknown_site');
@@ -176,7 +212,10 @@ describe('annotations over HTTP', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       const cookie = /^sightline_session=([^;]*)/.exec(answer.headers.get('set-cookie') ?? '')![1]!;
       return (method: string, path: string, body?: unknown, csrf = true) =>
-        browser.request<Record<string, unknown>>(method, `/api/v1/sites/${siteId}/annotations${path}`, { body, headers: { cookie: `sightline_session=${cookie}`, ...(csrf ? { 'x-csrf-token': answer.body.csrf_token } : {}) } });
+        browser.request<Record<string, unknown>>(method, `/api/v1/sites/${siteId}/annotations${path}`, {
+          body,
+          headers: { cookie: `sightline_session=${cookie}`, ...(csrf ? { 'x-csrf-token': answer.body.csrf_token } : {}) },
+        });
     };
     const asAdmin = await session(admin);
     const created = await asAdmin('POST', '', { date: '2026-05-01', text: 'From the dashboard' });
@@ -209,33 +248,69 @@ describe('annotations over HTTP', () => {
   });
 
   it('export: every note of the window as NDJSON (the list’s objects) or CSV, members included, strangers refused', async () => {
-    const site = await api<{ site_id: number }>(owner, 'POST', '/sites', { url: `https://notes-export-${stamp}.sightline-e2e.net`, timezone: 'America/New_York' });
+    const site = await api<{ site_id: number }>(owner, 'POST', '/sites', {
+      url: `https://notes-export-${stamp}.sightline-e2e.net`,
+      timezone: 'America/New_York',
+    });
     const id = site.body.site_id;
     expect((await api(owner, 'POST', `/sites/${id}/members`, { email: member.email, role: 'member' })).status).toBe(201);
     const texts = ['Launch, "v2"', 'Outage =1+1', 'Nuit blanche ✓'];
-    for (const [i, text] of texts.entries()) expect((await api(owner, 'POST', `/sites/${id}/annotations`, i === 1 ? { datetime: '2026-04-02T03:30:00Z', text } : { date: `2026-04-0${i + 1}`, text })).status).toBe(201);
+    for (const [i, text] of texts.entries())
+      expect(
+        (await api(owner, 'POST', `/sites/${id}/annotations`, i === 1 ? { datetime: '2026-04-02T03:30:00Z', text } : { date: `2026-04-0${i + 1}`, text }))
+          .status,
+      ).toBe(201);
     const listed = (await api<NoteList>(owner, 'GET', `/sites/${id}/annotations?limit=500`)).body.annotations;
     const file = async (who: Account | undefined, query: string) => {
-      const response = await fetch(`${server.sightline.url}/api/v1/sites/${id}/annotations/export?${query}`, { headers: who ? { authorization: `Bearer ${who.token}`, 'x-forwarded-for': freshIp() } : { 'x-forwarded-for': freshIp() } });
-      return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), text: await response.text() };
+      const response = await fetch(`${server.sightline.url}/api/v1/sites/${id}/annotations/export?${query}`, {
+        headers: who ? { authorization: `Bearer ${who.token}`, 'x-forwarded-for': freshIp() } : { 'x-forwarded-for': freshIp() },
+      });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        disposition: response.headers.get('content-disposition'),
+        text: await response.text(),
+      };
     };
     const ndjson = await file(member, 'format=ndjson');
-    expect([ndjson.status, ndjson.type, ndjson.disposition]).toEqual([200, 'application/x-ndjson; charset=utf-8', `attachment; filename="sightline-site-${id}-annotations.ndjson"`]);
-    expect(ndjson.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Note)).toEqual(listed);
+    expect([ndjson.status, ndjson.type, ndjson.disposition]).toEqual([
+      200,
+      'application/x-ndjson; charset=utf-8',
+      `attachment; filename="sightline-site-${id}-annotations.ndjson"`,
+    ]);
+    expect(
+      ndjson.text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Note),
+    ).toEqual(listed);
     // 03:30Z on the 2nd is the evening of the 1st in New York
-    expect(listed.map((n) => [n.text, n.local_date])).toEqual([[texts[0], '2026-04-01'], [texts[1], '2026-04-01'], [texts[2], '2026-04-03']]);
+    expect(listed.map((n) => [n.text, n.local_date])).toEqual([
+      [texts[0], '2026-04-01'],
+      [texts[1], '2026-04-01'],
+      [texts[2], '2026-04-03'],
+    ]);
 
     const csv = await file(owner, 'format=csv&from=2026-04-01&to=2026-04-01');
-    expect([csv.status, csv.type, csv.disposition]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="sightline-site-${id}-annotations-2026-04-01-to-2026-04-01.csv"`]);
+    expect([csv.status, csv.type, csv.disposition]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      `attachment; filename="sightline-site-${id}-annotations-2026-04-01-to-2026-04-01.csv"`,
+    ]);
     const [first, second] = listed;
     expect(csv.text).toBe(
       'annotation_id,date,datetime,local_date,text,author,author_key_id,created_at,updated_at\r\n' +
         `${first!.annotation_id},2026-04-01,,2026-04-01,"Launch, ""v2""",${owner.email},${owner.keyId},${first!.created_at},${first!.updated_at}\r\n` +
         `${second!.annotation_id},,${second!.datetime},2026-04-01,Outage =1+1,${owner.email},${owner.keyId},${second!.created_at},${second!.updated_at}\r\n`,
     );
-    expect((await file(owner, 'format=csv&from=2027-01-01')).text).toBe('annotation_id,date,datetime,local_date,text,author,author_key_id,created_at,updated_at\r\n');
+    expect((await file(owner, 'format=csv&from=2027-01-01')).text).toBe(
+      'annotation_id,date,datetime,local_date,text,author,author_key_id,created_at,updated_at\r\n',
+    );
 
-    for (const [who, status, code] of [[stranger, 404, 'unknown_site'], [undefined, 401, 'unauthorized']] as const) {
+    for (const [who, status, code] of [
+      [stranger, 404, 'unknown_site'],
+      [undefined, 401, 'unauthorized'],
+    ] as const) {
       const refused = await file(who, 'format=csv');
       expect([refused.status, (JSON.parse(refused.text) as Failure).code]).toEqual([status, code]);
     }
@@ -257,8 +332,16 @@ describe('annotations over HTTP', () => {
     const response = await fetch(`${server.sightline.url}/api/v1/openapi.yaml`);
     expect(response.status).toBe(200);
     const doc = { body: parseYaml(await response.text()) as Doc };
-    expect(Object.keys(doc.body.paths['/sites/{id}/annotations'] ?? {}).filter((k) => k !== 'servers').sort()).toEqual(['get', 'post']);
-    expect(Object.keys(doc.body.paths['/sites/{id}/annotations/{annotation_id}'] ?? {}).filter((k) => k !== 'servers').sort()).toEqual(['delete', 'patch']);
+    expect(
+      Object.keys(doc.body.paths['/sites/{id}/annotations'] ?? {})
+        .filter((k) => k !== 'servers')
+        .sort(),
+    ).toEqual(['get', 'post']);
+    expect(
+      Object.keys(doc.body.paths['/sites/{id}/annotations/{annotation_id}'] ?? {})
+        .filter((k) => k !== 'servers')
+        .sort(),
+    ).toEqual(['delete', 'patch']);
     expect(Object.keys(doc.body.paths['/sites/{id}/annotations/export'] ?? {}).filter((k) => k !== 'servers')).toEqual(['get']);
     expect(doc.body.paths['/share/{hash}/annotations']).toHaveProperty('get');
     expect(doc.body.components.schemas.Error!.properties.code!.enum).toContain('unknown_annotation');

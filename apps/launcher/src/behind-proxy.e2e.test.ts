@@ -20,7 +20,14 @@ describe('behind a reverse proxy it trusts', () => {
     const { proxy, pageview, query } = rig;
     for (const visitor of PROXIED_VISITORS) expect(await sendEventFrom(proxy.url, visitor.loopback, pageview), visitor.address).toBe(202);
     // the first visitor claims another address (CN); the proxy appends the one it saw, which the gateway believes
-    expect(await sendEventFrom(proxy.url, PROXIED_VISITORS[0].loopback, { ...pageview, u: 'https://shop.sightline-e2e.net/pricing' }, { 'x-forwarded-for': '101.0.0.1' })).toBe(202);
+    expect(
+      await sendEventFrom(
+        proxy.url,
+        PROXIED_VISITORS[0].loopback,
+        { ...pageview, u: 'https://shop.sightline-e2e.net/pricing' },
+        { 'x-forwarded-for': '101.0.0.1' },
+      ),
+    ).toBe(202);
 
     await expect.poll(async () => (await query({ metrics: ['pageviews'] }))[0]?.metrics.pageviews, { timeout: 60_000, interval: 250 }).toBe(11);
     expect((await query({ metrics: ['visitors', 'pageviews'] }))[0]!.metrics).toEqual({ visitors: 10, pageviews: 11 });

@@ -14,8 +14,14 @@ import { startLoneGateway } from './test-support/lone-gateway.js';
 // (ingest down or behind), and a bus that cannot be reached.
 
 const log = createLogger({ level: 'silent' });
-const event = (k: string, i: number) => JSON.stringify({ k, n: 'pageview', u: `https://shop.sightline-e2e.net/p/${i}`, d: 'shop.sightline-e2e.net', r: null, s: `tab-${i}` });
-const send = (url: string, body: string) => fetch(`${url}/api/event`, { method: 'POST', body, headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' } });
+const event = (k: string, i: number) =>
+  JSON.stringify({ k, n: 'pageview', u: `https://shop.sightline-e2e.net/p/${i}`, d: 'shop.sightline-e2e.net', r: null, s: `tab-${i}` });
+const send = (url: string, body: string) =>
+  fetch(`${url}/api/event`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' },
+  });
 
 describe('POST /api/event when the events stream of the in-process bus is full', () => {
   let dataDir: Awaited<ReturnType<typeof makeTempDir>>;
@@ -85,7 +91,11 @@ describe('POST /api/event when the events stream of the in-process bus is full',
     sightline = await startSightline({ config: loadConfig(base()), log, target: 'all' });
     // ingest drains what the journal kept through the restart; acked only once stored
     await waitFor(async () => (await eventsHeld()).messages === 0, 60_000);
-    const storedPages = async () => Number((await sightline!.events!.query<{ n: string }>('SELECT toString(count()) AS n FROM events WHERE pathname LIKE {prefix:String}', { prefix: '/p/%' }))[0]!.n);
+    const storedPages = async () =>
+      Number(
+        (await sightline!.events!.query<{ n: string }>('SELECT toString(count()) AS n FROM events WHERE pathname LIKE {prefix:String}', { prefix: '/p/%' }))[0]!
+          .n,
+      );
     // each accepted event once: the backlog, then one more
     expect(await storedPages()).toBe(held);
     expect((await send(sightline.url!, event(key, 1000))).status).toBe(202);
@@ -96,7 +106,8 @@ describe('POST /api/event when the events stream of the in-process bus is full',
 const natsGate = await backendGate('nats');
 // the server is stopped mid-test: only a private one, never the shared server other suites use
 const privateNats = natsServerInstalled();
-if (natsGate.available && !privateNats) console.warn('[skip] POST /api/event with NATS gone: no nats-server binary to start a private server (the shared one cannot be stopped)');
+if (natsGate.available && !privateNats)
+  console.warn('[skip] POST /api/event with NATS gone: no nats-server binary to start a private server (the shared one cannot be stopped)');
 
 describe.skipIf(!natsGate.available || !privateNats)('POST /api/event when NATS cannot be reached (gateway alone)', () => {
   let nats: PrivateNatsServer;

@@ -22,7 +22,11 @@ describe('POST /api/event', () => {
     // a site to collect for: created with writes on, then the server restarts with the API write switch off
     const smtp = await startSmtpSink();
     const base = { SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', EVENT_SHARDS: '4' };
-    const setup = await startSightline({ config: loadConfig({ ...base, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true` }), log: createLogger({ level: 'silent' }), target: 'all' });
+    const setup = await startSightline({
+      config: loadConfig({ ...base, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true` }),
+      log: createLogger({ level: 'silent' }),
+      target: 'all',
+    });
     try {
       const api = new ApiClient(setup.url!);
       const owner = await register(api, smtp, `collect.${Date.now().toString(36)}@mail.sightline-e2e.net`);
@@ -45,11 +49,24 @@ describe('POST /api/event', () => {
   });
 
   // k: the tracking key of the site created in beforeAll
-  const event = { k: '', n: 'pageview', u: 'https://shop.sightline-e2e.net/pricing?utm_source=x', d: 'shop.sightline-e2e.net', r: 'https://news.example.net/', s: 'tab-1' };
-  const send = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) => fetch(`${sightline.url}/api/event`, { method: 'POST', body, headers });
+  const event = {
+    k: '',
+    n: 'pageview',
+    u: 'https://shop.sightline-e2e.net/pricing?utm_source=x',
+    d: 'shop.sightline-e2e.net',
+    r: 'https://news.example.net/',
+    s: 'tab-1',
+  };
+  const send = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain' }) =>
+    fetch(`${sightline.url}/api/event`, { method: 'POST', body, headers });
 
   it('accepts the tracker’s text/plain JSON with 202 and no content, CORS open, and publishes it with server time, IP and User-Agent', async () => {
-    const response = await send(JSON.stringify(event), { 'content-type': 'text/plain', 'x-forwarded-for': '198.51.100.7', 'user-agent': 'Mozilla/5.0 e2e', origin: 'https://shop.sightline-e2e.net' });
+    const response = await send(JSON.stringify(event), {
+      'content-type': 'text/plain',
+      'x-forwarded-for': '198.51.100.7',
+      'user-agent': 'Mozilla/5.0 e2e',
+      origin: 'https://shop.sightline-e2e.net',
+    });
     expect(response.status).toBe(202);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     // no content: the tracker reads only the status
@@ -96,7 +113,10 @@ describe('POST /api/event', () => {
   });
 
   it('answers the preflight a browser may send', async () => {
-    const response = await fetch(`${sightline.url}/api/event`, { method: 'OPTIONS', headers: { origin: 'https://x.net', 'access-control-request-method': 'POST' } });
+    const response = await fetch(`${sightline.url}/api/event`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.net', 'access-control-request-method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
   });
@@ -141,7 +161,7 @@ describe('POST /api/event', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
     };
-    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const oddValues: unknown[] = [null, true, 0, -1, 1e309, 3.5, '', 'x'.repeat(3000), '\u0000', '\ud800', [], [1], {}, { a: { b: 1 } }, 'https://a', -0];
     const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'x', '__proto__', 'constructor'];
     const raws = ['', '{', '}', '[]', 'null', '1', '"text"', '{"k":', '\u0000', '{"k":"a"}{"k":"b"}', '\xff\xfe{', JSON.stringify(event).slice(0, 20)];

@@ -16,7 +16,11 @@ const BUILDAH = ['--storage-driver', process.env.BUILDAH_STORAGE_DRIVER ?? 'vfs'
 const onPath = (tool: string): boolean => (process.env.PATH ?? '').split(':').some((dir) => existsSync(path.join(dir, tool)));
 const missing = ['buildah', 'debootstrap'].filter((tool) => !onPath(tool));
 const skipReason =
-  missing.length > 0 ? `${missing.join(' and ')} not installed (apt-get install buildah debootstrap)` : process.getuid?.() !== 0 ? 'building an image with buildah here needs root' : undefined;
+  missing.length > 0
+    ? `${missing.join(' and ')} not installed (apt-get install buildah debootstrap)`
+    : process.getuid?.() !== 0
+      ? 'building an image with buildah here needs root'
+      : undefined;
 if (skipReason) {
   if (backendsRequired()) throw new Error(`container image test: ${skipReason}, and SIGHTLINE_REQUIRE_BACKENDS=1 makes it mandatory`);
   console.warn(`[skip] container image test: ${skipReason}`);
@@ -103,7 +107,26 @@ describe.skipIf(skipReason !== undefined)('container image (buildah)', () => {
     // INGEST_WORKERS=1: a worker thread starts on its compiled entry (start-up waits for it to be ready)
     const run: ChildProcess = spawn(
       'buildah',
-      [...BUILDAH, 'run', '--isolation', 'chroot', '--user', config.User, '--env', `PORT=${port}`, '--env', 'GRPC_PORT=0', '--env', 'METRICS_PORT=0', '--env', 'INGEST_WORKERS=1', container, '--', ...config.Entrypoint, ...config.Cmd],
+      [
+        ...BUILDAH,
+        'run',
+        '--isolation',
+        'chroot',
+        '--user',
+        config.User,
+        '--env',
+        `PORT=${port}`,
+        '--env',
+        'GRPC_PORT=0',
+        '--env',
+        'METRICS_PORT=0',
+        '--env',
+        'INGEST_WORKERS=1',
+        container,
+        '--',
+        ...config.Entrypoint,
+        ...config.Cmd,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

@@ -31,7 +31,12 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
 
   // each browser its own client address: the sign-in limits count per IP
   const open = (scheme: Scheme, signedIn: boolean, viewport = { width: 1280, height: 900 }) =>
-    openWatchedPage(suite.browser, { colorScheme: scheme, viewport, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, ...(signedIn ? { storageState } : {}) });
+    openWatchedPage(suite.browser, {
+      colorScheme: scheme,
+      viewport,
+      extraHTTPHeaders: { 'x-forwarded-for': freshIp() },
+      ...(signedIn ? { storageState } : {}),
+    });
 
   async function expectNoSeriousAxeIssue(page: Page, what: string) {
     const all = await runAxe(page);
@@ -100,7 +105,13 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
     const controls = await page.evaluate(() => {
       const doc = (globalThis as InPage).document;
       return ([...doc.querySelectorAll('a[href], button, select, input, textarea, [tabindex], [tabIndex], [role="button"]')] as InPage[])
-        .filter((el) => (el.tabIndex >= 0 || el.getAttribute('role') === 'button') && !el.disabled && el.getClientRects().length > 0 && (globalThis as InPage).getComputedStyle(el).visibility !== 'hidden')
+        .filter(
+          (el) =>
+            (el.tabIndex >= 0 || el.getAttribute('role') === 'button') &&
+            !el.disabled &&
+            el.getClientRects().length > 0 &&
+            (globalThis as InPage).getComputedStyle(el).visibility !== 'hidden',
+        )
         .map((el, i) => (el.dataset.kbdProbe = String(i)) as string);
     });
     expect(controls.length).toBeGreaterThan(20);
@@ -118,16 +129,33 @@ describe.skipIf(!hasChromium)('dashboard accessibility', { timeout: 120_000 }, (
         // a date input's focus sits on a segment inside it, which Chromium itself highlights
         // an SVG shape shows focus by its stroke
         const svgStroke = el instanceof (globalThis as InPage).SVGElement && parseFloat(style.strokeWidth) >= 2;
-        const visible = el.type === 'date' || svgStroke || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
-        return { id: (el.dataset.kbdProbe ?? null) as string | null, visible: Boolean(visible), name: String(el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40) };
+        const visible =
+          el.type === 'date' ||
+          svgStroke ||
+          (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+          (style.boxShadow && style.boxShadow !== 'none');
+        return {
+          id: (el.dataset.kbdProbe ?? null) as string | null,
+          visible: Boolean(visible),
+          name: String(el.getAttribute('aria-label') || el.textContent || el.tagName)
+            .trim()
+            .slice(0, 40),
+        };
       });
-      sequence.push(probe ? `${probe.id}:${JSON.stringify(probe.name)}` : "null");
+      sequence.push(probe ? `${probe.id}:${JSON.stringify(probe.name)}` : 'null');
       if (!probe || probe.id === null) continue;
       if (!probe.visible) unfocusedLook.push(probe.name);
       reached.add(probe.id);
     }
     const names = await page.evaluate(() =>
-      ([...(globalThis as InPage).document.querySelectorAll('[data-kbd-probe]')] as InPage[]).map((el) => `${el.dataset.kbdProbe}:${el.tagName}:${JSON.stringify(String(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30))}`),
+      ([...(globalThis as InPage).document.querySelectorAll('[data-kbd-probe]')] as InPage[]).map(
+        (el) =>
+          `${el.dataset.kbdProbe}:${el.tagName}:${JSON.stringify(
+            String(el.getAttribute('aria-label') || el.textContent)
+              .trim()
+              .slice(0, 30),
+          )}`,
+      ),
     );
     expect.soft(unfocusedLook, 'focused controls without a visible focus indicator').toEqual([]);
     const unreached = names.filter((entry) => !reached.has(entry.split(':')[0]!));

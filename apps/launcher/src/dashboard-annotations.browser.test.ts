@@ -41,7 +41,10 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
         }
         memberEmail = uniqueEmail('member');
         await register(dash.server.api.withIp(freshIp()), dash.server.smtp, memberEmail);
-        const added = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/members`, { token: dash.owner.token, body: { email: memberEmail, role: 'member' } });
+        const added = await dash.api.request('POST', `/api/v1/sites/${dash.siteId}/members`, {
+          token: dash.owner.token,
+          body: { email: memberEmail, role: 'member' },
+        });
         expect(added.status).toBe(201);
       },
     },
@@ -143,7 +146,11 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => listed(page)).toEqual(['Launched pricing page', 'Added in the browser', 'Outage, "db", 20 min', HOSTILE_NOTE, FORMULA_NOTE]);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 2, 4, 5]);
-    const stored = await suite.dash.api.request<{ annotations: Array<{ annotation_id: number; datetime: string; text: string; author: string }> }>('GET', `/api/v1/sites/${suite.dash.siteId}/annotations?from=2024-03-06&to=2024-03-06`, { token: suite.dash.owner.token });
+    const stored = await suite.dash.api.request<{ annotations: Array<{ annotation_id: number; datetime: string; text: string; author: string }> }>(
+      'GET',
+      `/api/v1/sites/${suite.dash.siteId}/annotations?from=2024-03-06&to=2024-03-06`,
+      { token: suite.dash.owner.token },
+    );
     expect(stored.body.annotations).toMatchObject([{ datetime: '2024-03-06T09:15:00.000Z', text: 'Added in the browser', author: suite.dash.owner.email }]);
 
     await page.getByRole('button', { name: 'Edit the note of 2024-03-06 09:15: Added in the browser' }).click();
@@ -166,7 +173,9 @@ describe.skipIf(!hasChromium)('annotations on the dashboard', { timeout: 120_000
     await again.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => listed(page)).toEqual(['Launched pricing page', 'Outage, "db", 20 min', HOSTILE_NOTE, FORMULA_NOTE]);
     await expect.poll(() => markers(page).then((m) => m.map((x) => x.bucket))).toEqual([1, 4, 5]);
-    const audit = await suite.dash.api.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${suite.dash.siteId}/audit?limit=3`, { token: suite.dash.owner.token });
+    const audit = await suite.dash.api.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${suite.dash.siteId}/audit?limit=3`, {
+      token: suite.dash.owner.token,
+    });
     expect(audit.body.entries.map((e) => e.action)).toEqual(['annotation.delete', 'annotation.update', 'annotation.create']);
     watched.assertClean([SIGNED_OUT_PROBE, /status of 400 .*\/annotations\//]);
     await watched.close();

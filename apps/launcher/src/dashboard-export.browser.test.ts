@@ -38,7 +38,21 @@ describe.skipIf(!hasChromium)('the CSV export of the dashboard', { timeout: 120_
   it('holds the top stats, the series and every tab of every panel, with the hand-computed numbers', async () => {
     const { name, files } = await exportOf(WINDOW_QUERY);
     expect(name).toBe(`${SITE_HOST}_${WINDOW.from}_${WINDOW.to}.zip`);
-    for (const table of ['top_stats', 'graph_day', 'sources_channels', 'sources_sources', 'sources_referrers', 'pages_top', 'pages_entry', 'pages_exit', 'locations_countries', 'devices_browsers', 'devices_devices', 'goals_goals', 'goals_events']) {
+    for (const table of [
+      'top_stats',
+      'graph_day',
+      'sources_channels',
+      'sources_sources',
+      'sources_referrers',
+      'pages_top',
+      'pages_entry',
+      'pages_exit',
+      'locations_countries',
+      'devices_browsers',
+      'devices_devices',
+      'goals_goals',
+      'goals_events',
+    ]) {
       expect(files.has(`${table}.csv`), table).toBe(true);
     }
     const stats = rowsOf(files, 'top_stats.csv');
@@ -62,7 +76,9 @@ describe.skipIf(!hasChromium)('the CSV export of the dashboard', { timeout: 120_
     expect(countries[0]!.slice(0, 3)).toEqual(['visit:country', 'name', 'visitors']);
     expect(countries[1]!.slice(0, 3)).toEqual(['DE', 'Germany', '2']);
     const goals = rowsOf(files, 'goals_goals.csv');
-    expect(goals.slice(1).map((r) => [r[0], Number(r[1]), Number(r[2]), Number(r[3])])).toEqual([[GOAL, GOAL_ROW.visitors, GOAL_ROW.events, GOAL_ROW.conversion_rate]]);
+    expect(goals.slice(1).map((r) => [r[0], Number(r[1]), Number(r[2]), Number(r[3])])).toEqual([
+      [GOAL, GOAL_ROW.visitors, GOAL_ROW.events, GOAL_ROW.conversion_rate],
+    ]);
   });
 
   it('neutralises a spreadsheet formula in attacker text', async () => {
@@ -74,7 +90,11 @@ describe.skipIf(!hasChromium)('the CSV export of the dashboard', { timeout: 120_
 
   it('exports the filtered view when a filter is on', async () => {
     const { files } = await exportOf(`${WINDOW_QUERY}&f=is,page,/pricing`);
-    const stats = Object.fromEntries(rowsOf(files, 'top_stats.csv').slice(1).map(([metric, value]) => [metric, Number(value)]));
+    const stats = Object.fromEntries(
+      rowsOf(files, 'top_stats.csv')
+        .slice(1)
+        .map(([metric, value]) => [metric, Number(value)]),
+    );
     expect({ visitors: stats.visitors, pageviews: stats.pageviews }).toEqual(PRICING_FILTERED);
   });
 });

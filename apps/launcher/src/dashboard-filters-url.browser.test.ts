@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
 import { chromiumAvailable, openWatchedPage } from './test-support/dashboard/chromium.js';
 import { apiQuery } from './test-support/dashboard/dashboard-server.js';
-import { breakdownRows, graphTable, openTab, panel, shown, stat, statText, WINDOW_QUERY, waitForPanels, type PanelName } from './test-support/dashboard/panels.js';
+import {
+  breakdownRows,
+  graphTable,
+  openTab,
+  panel,
+  shown,
+  stat,
+  statText,
+  WINDOW_QUERY,
+  waitForPanels,
+  type PanelName,
+} from './test-support/dashboard/panels.js';
 import { CHANGE_TEXT, PREVIOUS_TOTALS, PRICING_CHROME_FILTERED, PRICING_FILTERED, TOTALS, WINDOW } from './test-support/dashboard/seed.js';
 
 // The dashboard's state lives in the URL: a row click filters every panel and the URL;
@@ -22,10 +33,18 @@ describe.skipIf(!hasChromium)('dashboard filters, URL state and pickers', { time
 
   /** Each breakdown panel's open tab shows the API's rows under these filters. */
   async function expectPanelsAreApi(filters: unknown[]) {
-    const tabs: Array<[PanelName, string]> = [['sources', 'visit:channel'], ['pages', 'event:page'], ['locations', 'visit:country'], ['devices', 'visit:device'], ['goals', 'event:goal']];
+    const tabs: Array<[PanelName, string]> = [
+      ['sources', 'visit:channel'],
+      ['pages', 'event:page'],
+      ['locations', 'visit:country'],
+      ['devices', 'visit:device'],
+      ['goals', 'event:goal'],
+    ];
     for (const [name, dimension] of tabs) {
       const answer = await apiQuery(suite.dash, { metrics: ['visitors'], date_range: range, dimensions: [dimension], filters, limit: 9 });
-      await expect.poll(() => breakdownRows(suite.page, name), { message: name }).toEqual(answer.results.map((r) => ({ label: r.labels?.[dimension] ?? r.dimensions![dimension]!, value: shown('visitors', r.metrics.visitors) })));
+      await expect
+        .poll(() => breakdownRows(suite.page, name), { message: name })
+        .toEqual(answer.results.map((r) => ({ label: r.labels?.[dimension] ?? r.dimensions![dimension]!, value: shown('visitors', r.metrics.visitors) })));
     }
     const series = await apiQuery(suite.dash, { metrics: ['visitors'], date_range: range, dimensions: ['time:day'], filters });
     expect(await graphTable(suite.page)).toEqual(series.results.map((r) => [r.dimensions!['time:day'], shown('visitors', r.metrics.visitors)]));
@@ -138,7 +157,14 @@ describe.skipIf(!hasChromium)('dashboard filters, URL state and pickers', { time
     await suite.page.getByRole('combobox', { name: /^Compare/ }).selectOption('previous');
     await waitForPanels(suite.page);
     expect(new URL(suite.page.url()).searchParams.get('compare')).toBe('previous');
-    const labels = { visitors: 'Visitors', visits: 'Visits', pageviews: 'Pageviews', views_per_visit: 'Views per visit', bounce_rate: 'Bounce rate', visit_duration: 'Visit duration' } as const;
+    const labels = {
+      visitors: 'Visitors',
+      visits: 'Visits',
+      pageviews: 'Pageviews',
+      views_per_visit: 'Views per visit',
+      bounce_rate: 'Bounce rate',
+      visit_duration: 'Visit duration',
+    } as const;
     for (const [metric, label] of Object.entries(labels)) {
       const text = await statText(suite.page, label);
       const key = metric as keyof typeof labels;

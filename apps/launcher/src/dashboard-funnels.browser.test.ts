@@ -34,10 +34,15 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
     {
       setup: async ({ dash, browser }) => {
         const token = dash.owner.token;
-        const goals = await dash.api.request<{ goals: { goal_id: number; event_name: string | null }[] }>('GET', `/api/v1/sites/${dash.siteId}/goals`, { token });
+        const goals = await dash.api.request<{ goals: { goal_id: number; event_name: string | null }[] }>('GET', `/api/v1/sites/${dash.siteId}/goals`, {
+          token,
+        });
         const signup = goals.body.goals.find((g) => g.event_name === 'Signup')!.goal_id;
         const goal = async (page_path: string, display_name: string) => {
-          const created = await dash.api.request<{ goal_id: number }>('POST', `/api/v1/sites/${dash.siteId}/goals`, { token, body: { page_path, display_name } });
+          const created = await dash.api.request<{ goal_id: number }>('POST', `/api/v1/sites/${dash.siteId}/goals`, {
+            token,
+            body: { page_path, display_name },
+          });
           expect(created.status).toBe(201);
           return created.body.goal_id;
         };
@@ -51,7 +56,10 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
         await funnel('Pricing to docs', [pricing, docs]);
         // the events engine loads on its first statements: warm it before a page asks (a cold start on a loaded machine may answer 503)
         for (let attempt = 0; attempt < 10; attempt += 1) {
-          const warm = await dash.api.request('POST', '/api/v1/query', { token, body: { site_id: dash.siteId, metrics: ['visitors'], date_range: ['2024-03-04', '2024-03-10'], dimensions: ['visit:source'] } });
+          const warm = await dash.api.request('POST', '/api/v1/query', {
+            token,
+            body: { site_id: dash.siteId, metrics: ['visitors'], date_range: ['2024-03-04', '2024-03-10'], dimensions: ['visit:source'] },
+          });
           const report = await dash.api.request('GET', `/api/v1/sites/${dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token });
           if (warm.status === 200 && report.status === 200) break;
           await new Promise((r) => setTimeout(r, 1000));
@@ -62,7 +70,12 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
   );
 
   const open = (scheme: 'light' | 'dark' = 'light') =>
-    openWatchedPage(suite.browser, { colorScheme: scheme, viewport: { width: 1280, height: 1400 }, extraHTTPHeaders: { 'x-forwarded-for': freshIp() }, storageState });
+    openWatchedPage(suite.browser, {
+      colorScheme: scheme,
+      viewport: { width: 1280, height: 1400 },
+      extraHTTPHeaders: { 'x-forwarded-for': freshIp() },
+      storageState,
+    });
 
   async function openDashboard(query: string, scheme: 'light' | 'dark' = 'light'): Promise<WatchedPage> {
     const watched = await open(scheme);
@@ -78,13 +91,17 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
       items.map((li) => ({
         name: String(li.querySelector('.funnel-step-name').textContent).trim(),
         value: String(li.querySelector('.funnel-step-value').textContent).replace(/\s+/g, ' ').trim(),
-        dropoff: String(li.querySelector('.funnel-dropoff')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        dropoff: String(li.querySelector('.funnel-dropoff')?.textContent ?? '')
+          .replace(/\s+/g, ' ')
+          .trim(),
         bar: String(li.querySelector('.funnel-bar').style.width),
       })),
     );
 
   const tableRows = (page: Page): Promise<string[][]> =>
-    page.locator('[data-panel="funnels"] table tr').evaluateAll((rows: InPage[]) => rows.map((row) => [...row.cells].map((cell: InPage) => String(cell.textContent).trim())));
+    page
+      .locator('[data-panel="funnels"] table tr')
+      .evaluateAll((rows: InPage[]) => rows.map((row) => [...row.cells].map((cell: InPage) => String(cell.textContent).trim())));
 
   it('draws each step as a bar with its visitors, conversion, drop-off and median time (hand-computed)', async () => {
     const watched = await openDashboard(WINDOW_QUERY);
@@ -98,7 +115,11 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
       { name: '3. Signup', value: '2 visitors · 50%', dropoff: '', bar: '50%' },
     ]);
     // the same figures as the API answers them
-    const api = await suite.dash.api.request<{ steps: { visitors: number }[] }>('GET', `/api/v1/sites/${suite.dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`, { token: suite.dash.owner.token });
+    const api = await suite.dash.api.request<{ steps: { visitors: number }[] }>(
+      'GET',
+      `/api/v1/sites/${suite.dash.siteId}/funnels/${checkoutId}/report?date_range=2024-03-04,2024-03-10`,
+      { token: suite.dash.owner.token },
+    );
     expect(api.body.steps.map((s) => s.visitors)).toEqual([4, 2, 2]);
     await saveScreenshot(page, 'funnels-chart-light');
     watched.assertClean();
@@ -122,7 +143,11 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
     // the select by keyboard: focus it, the next option with the arrow key
     await funnels.getByLabel('Funnel', { exact: true }).focus();
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction(() => (globalThis as InPage).document.querySelector('[data-panel="funnels"] tbody tr th')?.textContent.includes('Pricing') === true, undefined, { polling: 50 });
+    await page.waitForFunction(
+      () => (globalThis as InPage).document.querySelector('[data-panel="funnels"] tbody tr th')?.textContent.includes('Pricing') === true,
+      undefined,
+      { polling: 50 },
+    );
     await waitForPanels(page);
     expect(await tableRows(page)).toEqual([
       ['Step', 'Visitors', 'Conversion', 'From previous step', 'Drop-off', 'Median time to next'],
@@ -143,7 +168,11 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
 
   it('follows the view: compare with the previous period, and a filter', async () => {
     const compared = await openDashboard(`${WINDOW_QUERY}&compare=previous`);
-    expect((await chartSteps(compared.page)).map((s) => s.value)).toEqual(['4 visitors · 100% +100% (was 2)', '2 visitors · 50% +100% (was 1)', '2 visitors · 50% (was 0)']);
+    expect((await chartSteps(compared.page)).map((s) => s.value)).toEqual([
+      '4 visitors · 100% +100% (was 2)',
+      '2 visitors · 50% +100% (was 1)',
+      '2 visitors · 50% (was 0)',
+    ]);
     compared.assertClean();
     await compared.close();
     const filtered = await openDashboard(`${WINDOW_QUERY}&f=is,country,DE`);
@@ -162,7 +191,9 @@ describe.skipIf(!hasChromium)('dashboard: the Funnels panel', { timeout: 120_000
     empty.assertClean();
     await empty.close();
     const dark = await openDashboard(WINDOW_QUERY, 'dark');
-    const violations = (await runAxe(dark.page)).filter((v) => (v.impact === 'serious' || v.impact === 'critical') && v.nodes.some((n) => JSON.stringify(n).includes('funnel')));
+    const violations = (await runAxe(dark.page)).filter(
+      (v) => (v.impact === 'serious' || v.impact === 'critical') && v.nodes.some((n) => JSON.stringify(n).includes('funnel')),
+    );
     expect(violations, JSON.stringify(violations, null, 1)).toEqual([]);
     const colours = await dark.page.evaluate(() => {
       const bar = (globalThis as InPage).document.querySelector('[data-panel="funnels"] .funnel-bar');

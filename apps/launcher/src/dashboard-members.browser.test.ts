@@ -24,18 +24,23 @@ describe.skipIf(!hasChromium)('a member on the dashboard', { timeout: 120_000 },
         const api: ApiClient = dash.server.api.withIp(freshIp());
         memberEmail = uniqueEmail('member');
         await register(api, dash.server.smtp, memberEmail);
-        const added = await dash.api.request<{ account_id: number }>('POST', `/api/v1/sites/${dash.siteId}/members`, { token: dash.owner.token, body: { email: memberEmail, role: 'member' } });
+        const added = await dash.api.request<{ account_id: number }>('POST', `/api/v1/sites/${dash.siteId}/members`, {
+          token: dash.owner.token,
+          body: { email: memberEmail, role: 'member' },
+        });
         expect(added.status).toBe(201);
         memberAccountId = added.body.account_id;
         const stranger = await register(api, dash.server.smtp, uniqueEmail('stranger'));
-        const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token: stranger.token, body: { url: 'https://stranger.sightline-e2e.net' } });
+        const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', {
+          token: stranger.token,
+          body: { url: 'https://stranger.sightline-e2e.net' },
+        });
         strangerSiteId = site.body.site_id;
         watched = await openWatchedPage(browser, { extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
         await signIn(dash, watched.page, memberEmail);
       },
     },
   );
-
 
   it('lists only the sites the member belongs to, with the role', async () => {
     const { page } = watched;
@@ -63,7 +68,9 @@ describe.skipIf(!hasChromium)('a member on the dashboard', { timeout: 120_000 },
     expect(removed.status).toBe(204);
     // the very next data call with the member's session is refused, as for a site that does not exist
     const cookie = (await context.cookies(suite.dash.base)).find((c) => c.name === 'sightline_session')!.value;
-    const csrf = ((await (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie}` } })).json()) as { csrf_token: string }).csrf_token;
+    const csrf = (
+      (await (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie}` } })).json()) as { csrf_token: string }
+    ).csrf_token;
     const query = await fetch(`${suite.dash.base}/api/v1/query`, {
       method: 'POST',
       headers: { cookie: `sightline_session=${cookie}`, 'x-csrf-token': csrf, 'content-type': 'application/json' },

@@ -24,7 +24,9 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
       setup: async () => {
         framing = http.createServer((request, response) => {
           const target = new URL(request.url!, 'http://x').searchParams.get('src') ?? '';
-          response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>blog</title><iframe id="dash" width="1000" height="800" src="${target.replace(/"/g, '&quot;')}"></iframe>`);
+          response
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(`<!doctype html><title>blog</title><iframe id="dash" width="1000" height="800" src="${target.replace(/"/g, '&quot;')}"></iframe>`);
         });
         await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
         framingUrl = `http://localhost:${(framing.address() as AddressInfo).port}/`;
@@ -49,7 +51,9 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
 
     expect(await postLiveEvent(suite.dash, { path: '/live' })).toBe(202);
     // stored and counted by the API first (ingest is asynchronous)
-    await expect.poll(async () => (await apiQuery(suite.dash, { metrics: ['visitors'], date_range: 'realtime' })).results[0]!.metrics.visitors, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await apiQuery(suite.dash, { metrics: ['visitors'], date_range: 'realtime' })).results[0]!.metrics.visitors, { timeout: 15_000 })
+      .toBe(1);
     // then the page, on its next refreshes (the gateway may serve a realtime answer up to 10 s old)
     await expect
       .poll(
@@ -66,7 +70,12 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     await page.getByRole('combobox', { name: /^Period/ }).selectOption('realtime');
     await waitForPanels(page);
     await expect.poll(() => statText(page, 'Visitors')).toBe('Visitors 1');
-    expect(await panel(page, 'graph').getByRole('combobox', { name: /^Interval/ }).locator('option').allTextContents()).toEqual(['Minute']);
+    expect(
+      await panel(page, 'graph')
+        .getByRole('combobox', { name: /^Interval/ })
+        .locator('option')
+        .allTextContents(),
+    ).toEqual(['Minute']);
     watched.assertClean();
     await watched.close();
   });
@@ -78,7 +87,11 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     await page.route('**/api/v1/share/*/query', async (route) => {
       const body = route.request().postDataJSON() as { dimensions?: string[] };
       if (!body.dimensions?.includes('visit:country')) return route.continue();
-      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'unavailable', error: 'The query service is busy; try again shortly.', request_id: 'req_test503' }) });
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'unavailable', error: 'The query service is busy; try again shortly.', request_id: 'req_test503' }),
+      });
     });
     await page.goto(shareUrl(WINDOW_QUERY));
     await waitForPanels(page);
@@ -133,7 +146,10 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
   });
 
   it('turned off: the page is the one 404 page, byte for byte the unknown hash’s, and the data routes 404', async () => {
-    const put = await suite.dash.api.request('PUT', `/api/v1/sites/${suite.dash.siteId}/settings/public-dashboard`, { token: suite.dash.owner.token, body: { enabled: false } });
+    const put = await suite.dash.api.request('PUT', `/api/v1/sites/${suite.dash.siteId}/settings/public-dashboard`, {
+      token: suite.dash.owner.token,
+      body: { enabled: false },
+    });
     expect(put.status).toBe(200);
     const turnedOffAt = Date.now();
     // the gateway's share lookup cache drops the site on settings.changed (the bus: not synchronous)
@@ -144,7 +160,11 @@ describe.skipIf(!hasChromium)('the share page: realtime, embed mode, turned off'
     expect([off.status, unknown.status]).toEqual([404, 404]);
     const offBody = await off.text();
     expect(offBody).toBe(await unknown.text());
-    const data = await fetch(`${suite.dash.base}/api/v1/share/${suite.dash.hash}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metrics: ['visitors'], date_range: '30d' }) });
+    const data = await fetch(`${suite.dash.base}/api/v1/share/${suite.dash.hash}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ metrics: ['visitors'], date_range: '30d' }),
+    });
     expect(data.status).toBe(404);
     expect(((await data.json()) as { code: string }).code).toBe('unknown_site');
 
@@ -166,7 +186,12 @@ async function frameAt(frames: () => Frame[], url: string): Promise<Frame> {
   for (;;) {
     const frame = frames().find((f) => f.url() === url);
     if (frame) return frame;
-    if (Date.now() > deadline) throw new Error(`no frame at ${url}: ${frames().map((f) => f.url()).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no frame at ${url}: ${frames()
+          .map((f) => f.url())
+          .join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

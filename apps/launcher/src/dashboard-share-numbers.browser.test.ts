@@ -5,13 +5,36 @@ import { dashboardSuite } from './test-support/dashboard/browser-suite.js';
 import { chromiumAvailable, saveScreenshot } from './test-support/dashboard/chromium.js';
 import { apiQuery } from './test-support/dashboard/dashboard-server.js';
 import { breakdownRows, graphTable, openTab, panel, shown, statText, waitForPanels, type InPage, type PanelName } from './test-support/dashboard/panels.js';
-import { BROWSERS, CHANNELS, COUNTRIES, DAILY, DEVICES, DIRECT_VISITORS, ENTRY_PAGES, GOAL, GOAL_ROW, HOSTILE, PLAN_PROPS, TOP_OS, TOP_PAGES, TOTALS_TEXT, WINDOW } from './test-support/dashboard/seed.js';
+import {
+  BROWSERS,
+  CHANNELS,
+  COUNTRIES,
+  DAILY,
+  DEVICES,
+  DIRECT_VISITORS,
+  ENTRY_PAGES,
+  GOAL,
+  GOAL_ROW,
+  HOSTILE,
+  PLAN_PROPS,
+  TOP_OS,
+  TOP_PAGES,
+  TOTALS_TEXT,
+  WINDOW,
+} from './test-support/dashboard/seed.js';
 
 // The public dashboard (/share/<hash>) over the hand-built data set of test-support/dashboard/seed.ts:
 // every panel shows the numbers computed by hand there, which are also the API's own answers.
 const hasChromium = chromiumAvailable('dashboard share numbers');
 
-const STAT_LABELS = { visitors: 'Visitors', visits: 'Visits', pageviews: 'Pageviews', views_per_visit: 'Views per visit', bounce_rate: 'Bounce rate', visit_duration: 'Visit duration' } as const;
+const STAT_LABELS = {
+  visitors: 'Visitors',
+  visits: 'Visits',
+  pageviews: 'Pageviews',
+  views_per_visit: 'Views per visit',
+  bounce_rate: 'Bounce rate',
+  visit_duration: 'Visit duration',
+} as const;
 
 // a browser test waits on re-renders and the server; CI runs the suites side by side on 2 cores
 describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', { timeout: 120_000 }, () => {
@@ -30,7 +53,8 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
   });
 
   it('top stats: the six totals of the custom range, marked as including imported data', async () => {
-    for (const [metric, label] of Object.entries(STAT_LABELS)) await expect.poll(() => statText(suite.page, label)).toBe(`${label} ${TOTALS_TEXT[metric as keyof typeof TOTALS_TEXT]}`);
+    for (const [metric, label] of Object.entries(STAT_LABELS))
+      await expect.poll(() => statText(suite.page, label)).toBe(`${label} ${TOTALS_TEXT[metric as keyof typeof TOTALS_TEXT]}`);
     await expect.poll(() => panel(suite.page, 'top-stats').getByText('Visitors now').count()).toBe(1);
     expect(await panel(suite.page, 'top-stats').getByText('Includes imported data').count()).toBe(1);
     await saveScreenshot(suite.page, 'share-desktop-light');
@@ -117,13 +141,18 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
 
   it('details: every metric of a tab as the API answers it, then search and sort', async () => {
     await openTab(suite.page, 'pages', 'Top pages');
-    await panel(suite.page, 'pages').getByRole('button', { name: /^Details/ }).click();
+    await panel(suite.page, 'pages')
+      .getByRole('button', { name: /^Details/ })
+      .click();
     const dialog = suite.page.getByRole('dialog', { name: 'Pages: Top pages' });
     await dialog.waitFor();
     const metrics = ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'];
     const answer = await apiQuery(suite.dash, { metrics, date_range: [WINDOW.from, WINDOW.to], dimensions: ['event:page'], limit: 20 });
     const expected = answer.results.map((r) => [r.dimensions!['event:page']!, ...metrics.map((m) => shown(m, r.metrics[m]))]);
-    const cells = () => dialog.locator('tbody tr').evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())));
+    const cells = () =>
+      dialog
+        .locator('tbody tr')
+        .evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())));
     await expect.poll(cells).toEqual(expected);
     // /pricing by hand: 2 visitors, 3 pageviews
     expect((await cells()).find((r) => r[0] === '/pricing')?.slice(0, 3)).toEqual(['/pricing', '2', '3']);
@@ -135,11 +164,17 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
     await expect.poll(() => suite.page.getByRole('dialog').count()).toBe(0);
 
     await openTab(suite.page, 'goals', 'Goals');
-    await panel(suite.page, 'goals').getByRole('button', { name: /^Details/ }).click();
+    await panel(suite.page, 'goals')
+      .getByRole('button', { name: /^Details/ })
+      .click();
     const goals = suite.page.getByRole('dialog', { name: 'Goals: Goals' });
-    await expect.poll(() => goals.locator('tbody tr').evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())))).toEqual([
-      [GOAL, String(GOAL_ROW.visitors), String(GOAL_ROW.events), `${GOAL_ROW.conversion_rate}%`],
-    ]);
+    await expect
+      .poll(() =>
+        goals
+          .locator('tbody tr')
+          .evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim()))),
+      )
+      .toEqual([[GOAL, String(GOAL_ROW.visitors), String(GOAL_ROW.events), `${GOAL_ROW.conversion_rate}%`]]);
     await suite.page.keyboard.press('Escape');
     await expect.poll(() => suite.page.getByRole('dialog').count()).toBe(0);
   });
@@ -150,6 +185,8 @@ describe.skipIf(!hasChromium)('the share page shows the hand-computed numbers', 
 });
 
 async function statClick(page: Page, label: string) {
-  await panel(page, 'top-stats').getByRole('button', { name: new RegExp(`^${label}\\b`) }).click();
+  await panel(page, 'top-stats')
+    .getByRole('button', { name: new RegExp(`^${label}\\b`) })
+    .click();
   await waitForPanels(page);
 }

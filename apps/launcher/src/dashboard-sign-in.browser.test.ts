@@ -80,11 +80,15 @@ describe.skipIf(!hasChromium)('signing in to the dashboard', { timeout: 120_000 
     // the cookie alone reads nothing: the CSRF token (from GET /web/session, kept in page memory) must come with it
     const bare = await fetch(`${suite.dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}` } });
     expect(bare.status).toBe(401);
-    const { csrf_token } = (await (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie!.value}` } })).json()) as { csrf_token: string };
+    const { csrf_token } = (await (await fetch(`${suite.dash.base}/web/session`, { headers: { cookie: `sightline_session=${cookie!.value}` } })).json()) as {
+      csrf_token: string;
+    };
     const withToken = await fetch(`${suite.dash.base}/api/v1/sites`, { headers: { cookie: `sightline_session=${cookie!.value}`, 'x-csrf-token': csrf_token } });
     expect(withToken.status).toBe(200);
     // no token in web storage
-    const stored = await page.evaluate(() => JSON.stringify({ ...(globalThis as InPage).localStorage }) + JSON.stringify({ ...(globalThis as InPage).sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...(globalThis as InPage).localStorage }) + JSON.stringify({ ...(globalThis as InPage).sessionStorage }),
+    );
     expect(stored).not.toContain(cookie!.value);
     expect(stored).not.toMatch(/csrf|token|session/i);
     watched.assertClean([SIGNED_OUT_PROBE, /status of 400 .*\/web\/session\)$/]);

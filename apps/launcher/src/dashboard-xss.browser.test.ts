@@ -52,7 +52,16 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
       }
     }
     // each hostile value came back as the very same text (CR, LF and NUL included)
-    for (const value of [HOSTILE.scriptPath, HOSTILE.controlPath, HOSTILE.javascriptReferrer, HOSTILE.controlReferrer, HOSTILE.utmSource, HOSTILE.utmMedium, HOSTILE.utmCampaign, HOSTILE.eventName]) {
+    for (const value of [
+      HOSTILE.scriptPath,
+      HOSTILE.controlPath,
+      HOSTILE.javascriptReferrer,
+      HOSTILE.controlReferrer,
+      HOSTILE.utmSource,
+      HOSTILE.utmMedium,
+      HOSTILE.utmCampaign,
+      HOSTILE.eventName,
+    ]) {
       expect(seen.has(value), JSON.stringify(value)).toBe(true);
     }
     // no element was made from them
@@ -70,7 +79,9 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
     expect(hrefs.some((h) => /javascript|alert|evil/i.test(h))).toBe(false);
     // the hostile referrers are rows of text, with no link of their own
     for (const value of [HOSTILE.javascriptReferrer, HOSTILE.controlReferrer]) {
-      const row = panel(suite.page, 'sources').getByRole('row').filter({ hasText: value.slice(0, 10) });
+      const row = panel(suite.page, 'sources')
+        .getByRole('row')
+        .filter({ hasText: value.slice(0, 10) });
       expect(await row.locator('a').count(), value).toBe(0);
     }
   });
@@ -85,9 +96,17 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
     await waitForPanels(suite.page);
     expect(new URL(suite.page.url()).searchParams.getAll('f')).toEqual([`is,page,${HOSTILE.controlPath}`]);
     await expect.poll(() => statText(suite.page, 'Visitors')).toBe('Visitors 1');
-    const filtered = await apiQuery(suite.dash, { metrics: ['visitors'], date_range: [WINDOW.from, WINDOW.to], filters: [{ field: 'page', operator: 'is', values: [HOSTILE.controlPath] }] });
+    const filtered = await apiQuery(suite.dash, {
+      metrics: ['visitors'],
+      date_range: [WINDOW.from, WINDOW.to],
+      filters: [{ field: 'page', operator: 'is', values: [HOSTILE.controlPath] }],
+    });
     expect(filtered.results[0]!.metrics.visitors).toBe(1);
-    const chip = await suite.page.getByRole('region', { name: 'Filters' }).locator('li').first().evaluate((li: InPage) => String(li.firstElementChild.textContent));
+    const chip = await suite.page
+      .getByRole('region', { name: 'Filters' })
+      .locator('li')
+      .first()
+      .evaluate((li: InPage) => String(li.firstElementChild.textContent));
     expect(chip).toBe(`Page is ${HOSTILE.controlPath}`);
     suite.watched.assertClean();
   });
@@ -109,7 +128,9 @@ describe.skipIf(!hasChromium)('hostile values on the dashboard', { timeout: 120_
 
     // the details dialog over the hostile pages, searched for the hostile text
     await openTab(suite.page, 'pages', 'Top pages');
-    await panel(suite.page, 'pages').getByRole('button', { name: /^Details/ }).click();
+    await panel(suite.page, 'pages')
+      .getByRole('button', { name: /^Details/ })
+      .click();
     const dialog = suite.page.getByRole('dialog');
     await dialog.getByLabel('Search').fill('<script>');
     await expect.poll(() => dialog.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);

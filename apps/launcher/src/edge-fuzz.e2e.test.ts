@@ -123,7 +123,8 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
           }
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
           const problems = edgeViolations(answer, request.method);
-          if (problems.length > 0) failures.push(`${request.method} ${request.path.slice(0, 90)} [${request.label}] → ${answer.status}: ${problems.join('; ')}`);
+          if (problems.length > 0)
+            failures.push(`${request.method} ${request.path.slice(0, 90)} [${request.label}] → ${answer.status}: ${problems.join('; ')}`);
         }
       }),
     );
@@ -136,12 +137,24 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
 
   it(`answers POST /api/event with ${EVENT_FUZZ_MUTATIONS}+ malformed bodies by the expected 4xx error object, never 5xx, and keeps collecting`, async () => {
     // a site of its own: the OpenAPI fuzzing above may have changed or deleted the shared one
-    const site = await new ApiClient(base, '203.0.113.77').request<{ script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://event-fuzz.sightline-e2e.net' } });
+    const site = await new ApiClient(base, '203.0.113.77').request<{ script_url: string }>('POST', '/api/v1/sites', {
+      token,
+      body: { url: 'https://event-fuzz.sightline-e2e.net' },
+    });
     expect(site.status).toBe(201);
     const trackingKey = /\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
     const valid = { k: trackingKey, n: 'pageview', u: 'https://event-fuzz.sightline-e2e.net/p', d: 'event-fuzz.sightline-e2e.net' };
     const send = (body: string | Buffer, contentType: string | undefined) =>
-      rawRequest(base, { method: 'POST', path: '/api/event', headers: { 'x-forwarded-for': '198.51.100.200', 'user-agent': 'sightline-fuzz/1.0', ...(contentType ? { 'content-type': contentType } : {}) }, body }, agent);
+      rawRequest(
+        base,
+        {
+          method: 'POST',
+          path: '/api/event',
+          headers: { 'x-forwarded-for': '198.51.100.200', 'user-agent': 'sightline-fuzz/1.0', ...(contentType ? { 'content-type': contentType } : {}) },
+          body,
+        },
+        agent,
+      );
     const cases = eventBodyCases(valid, { seed: FUZZ_SEED, mutations: EVENT_FUZZ_MUTATIONS });
     const failures: string[] = [];
     let next = 0;
@@ -196,31 +209,69 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
 
   it('answers POST /query and GET /props with the spec’s date codes for dates outside 1900–2299, and numbers inside', async () => {
     const api = new ApiClient(base, '203.0.113.77');
-    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token, body: { url: 'https://dates.sightline-e2e.net', timezone: 'Pacific/Kiritimati' } });
+    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', {
+      token,
+      body: { url: 'https://dates.sightline-e2e.net', timezone: 'Pacific/Kiritimati' },
+    });
     expect(site.status).toBe(201);
-    const query = (body: Record<string, unknown>) => api.request<{ code?: string; results?: unknown[] }>('POST', '/api/v1/query', { token, body: { site_id: site.body.site_id, metrics: ['visitors'], ...body } });
-    for (const range of [['0500-01-01', '0500-01-02'], ['0000-01-01', '0000-01-01'], ['0999-12-31', '1000-01-01'], ['9999-12-31', '9999-12-31']]) {
+    const query = (body: Record<string, unknown>) =>
+      api.request<{ code?: string; results?: unknown[] }>('POST', '/api/v1/query', {
+        token,
+        body: { site_id: site.body.site_id, metrics: ['visitors'], ...body },
+      });
+    for (const range of [
+      ['0500-01-01', '0500-01-02'],
+      ['0000-01-01', '0000-01-01'],
+      ['0999-12-31', '1000-01-01'],
+      ['9999-12-31', '9999-12-31'],
+    ]) {
       const answers = [
         await query({ date_range: range }),
         await query({ date_range: ['2026-01-01', '2026-01-01'], compare: [range[0], range[0]] }),
         await api.request<{ code?: string }>('GET', `/api/v1/props?site_id=${site.body.site_id}&date_range=${range.join(',')}`, { token }),
       ];
-      expect(answers.map((a) => [a.status, a.body.code]), range.join()).toEqual([[400, 'invalid_date_range'], [400, 'invalid_compare'], [400, 'invalid_date_range']]);
+      expect(
+        answers.map((a) => [a.status, a.body.code]),
+        range.join(),
+      ).toEqual([
+        [400, 'invalid_date_range'],
+        [400, 'invalid_compare'],
+        [400, 'invalid_date_range'],
+      ]);
     }
     expect((await query({ date_range: ['1900-01-01', '1900-01-07'], compare: 'previous_period' })).body.code).toBe('invalid_compare');
     const edges = await query({ date_range: ['1900-01-01', '1900-01-02'], dimensions: ['time:day'] });
-    expect([edges.status, edges.body.results]).toEqual([200, [{ dimensions: { 'time:day': '1900-01-01' }, metrics: { visitors: 0 } }, { dimensions: { 'time:day': '1900-01-02' }, metrics: { visitors: 0 } }]]);
+    expect([edges.status, edges.body.results]).toEqual([
+      200,
+      [
+        { dimensions: { 'time:day': '1900-01-01' }, metrics: { visitors: 0 } },
+        { dimensions: { 'time:day': '1900-01-02' }, metrics: { visitors: 0 } },
+      ],
+    ]);
     expect((await query({ date_range: ['2299-12-31', '2299-12-31'], compare: 'previous_period' })).status).toBe(200);
   });
 
   it('answers an empty Idempotency-Key and a repeated site_id with 400 saying what is wrong', async () => {
     const emptyKey = await rawRequest(
       base,
-      { method: 'POST', path: '/api/v1/sites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': '' }, body: JSON.stringify({ url: 'https://empty-key.sightline-e2e.net' }) },
+      {
+        method: 'POST',
+        path: '/api/v1/sites',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': '' },
+        body: JSON.stringify({ url: 'https://empty-key.sightline-e2e.net' }),
+      },
       agent,
     );
-    expect([emptyKey.status, JSON.parse(emptyKey.text).code, JSON.parse(emptyKey.text).error]).toEqual([400, 'invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters.']);
-    const repeated = await rawRequest(base, { method: 'GET', path: `/api/v1/props?site_id=${siteId}&site_id=${siteId}&date_range=7d`, headers: { authorization: `Bearer ${token}` } }, agent);
+    expect([emptyKey.status, JSON.parse(emptyKey.text).code, JSON.parse(emptyKey.text).error]).toEqual([
+      400,
+      'invalid_request',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    ]);
+    const repeated = await rawRequest(
+      base,
+      { method: 'GET', path: `/api/v1/props?site_id=${siteId}&site_id=${siteId}&date_range=7d`, headers: { authorization: `Bearer ${token}` } },
+      agent,
+    );
     expect([repeated.status, JSON.parse(repeated.text).code]).toEqual([400, 'invalid_request']);
     expect(JSON.parse(repeated.text).error).toContain('site_id must be a positive integer, given once.');
     expect(JSON.parse(repeated.text).error).not.toContain('NaN');
@@ -233,7 +284,11 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
       for (const id of ['9007199254740992', '9007199254740993', '99999999999999999999']) {
         const path = operation.absoluteTemplate.replace('{id}', id).replace(/\{[^}]+\}/g, '1');
         const body = operation.body ? '{}' : undefined;
-        const answer = await rawRequest(base, { method: operation.method, path, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body }, agent);
+        const answer = await rawRequest(
+          base,
+          { method: operation.method, path, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body },
+          agent,
+        );
         // a body check may answer first (400); an id check never answers 5xx and an unknown id is 404
         expect(edgeViolations(answer, operation.method), `${operation.method} ${path}`).toEqual([]);
         if (answer.status !== 400) expect(JSON.parse(answer.text).code, `${operation.method} ${path}`).toBe('unknown_site');
@@ -245,13 +300,23 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
     for (const days of [-1, 1.5, 1e308, 0, 366, 2 ** 32]) {
       const created = await rawRequest(
         base,
-        { method: 'POST', path: '/api/v1/keys', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'k', permissions: ['stats:read'], expires_in_days: days }) },
+        {
+          method: 'POST',
+          path: '/api/v1/keys',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'k', permissions: ['stats:read'], expires_in_days: days }),
+        },
         agent,
       );
       expect([created.status, JSON.parse(created.text).code], `POST /keys ${days}`).toEqual([400, 'invalid_expiry']);
       const verified = await rawRequest(
         base,
-        { method: 'POST', path: '/api/v1/auth/verify-otp', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.78' }, body: JSON.stringify({ email: 'nobody@mail.sightline-e2e.net', code: '123456', accept_terms: true, key_name: 'k', expires_in_days: days }) },
+        {
+          method: 'POST',
+          path: '/api/v1/auth/verify-otp',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.78' },
+          body: JSON.stringify({ email: 'nobody@mail.sightline-e2e.net', code: '123456', accept_terms: true, key_name: 'k', expires_in_days: days }),
+        },
         agent,
       );
       expect([verified.status, JSON.parse(verified.text).code], `verify-otp ${days}`).toEqual([400, 'invalid_expiry']);
@@ -260,7 +325,11 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
 
   it('answers a key id PostgreSQL cannot store with 404 api_key_not_found', async () => {
     for (const path of ['/api/v1/keys/%00', '/api/v1/keys/key_%00', '/api/v1/keys/%00/rotate']) {
-      const answer = await rawRequest(base, { method: path.endsWith('rotate') ? 'POST' : 'DELETE', path, headers: { authorization: `Bearer ${token}` } }, agent);
+      const answer = await rawRequest(
+        base,
+        { method: path.endsWith('rotate') ? 'POST' : 'DELETE', path, headers: { authorization: `Bearer ${token}` } },
+        agent,
+      );
       expect(edgeViolations(answer, 'DELETE')).toEqual([]);
       expect([answer.status, JSON.parse(answer.text).code], path).toEqual([404, 'api_key_not_found']);
     }
@@ -268,7 +337,11 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
 
   it('answers router-level failures (long segment, bad percent-encoding) with the error object', async () => {
     for (const path of [`/api/v1/sites/${'a'.repeat(300)}`, '/api/v1/sites/1%', '/api/v1/sites/%zz/goals', `/api/v1/keys/${'k'.repeat(250)}`]) {
-      const answer = await rawRequest(base, { method: path.startsWith('/api/v1/keys') ? 'DELETE' : 'GET', path, headers: { authorization: `Bearer ${token}` } }, agent);
+      const answer = await rawRequest(
+        base,
+        { method: path.startsWith('/api/v1/keys') ? 'DELETE' : 'GET', path, headers: { authorization: `Bearer ${token}` } },
+        agent,
+      );
       expect(edgeViolations(answer, 'GET'), path).toEqual([]);
       expect([answer.status, JSON.parse(answer.text).code], path).toEqual([400, 'invalid_request']);
     }
@@ -277,7 +350,8 @@ describe.skipIf(!pgGate.available)('the edge under hostile requests (OpenAPI-dri
   it('answers requests Node’s HTTP parser refuses with the error object and an X-Request-ID', async () => {
     const cases = {
       'unknown method': 'FOO /api/v1/sites HTTP/1.1\r\nHost: x\r\n\r\n',
-      'body shorter than Content-Length': 'POST /api/v1/auth/send-otp HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"email":',
+      'body shorter than Content-Length':
+        'POST /api/v1/auth/send-otp HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"email":',
       'header without a colon': 'GET /api/v1/sites HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
       'space in the target': 'GET /api/v1/sites /x HTTP/1.1\r\nHost: x\r\n\r\n',
       'oversized header': `GET /api/v1/sites HTTP/1.1\r\nHost: x\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`,

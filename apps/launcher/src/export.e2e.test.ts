@@ -51,7 +51,12 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
     server = await startE2eServer({
       postgres: { url: pgGate.url, databaseName: 'sightline_export_e2e' },
       // a loaded 2-core machine: a 100k-event import and the reports behind it may take longer than the default 10 s deadline
-      env: { EXPORT_RATE_LIMIT_PER_HOUR: String(RATE_PER_HOUR), IMPORT_MAX_BYTES: String(400 * 1024 * 1024), DEFAULT_TIMEZONE: 'UTC', GRPC_DEADLINE_MS: '120000' },
+      env: {
+        EXPORT_RATE_LIMIT_PER_HOUR: String(RATE_PER_HOUR),
+        IMPORT_MAX_BYTES: String(400 * 1024 * 1024),
+        DEFAULT_TIMEZONE: 'UTC',
+        GRPC_DEADLINE_MS: '120000',
+      },
       log: createLogger({ level: 'warn' }),
     });
     ({ sightline, api, smtp } = server);
@@ -65,7 +70,10 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
     const client = api.withIp(freshIp());
     const who = await register(client, smtp, `exp.${unique()}@mail.sightline-e2e.net`);
     const site = async (timezone = TIMEZONE) => {
-      const created = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: who.token, body: { url: `https://exp-${unique()}.sightline-e2e.net`, timezone } });
+      const created = await client.request<{ site_id: number }>('POST', '/api/v1/sites', {
+        token: who.token,
+        body: { url: `https://exp-${unique()}.sightline-e2e.net`, timezone },
+      });
       expect(created.status).toBe(201);
       return created.body.site_id;
     };
@@ -77,8 +85,32 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
 
   const events = () => sightline.events!;
 
-  async function insertVisitor(siteId: number, visitorId: string, rows: Array<Omit<SessionEvent, 'site_id' | 'visitor_id' | 'marker' | 'import_id' | 'attributes' | 'prop_keys' | 'prop_values' | 'engagement_ms' | 'scroll_depth' | 'status_code'> & Partial<SessionEvent>>): Promise<void> {
-    const out = sessionizeVisitor(rows.map((r) => ({ site_id: siteId, visitor_id: visitorId, marker: '', import_id: 0, attributes: emptySessionAttributes(), prop_keys: [], prop_values: [], engagement_ms: 0, scroll_depth: SCROLL_DEPTH_NONE, status_code: 0, ...r })));
+  async function insertVisitor(
+    siteId: number,
+    visitorId: string,
+    rows: Array<
+      Omit<
+        SessionEvent,
+        'site_id' | 'visitor_id' | 'marker' | 'import_id' | 'attributes' | 'prop_keys' | 'prop_values' | 'engagement_ms' | 'scroll_depth' | 'status_code'
+      > &
+        Partial<SessionEvent>
+    >,
+  ): Promise<void> {
+    const out = sessionizeVisitor(
+      rows.map((r) => ({
+        site_id: siteId,
+        visitor_id: visitorId,
+        marker: '',
+        import_id: 0,
+        attributes: emptySessionAttributes(),
+        prop_keys: [],
+        prop_values: [],
+        engagement_ms: 0,
+        scroll_depth: SCROLL_DEPTH_NONE,
+        status_code: 0,
+        ...r,
+      })),
+    );
     await events().insert('events', out.eventRows as unknown as Record<string, unknown>[]);
     await events().insert('sessions', out.sessionRows as unknown as Record<string, unknown>[]);
   }
@@ -95,7 +127,11 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       const select = format === 'csv' ? '*' : '* EXCEPT (timestamp, props), toUnixTimestamp64Milli(timestamp) AS ms, toJSONString(props) AS props';
       const rows = await events().query<ExportLine>(`SELECT ${select} FROM ${source}`);
       await yieldToServer();
-      return rows.map(({ ms, props, ...row }) => ({ ...row, ...(ms === undefined ? {} : { timestamp: new Date(Number(ms)).toISOString() }), props: JSON.parse(props as string) as Record<string, string> }));
+      return rows.map(({ ms, props, ...row }) => ({
+        ...row,
+        ...(ms === undefined ? {} : { timestamp: new Date(Number(ms)).toISOString() }),
+        props: JSON.parse(props as string) as Record<string, string>,
+      }));
     } finally {
       await rm(path, { force: true });
     }
@@ -110,7 +146,10 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
 
   async function linesOf(format: 'ndjson' | 'csv' | 'parquet', answer: Download): Promise<ExportLine[]> {
     if (format !== 'ndjson') return readBack(format, answer.file);
-    const texts = answer.file.toString('utf8').split('\n').filter((l) => l !== '');
+    const texts = answer.file
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const out: ExportLine[] = [];
     for (let at = 0; at < texts.length; at += SLICE) {
       for (const text of texts.slice(at, at + SLICE)) out.push(JSON.parse(text) as ExportLine);
@@ -124,11 +163,23 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         if (at >= lines.length) return controller.close();
-        controller.enqueue(Buffer.from(lines.slice(at, at + SLICE).map((l) => `${JSON.stringify(l)}\n`).join('')));
+        controller.enqueue(
+          Buffer.from(
+            lines
+              .slice(at, at + SLICE)
+              .map((l) => `${JSON.stringify(l)}\n`)
+              .join(''),
+          ),
+        );
         at += SLICE;
       },
     });
-    const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() }, body, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     const created = (await response.json()) as ImportJob;
     expect(response.status, JSON.stringify(created)).toBe(202);
     const deadline = Date.now() + 120_000;
@@ -151,12 +202,37 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       out.push({ label: dimension, body: { metrics: Object.keys(spec.metrics), dimensions: [dimension], date_range: dateRange, limit: 1000 } });
     }
     for (const key of ['plan', 'note', 'clé']) {
-      for (const name of ['Signup', 'Download, PDF']) out.push({ label: `event:props:${key} of ${name}`, body: { metrics: Object.keys(propsDimension.metrics), dimensions: [`event:props:${key}`], date_range: dateRange, limit: 1000, filters: [{ field: 'event', operator: 'is', values: [name] }] } });
+      for (const name of ['Signup', 'Download, PDF'])
+        out.push({
+          label: `event:props:${key} of ${name}`,
+          body: {
+            metrics: Object.keys(propsDimension.metrics),
+            dimensions: [`event:props:${key}`],
+            date_range: dateRange,
+            limit: 1000,
+            filters: [{ field: 'event', operator: 'is', values: [name] }],
+          },
+        });
     }
     // filters on a visit attribute and on a page, and a compared series
-    out.push({ label: 'entry pages of Hacker News visits', body: { metrics: ['visitors', 'visits', 'visit_duration'], dimensions: ['visit:entry_page'], date_range: dateRange, limit: 1000, filters: [{ field: 'source', operator: 'is', values: ['Hacker News'] }] } });
-    out.push({ label: 'sources of visits seeing /a,b,c', body: { metrics: all, date_range: dateRange, filters: [{ field: 'page', operator: 'is', values: ['/a,b,c'] }] } });
-    out.push({ label: 'day series compared', body: { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['time:day'], date_range: ['2024-03-15', '2024-03-28'], compare: 'previous_period' } });
+    out.push({
+      label: 'entry pages of Hacker News visits',
+      body: {
+        metrics: ['visitors', 'visits', 'visit_duration'],
+        dimensions: ['visit:entry_page'],
+        date_range: dateRange,
+        limit: 1000,
+        filters: [{ field: 'source', operator: 'is', values: ['Hacker News'] }],
+      },
+    });
+    out.push({
+      label: 'sources of visits seeing /a,b,c',
+      body: { metrics: all, date_range: dateRange, filters: [{ field: 'page', operator: 'is', values: ['/a,b,c'] }] },
+    });
+    out.push({
+      label: 'day series compared',
+      body: { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['time:day'], date_range: ['2024-03-15', '2024-03-28'], compare: 'previous_period' },
+    });
     return out;
   }
 
@@ -186,22 +262,29 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       expected = await answersOf(token, source);
     }, 300_000);
 
-    it.each(['ndjson', 'csv', 'parquet'] as const)('%s: export → import into an empty site → every query shape answers the same', async (format) => {
-      const answer = await exportOf(token, source, `date_range=${WINDOW}&format=${format}`);
-      expect(answer.status, JSON.stringify(answer.error)).toBe(200);
-      expect(answer.headers['x-export-rows-counted']).toBe(String(written.events));
-      expect(answer.trailers['x-export-rows']).toBe(String(written.events));
-      const lines = await linesOf(format, answer);
-      expect(lines).toHaveLength(written.events);
+    it.each(['ndjson', 'csv', 'parquet'] as const)(
+      '%s: export → import into an empty site → every query shape answers the same',
+      async (format) => {
+        const answer = await exportOf(token, source, `date_range=${WINDOW}&format=${format}`);
+        expect(answer.status, JSON.stringify(answer.error)).toBe(200);
+        expect(answer.headers['x-export-rows-counted']).toBe(String(written.events));
+        expect(answer.trailers['x-export-rows']).toBe(String(written.events));
+        const lines = await linesOf(format, answer);
+        expect(lines).toHaveLength(written.events);
 
-      const target = await site();
-      const job = await importLines(token, target, lines);
-      expect([job.status, job.rows_accepted, job.rows_rejected, job.errors]).toEqual(['completed', written.events, 0, []]);
-      const actual = await answersOf(token, target);
-      for (const label of Object.keys(expected)) expect(actual[label], label).toEqual(expected[label]);
-      // the history really has every kind of row the comparison stands for
-      expect((expected['aggregate'] as { results: Array<{ metrics: Record<string, number> }> }).results[0]!.metrics).toMatchObject({ visitors: written.visitors, visits: written.sessions });
-    }, 300_000);
+        const target = await site();
+        const job = await importLines(token, target, lines);
+        expect([job.status, job.rows_accepted, job.rows_rejected, job.errors]).toEqual(['completed', written.events, 0, []]);
+        const actual = await answersOf(token, target);
+        for (const label of Object.keys(expected)) expect(actual[label], label).toEqual(expected[label]);
+        // the history really has every kind of row the comparison stands for
+        expect((expected['aggregate'] as { results: Array<{ metrics: Record<string, number> }> }).results[0]!.metrics).toMatchObject({
+          visitors: written.visitors,
+          visits: written.sessions,
+        });
+      },
+      300_000,
+    );
   });
 
   describe('rows, formats and headers', () => {
@@ -215,23 +298,132 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       const o = await owner();
       token = o.who.token;
       siteId = await o.site('UTC');
-      const attributes = { ...emptySessionAttributes(), referrer: 'news.ycombinator.com/item', source: 'Hacker News', channel: 'Organic Social', utm_campaign: 'a,b "c"\nd', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '125.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop' };
+      const attributes = {
+        ...emptySessionAttributes(),
+        referrer: 'news.ycombinator.com/item',
+        source: 'Hacker News',
+        channel: 'Organic Social',
+        utm_campaign: 'a,b "c"\nd',
+        country: 'DE',
+        region: 'DE-BE',
+        city: 2950159,
+        browser: 'Firefox',
+        browser_version: '125.0',
+        os: 'GNU/Linux',
+        device: 'Desktop',
+        screen: 'Laptop',
+      };
       await insertVisitor(siteId, visitor1, [
         { at: Date.parse('2024-03-01T10:00:00.123Z'), name: 'pageview', hostname: 'example.org', pathname: '/ünï,"x"', attributes, status_code: 200 },
-        { at: Date.parse('2024-03-01T10:00:30Z'), name: 'engagement', hostname: 'example.org', pathname: '/ünï,"x"', attributes, engagement_ms: 30000, scroll_depth: 80 },
-        { at: Date.parse('2024-03-01T10:01:00Z'), name: 'Say "hi", ok', hostname: 'example.org', pathname: '/', attributes, prop_keys: ['note', 'clé'], prop_values: ['line1\nline2', '☕'] },
+        {
+          at: Date.parse('2024-03-01T10:00:30Z'),
+          name: 'engagement',
+          hostname: 'example.org',
+          pathname: '/ünï,"x"',
+          attributes,
+          engagement_ms: 30000,
+          scroll_depth: 80,
+        },
+        {
+          at: Date.parse('2024-03-01T10:01:00Z'),
+          name: 'Say "hi", ok',
+          hostname: 'example.org',
+          pathname: '/',
+          attributes,
+          prop_keys: ['note', 'clé'],
+          prop_values: ['line1\nline2', '☕'],
+        },
       ]);
-      await insertVisitor(siteId, visitor2, [{ at: Date.parse('2024-03-02T23:59:59.999Z'), name: 'pageview', hostname: 'example.org', pathname: '/missing', status_code: 404 }]);
+      await insertVisitor(siteId, visitor2, [
+        { at: Date.parse('2024-03-02T23:59:59.999Z'), name: 'pageview', hostname: 'example.org', pathname: '/missing', status_code: 404 },
+      ]);
     });
 
-    const empty = { referrer: '', source: '', channel: '', utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', click_id: '', country: '', region: '', city: 0, browser: '', browser_version: '', os: '', os_version: '', device: '', screen: '' };
-    const visit1 = { ...empty, referrer: 'news.ycombinator.com/item', source: 'Hacker News', channel: 'Organic Social', utm_campaign: 'a,b "c"\nd', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '125.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop' };
+    const empty = {
+      referrer: '',
+      source: '',
+      channel: '',
+      utm_source: '',
+      utm_medium: '',
+      utm_campaign: '',
+      utm_content: '',
+      utm_term: '',
+      click_id: '',
+      country: '',
+      region: '',
+      city: 0,
+      browser: '',
+      browser_version: '',
+      os: '',
+      os_version: '',
+      device: '',
+      screen: '',
+    };
+    const visit1 = {
+      ...empty,
+      referrer: 'news.ycombinator.com/item',
+      source: 'Hacker News',
+      channel: 'Organic Social',
+      utm_campaign: 'a,b "c"\nd',
+      country: 'DE',
+      region: 'DE-BE',
+      city: 2950159,
+      browser: 'Firefox',
+      browser_version: '125.0',
+      os: 'GNU/Linux',
+      device: 'Desktop',
+      screen: 'Laptop',
+    };
     // in the sort key's order: day, name (bytes: 'Say…' < 'engagement' < 'pageview'), visitor, time
     const expectedLines = [
-      { timestamp: '2024-03-01T10:01:00.000Z', name: 'Say "hi", ok', visitor_id: visitor1, hostname: 'example.org', pathname: '/', ...visit1, props: { note: 'line1\nline2', clé: '☕' }, scroll_depth: null, engagement_ms: 0, status_code: null },
-      { timestamp: '2024-03-01T10:00:30.000Z', name: 'engagement', visitor_id: visitor1, hostname: 'example.org', pathname: '/ünï,"x"', ...visit1, props: {}, scroll_depth: 80, engagement_ms: 30000, status_code: null },
-      { timestamp: '2024-03-01T10:00:00.123Z', name: 'pageview', visitor_id: visitor1, hostname: 'example.org', pathname: '/ünï,"x"', ...visit1, props: {}, scroll_depth: null, engagement_ms: 0, status_code: 200 },
-      { timestamp: '2024-03-02T23:59:59.999Z', name: 'pageview', visitor_id: visitor2, hostname: 'example.org', pathname: '/missing', ...empty, props: {}, scroll_depth: null, engagement_ms: 0, status_code: 404 },
+      {
+        timestamp: '2024-03-01T10:01:00.000Z',
+        name: 'Say "hi", ok',
+        visitor_id: visitor1,
+        hostname: 'example.org',
+        pathname: '/',
+        ...visit1,
+        props: { note: 'line1\nline2', clé: '☕' },
+        scroll_depth: null,
+        engagement_ms: 0,
+        status_code: null,
+      },
+      {
+        timestamp: '2024-03-01T10:00:30.000Z',
+        name: 'engagement',
+        visitor_id: visitor1,
+        hostname: 'example.org',
+        pathname: '/ünï,"x"',
+        ...visit1,
+        props: {},
+        scroll_depth: 80,
+        engagement_ms: 30000,
+        status_code: null,
+      },
+      {
+        timestamp: '2024-03-01T10:00:00.123Z',
+        name: 'pageview',
+        visitor_id: visitor1,
+        hostname: 'example.org',
+        pathname: '/ünï,"x"',
+        ...visit1,
+        props: {},
+        scroll_depth: null,
+        engagement_ms: 0,
+        status_code: 200,
+      },
+      {
+        timestamp: '2024-03-02T23:59:59.999Z',
+        name: 'pageview',
+        visitor_id: visitor2,
+        hostname: 'example.org',
+        pathname: '/missing',
+        ...empty,
+        props: {},
+        scroll_depth: null,
+        engagement_ms: 0,
+        status_code: 404,
+      },
     ];
 
     it('ndjson: the import format line by line, gzipped, named, with the row count before and after', async () => {
@@ -247,7 +439,12 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       expect(answer.body.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
       const text = answer.file.toString('utf8');
       expect(text.endsWith('\n')).toBe(true);
-      expect(text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))).toEqual(expectedLines);
+      expect(
+        text
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l)),
+      ).toEqual(expectedLines);
       // no address or browser string anywhere: the store has none
       expect(text).not.toMatch(/"(ip|user_agent|ua)"/);
     });
@@ -258,10 +455,14 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
       expect(answer.headers['content-disposition']).toBe(`attachment; filename="sightline-site-${siteId}-2024-03-01-to-2024-03-02.csv.gz"`);
       const text = answer.file.toString('utf8');
       const records = text.split('\r\n');
-      expect(records[0]).toBe('timestamp,name,visitor_id,hostname,pathname,referrer,source,channel,utm_source,utm_medium,utm_campaign,utm_content,utm_term,click_id,country,region,city,browser,browser_version,os,os_version,device,screen,props,scroll_depth,engagement_ms,status_code');
+      expect(records[0]).toBe(
+        'timestamp,name,visitor_id,hostname,pathname,referrer,source,channel,utm_source,utm_medium,utm_campaign,utm_content,utm_term,click_id,country,region,city,browser,browser_version,os,os_version,device,screen,props,scroll_depth,engagement_ms,status_code',
+      );
       // hand-written: quotes doubled, fields with a comma, quote or line break quoted
       const visit1Csv = 'news.ycombinator.com/item,Hacker News,Organic Social,,,"a,b ""c""\nd",,,,DE,DE-BE,2950159,Firefox,125.0,GNU/Linux,,Desktop,Laptop';
-      expect(records[1]).toBe(`2024-03-01T10:01:00.000Z,"Say ""hi"", ok",${visitor1},example.org,/,${visit1Csv},"{""note"":""line1\\nline2"",""clé"":""☕""}",,0,`);
+      expect(records[1]).toBe(
+        `2024-03-01T10:01:00.000Z,"Say ""hi"", ok",${visitor1},example.org,/,${visit1Csv},"{""note"":""line1\\nline2"",""clé"":""☕""}",,0,`,
+      );
       expect(records[2]).toBe(`2024-03-01T10:00:30.000Z,engagement,${visitor1},example.org,"/ünï,""x""",${visit1Csv},{},80,30000,`);
       expect(records[3]).toBe(`2024-03-01T10:00:00.123Z,pageview,${visitor1},example.org,"/ünï,""x""",${visit1Csv},{},,0,200`);
       expect(records[4]).toBe(`2024-03-02T23:59:59.999Z,pageview,${visitor2},example.org,/missing,,,,,,,,,,,,0,,,,,,,{},,0,404`);
@@ -340,4 +541,3 @@ describe.skipIf(!pgGate.available)('export over HTTP', () => {
     expect((await exportOf(other.who.token, await other.site(), 'date_range=7d&format=csv')).status).toBe(200);
   });
 });
-

@@ -11,7 +11,8 @@ import { startLoneGateway } from './test-support/lone-gateway.js';
 const natsGate = await backendGate('nats');
 // the server is stopped mid-test: only a private one, never the shared server other suites use
 const privateNats = natsServerInstalled();
-if (natsGate.available && !privateNats) console.warn('[skip] gateway readiness with NATS gone: no nats-server binary to start a private server (the shared one cannot be stopped)');
+if (natsGate.available && !privateNats)
+  console.warn('[skip] gateway readiness with NATS gone: no nats-server binary to start a private server (the shared one cannot be stopped)');
 
 interface Readiness {
   status: string;
@@ -58,7 +59,11 @@ describe.skipIf(!natsGate.available || !privateNats)('gateway readiness follows 
       expect(down.ms).toBeLessThan(3_000);
     }
     // and collection says the same meanwhile
-    const event = await fetch(`${gateway!.url}/api/event`, { method: 'POST', body: JSON.stringify({ k: 'Unchecked0Key00000000000', n: 'pageview', u: 'https://shop.sightline-e2e.net/', d: 'shop.sightline-e2e.net' }), headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' } });
+    const event = await fetch(`${gateway!.url}/api/event`, {
+      method: 'POST',
+      body: JSON.stringify({ k: 'Unchecked0Key00000000000', n: 'pageview', u: 'https://shop.sightline-e2e.net/', d: 'shop.sightline-e2e.net' }),
+      headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' },
+    });
     expect(event.status).toBe(503);
   }, 90_000);
 });

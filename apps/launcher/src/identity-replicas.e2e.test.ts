@@ -66,7 +66,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
     await sql.connect();
     try {
       await waitFor(async () => {
-        const { rows } = await sql.query<{ total: string | null }>('SELECT sum(count) AS total FROM identity.usage_counters WHERE bucket = $1', [`key:${keyId}`]);
+        const { rows } = await sql.query<{ total: string | null }>('SELECT sum(count) AS total FROM identity.usage_counters WHERE bucket = $1', [
+          `key:${keyId}`,
+        ]);
         return Number(rows[0]?.total ?? 0) >= count;
       }, 20_000);
     } finally {
@@ -78,7 +80,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
   it('revokes a key on every replica at once, despite a 60 s cache', async () => {
     const ip = freshIp();
     const owner = await register(a.withIp(ip), smtp, email('revoke'));
-    const victim = await a.withIp(ip).request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'victim', permissions: ['keys:write'] } });
+    const victim = await a
+      .withIp(ip)
+      .request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'victim', permissions: ['keys:write'] } });
     expect((await b.withIp(ip).request('GET', '/api/v1/keys', { token: victim.body.token })).status).toBe(200); // now cached on b
     expect((await a.withIp(ip).request('DELETE', `/api/v1/keys/${victim.body.key.id}`, { token: owner.token })).status).toBe(204);
     let status = 0;
@@ -110,7 +114,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
   it('enforces the account budget over all of an account’s keys', async () => {
     const ip = freshIp();
     const owner = await register(a.withIp(ip), smtp, email('account'));
-    const second = await a.withIp(ip).request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'second', permissions: ['keys:write'] } });
+    const second = await a
+      .withIp(ip)
+      .request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'second', permissions: ['keys:write'] } });
     for (let i = 0; i < 10; i += 1) expect((await a.withIp(ip).request('GET', '/api/v1/keys', { token: owner.token })).status).toBe(200);
     for (let i = 0; i < 9; i += 1) expect((await a.withIp(ip).request('GET', '/api/v1/keys', { token: second.body.token })).status).toBe(200);
     const over = await a.withIp(ip).request('GET', '/api/v1/keys', { token: second.body.token });
@@ -121,7 +127,10 @@ describe.skipIf(!pgGate.available || !natsGate.available)('two gateway replicas'
   it('enforces the write budget on writes only', async () => {
     const ip = freshIp();
     const owner = await register(a.withIp(ip), smtp, email('writes'));
-    for (let i = 0; i < 3; i += 1) expect((await a.withIp(ip).request('POST', '/api/v1/keys', { token: owner.token, body: { name: `w${i}`, permissions: ['keys:write'] } })).status).toBe(201);
+    for (let i = 0; i < 3; i += 1)
+      expect((await a.withIp(ip).request('POST', '/api/v1/keys', { token: owner.token, body: { name: `w${i}`, permissions: ['keys:write'] } })).status).toBe(
+        201,
+      );
     const over = await a.withIp(ip).request('POST', '/api/v1/keys', { token: owner.token, body: { name: 'w3', permissions: ['keys:write'] } });
     expect([over.status, over.body.code]).toEqual([429, 'rate_limited']);
     expect(over.body.error).toContain('write budget');

@@ -20,7 +20,11 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
   const email = (name: string) => `${name}.${Date.now().toString(36)}@mail.sightline-e2e.net`;
 
   beforeAll(async () => {
-    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_identity_e2e' }, env: { KEYS_PER_ACCOUNT: '4' }, clock: () => new Date(Date.now() + clockOffsetMs) });
+    server = await startE2eServer({
+      postgres: { url: pgGate.url, databaseName: 'sightline_identity_e2e' },
+      env: { KEYS_PER_ACCOUNT: '4' },
+      clock: () => new Date(Date.now() + clockOffsetMs),
+    });
     ({ sightline, api, smtp } = server);
     database = server.database!;
   }, 120_000);
@@ -87,7 +91,9 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
     it('limits requests per IP across both registration routes to 20 an hour', async () => {
       const client = api.withIp(freshIp());
       for (let i = 0; i < 20; i += 1) {
-        const answer = await client.request('POST', '/api/v1/auth/verify-otp', { body: { email: email('x'), code: '000000', accept_terms: true, key_name: 'k' } });
+        const answer = await client.request('POST', '/api/v1/auth/verify-otp', {
+          body: { email: email('x'), code: '000000', accept_terms: true, key_name: 'k' },
+        });
         expect(answer.status).toBe(401);
       }
       const over = await client.request('POST', '/api/v1/auth/send-otp', { body: { email: email('y') } });
@@ -116,7 +122,9 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       const days = (Date.parse(answer.body.key.expires_at as string) - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(89.9);
       expect(days).toBeLessThan(90.1);
-      const again = await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: true, key_name: 'ci' } });
+      const again = await api
+        .withIp(freshIp())
+        .request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: true, key_name: 'ci' } });
       expect(again.status).toBe(401);
       expect(again.body.code).toBe('otp_invalid');
     });
@@ -125,7 +133,9 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       const address = email('terms');
       const code = await codeFor(address);
       for (const accept of [false, undefined]) {
-        const answer = await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: accept, key_name: 'k' } });
+        const answer = await api
+          .withIp(freshIp())
+          .request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: accept, key_name: 'k' } });
         expect(answer.status).toBe(400);
         expect(answer.body.code).toBe('terms_not_accepted');
       }
@@ -142,7 +152,9 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       [{ permissions: ['sites:delete'] }, 'invalid_scope'],
     ])('refuses %o with 400 %s', async (extra, code) => {
       const address = email('rules');
-      const answer = await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code: await codeFor(address), accept_terms: true, key_name: 'k', ...extra } });
+      const answer = await api
+        .withIp(freshIp())
+        .request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code: await codeFor(address), accept_terms: true, key_name: 'k', ...extra } });
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe(code);
     });
@@ -151,10 +163,15 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       const address = email('wrong');
       const code = await codeFor(address);
       const wrong = code === '000000' ? '111111' : '000000';
-      expect((await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code: wrong, accept_terms: true, key_name: 'k' } })).body.code).toBe('otp_invalid');
+      expect(
+        (await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code: wrong, accept_terms: true, key_name: 'k' } }))
+          .body.code,
+      ).toBe('otp_invalid');
       clockOffsetMs = 11 * 60_000;
       try {
-        const late = await api.withIp(freshIp()).request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: true, key_name: 'k' } });
+        const late = await api
+          .withIp(freshIp())
+          .request('POST', '/api/v1/auth/verify-otp', { body: { email: address, code, accept_terms: true, key_name: 'k' } });
         expect(late.status).toBe(401);
         expect(late.body.code).toBe('otp_invalid');
       } finally {
@@ -174,12 +191,24 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
     it('answers 401 unauthorized identically for missing, malformed, invalid, expired and revoked keys', async () => {
       const client = api.withIp(freshIp());
       const owner = await register(client, smtp, email('auth'));
-      const revoked = await client.request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'doomed', permissions: ['stats:read'] } });
+      const revoked = await client.request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 'doomed', permissions: ['stats:read'] },
+      });
       expect((await client.request('DELETE', `/api/v1/keys/${revoked.body.key.id}`, { token: owner.token })).status).toBe(204);
-      const shortLived = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'short', permissions: ['keys:write'], expires_in_days: 1 } });
+      const shortLived = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 'short', permissions: ['keys:write'], expires_in_days: 1 },
+      });
       const flipped = owner.token.slice(0, -1) + (owner.token.endsWith('A') ? 'B' : 'A');
       const answers = [];
-      for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer not-a-key' }, { authorization: `Bearer ${flipped}` }, { authorization: `Bearer ${revoked.body.token}` }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Basic abc' },
+        { authorization: 'Bearer not-a-key' },
+        { authorization: `Bearer ${flipped}` },
+        { authorization: `Bearer ${revoked.body.token}` },
+      ]) {
         answers.push(await client.request('GET', '/api/v1/keys', { headers }));
       }
       clockOffsetMs = 2 * 86_400_000;
@@ -218,7 +247,10 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
     it('lists, creates, rotates and revokes keys with every rule', async () => {
       const client = api.withIp(freshIp());
       const owner = await register(client, smtp, email('keys'));
-      const keysWriter = await client.request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'keys only', permissions: ['keys:write'] } });
+      const keysWriter = await client.request<{ token: string; key: { id: string } }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 'keys only', permissions: ['keys:write'] },
+      });
       expect(keysWriter.status).toBe(201);
 
       // scope escalation: a keys:write-only key creating a stats:read key, or rotating/revoking a stronger key
@@ -242,7 +274,9 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
 
       // rotate: new secret works at once, the old one (even cached) is dead at once
       expect((await client.request('GET', '/api/v1/keys', { token: keysWriter.body.token })).status).toBe(200);
-      const rotated = await client.request<{ token: string; key: { id: string; name: string } }>('POST', `/api/v1/keys/${keysWriter.body.key.id}/rotate`, { token: owner.token });
+      const rotated = await client.request<{ token: string; key: { id: string; name: string } }>('POST', `/api/v1/keys/${keysWriter.body.key.id}/rotate`, {
+        token: owner.token,
+      });
       expect(rotated.status).toBe(200);
       expect(rotated.body.key).toMatchObject({ id: keysWriter.body.key.id, name: 'keys only' });
       expect((await client.request('GET', '/api/v1/keys', { token: keysWriter.body.token })).status).toBe(401);
@@ -254,7 +288,8 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       expect((await client.request('DELETE', `/api/v1/keys/${keysWriter.body.key.id}`, { token: owner.token })).status).toBe(204);
       const again = await client.request('DELETE', `/api/v1/keys/${keysWriter.body.key.id}`, { token: owner.token });
       expect([again.status, again.body.code]).toEqual([404, 'api_key_not_found']);
-      for (let i = 0; i < 3; i += 1) expect((await client.request('POST', '/api/v1/keys', { token: owner.token, body: { name: `k${i}`, permissions: ['stats:read'] } })).status).toBe(201);
+      for (let i = 0; i < 3; i += 1)
+        expect((await client.request('POST', '/api/v1/keys', { token: owner.token, body: { name: `k${i}`, permissions: ['stats:read'] } })).status).toBe(201);
       const capped = await client.request('POST', '/api/v1/keys', { token: owner.token, body: { name: 'one too many', permissions: ['stats:read'] } });
       expect([capped.status, capped.body.code]).toEqual([400, 'key_limit_reached']);
     });
@@ -263,23 +298,40 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
       const client = api.withIp(freshIp());
       const owner = await register(client, smtp, email('scoped'));
       const tag = Date.now().toString(36);
-      const siteA = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://a-${tag}.sightline-e2e.net` } });
-      const siteB = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://b-${tag}.sightline-e2e.net` } });
+      const siteA = await client.request<{ site_id: number }>('POST', '/api/v1/sites', {
+        token: owner.token,
+        body: { url: `https://a-${tag}.sightline-e2e.net` },
+      });
+      const siteB = await client.request<{ site_id: number }>('POST', '/api/v1/sites', {
+        token: owner.token,
+        body: { url: `https://b-${tag}.sightline-e2e.net` },
+      });
       expect([siteA.status, siteB.status]).toEqual([201, 201]);
-      const siteKey = await client.request<{ token: string; key: { id: string; site_id: number } }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'site A', permissions: ['keys:write', 'stats:read'], site_id: siteA.body.site_id } });
+      const siteKey = await client.request<{ token: string; key: { id: string; site_id: number } }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 'site A', permissions: ['keys:write', 'stats:read'], site_id: siteA.body.site_id },
+      });
       expect(siteKey.status).toBe(201);
       expect(siteKey.body.key.site_id).toBe(siteA.body.site_id);
       const allSites = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'] } });
       expect([allSites.status, allSites.body.code]).toEqual([403, 'key_not_scoped']);
-      const otherSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteB.body.site_id } });
+      const otherSite = await client.request('POST', '/api/v1/keys', {
+        token: siteKey.body.token,
+        body: { name: 'x', permissions: ['stats:read'], site_id: siteB.body.site_id },
+      });
       expect([otherSite.status, otherSite.body.code]).toEqual([403, 'key_not_scoped']);
-      const sameSite = await client.request('POST', '/api/v1/keys', { token: siteKey.body.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteA.body.site_id } });
+      const sameSite = await client.request('POST', '/api/v1/keys', {
+        token: siteKey.body.token,
+        body: { name: 'x', permissions: ['stats:read'], site_id: siteA.body.site_id },
+      });
       expect(sameSite.status).toBe(201);
       const outside = await client.request('DELETE', `/api/v1/keys/${owner.key.id}`, { token: siteKey.body.token });
       expect([outside.status, outside.body.code]).toEqual([403, 'key_not_scoped']);
       const stranger = await register(api.withIp(freshIp()), smtp, email('stranger-site'));
       for (const siteId of [siteA.body.site_id, 99_999_999]) {
-        const foreign = await api.withIp(freshIp()).request('POST', '/api/v1/keys', { token: stranger.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteId } });
+        const foreign = await api
+          .withIp(freshIp())
+          .request('POST', '/api/v1/keys', { token: stranger.token, body: { name: 'x', permissions: ['stats:read'], site_id: siteId } });
         expect([foreign.status, foreign.body.code]).toEqual([404, 'unknown_site']);
       }
     });
@@ -305,6 +357,15 @@ describe.skipIf(!pgGate.available)('identity over HTTP', () => {
 
   it('documents every new route in the OpenAPI description', async () => {
     const text = await (await fetch(`${sightline.url}/api/v1/openapi.yaml`)).text();
-    for (const path of ['/auth/send-otp:', '/auth/verify-otp:', '/keys:', '/keys/current:', '/keys/{key_id}/rotate:', '/keys/{key_id}:', '/billing/subscription:']) expect(text).toContain(path);
+    for (const path of [
+      '/auth/send-otp:',
+      '/auth/verify-otp:',
+      '/keys:',
+      '/keys/current:',
+      '/keys/{key_id}/rotate:',
+      '/keys/{key_id}:',
+      '/billing/subscription:',
+    ])
+      expect(text).toContain(path);
   });
 });

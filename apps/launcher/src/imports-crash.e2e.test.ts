@@ -45,14 +45,22 @@ describe.skipIf(!pgGate.available)('an import survives kill -9', () => {
     server = await start();
     const api = new ApiClient(server.url).withIp(freshIp());
     const owner = await register(api, fixture.smtp, `crash.${Date.now().toString(36)}@mail.sightline-e2e.net`);
-    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://crash-${Date.now().toString(36)}.sightline-e2e.net` } });
+    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://crash-${Date.now().toString(36)}.sightline-e2e.net` },
+    });
     const siteId = site.body.site_id;
-    const uploaded = await fetch(`${server.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson' }, body: history() });
+    const uploaded = await fetch(`${server.url}/api/v1/sites/${siteId}/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson' },
+      body: history(),
+    });
     expect(uploaded.status).toBe(202);
     const { import_id: importId, rows_accepted: accepted } = (await uploaded.json()) as { import_id: number; rows_accepted: number };
     expect(accepted).toBe(ROWS);
 
-    const status = async (client: ApiClient) => (await client.request<{ status: string; rows_accepted: number }>('GET', `/api/v1/sites/${siteId}/imports/${importId}`, { token: owner.token })).body;
+    const status = async (client: ApiClient) =>
+      (await client.request<{ status: string; rows_accepted: number }>('GET', `/api/v1/sites/${siteId}/imports/${importId}`, { token: owner.token })).body;
     let before = await status(api);
     for (let i = 0; before.status === 'queued' && i < 200; i += 1) {
       await new Promise((r) => setTimeout(r, 25));

@@ -21,12 +21,17 @@ const rssMb = () => Math.round(process.memoryUsage().rss / MB);
 function chunkedUpload(base: string, path: string, headers: Record<string, string>, total: number): Promise<string> {
   const url = new URL(base);
   let block = '';
-  for (let i = 0; block.length < 65_000; i += 1) block += `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1) + i * 1000).toISOString(), name: 'pageview', visitor_id: `v${i}`, pathname: '/' })}\n`;
+  for (let i = 0; block.length < 65_000; i += 1)
+    block += `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1) + i * 1000).toISOString(), name: 'pageview', visitor_id: `v${i}`, pathname: '/' })}\n`;
   const chunk = Buffer.from(`${Buffer.byteLength(block).toString(16)}\r\n${block}\r\n`);
   return new Promise((resolve) => {
     let received = '';
     const socket = net.connect(Number(url.port), url.hostname, () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nhost: ${url.host}\r\ntransfer-encoding: chunked\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: ${url.host}\r\ntransfer-encoding: chunked\r\n${Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}\r\n`,
+      );
       let sent = 0;
       const pump = () => {
         while (sent < total) {
@@ -51,7 +56,10 @@ describe.skipIf(!pgGate.available)('a chunked import upload over IMPORT_MAX_BYTE
   let server: E2eServer;
 
   beforeAll(async () => {
-    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_imports_limit_e2e' }, env: { IMPORT_MAX_BYTES: String(MAX_BYTES), DEFAULT_TIMEZONE: 'UTC' } });
+    server = await startE2eServer({
+      postgres: { url: pgGate.url, databaseName: 'sightline_imports_limit_e2e' },
+      env: { IMPORT_MAX_BYTES: String(MAX_BYTES), DEFAULT_TIMEZONE: 'UTC' },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -61,7 +69,10 @@ describe.skipIf(!pgGate.available)('a chunked import upload over IMPORT_MAX_BYTE
   it('answers 413, keeps no memory, and its job names the limit', async () => {
     const api = server.api.withIp(freshIp());
     const who = await register(api, server.smtp, `limit.${Date.now().toString(36)}@mail.sightline-e2e.net`);
-    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token: who.token, body: { url: `https://limit-${Date.now().toString(36)}.sightline-e2e.net` } });
+    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', {
+      token: who.token,
+      body: { url: `https://limit-${Date.now().toString(36)}.sightline-e2e.net` },
+    });
     const headers = { authorization: `Bearer ${who.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() };
 
     const before = rssMb();
@@ -76,7 +87,10 @@ describe.skipIf(!pgGate.available)('a chunked import upload over IMPORT_MAX_BYTE
     }, 60_000);
     const after = rssMb();
     console.info(`RSS around a refused ${(1.5 * MAX_BYTES) / MB} MB chunked upload (limit ${MAX_BYTES / MB} MB): ${before} MB before, ${after} MB after`);
-    expect(job).toMatchObject({ status: 'failed', failure: `upload exceeds IMPORT_MAX_BYTES (${MAX_BYTES} bytes); nothing was imported. Split the history into several imports.` });
+    expect(job).toMatchObject({
+      status: 'failed',
+      failure: `upload exceeds IMPORT_MAX_BYTES (${MAX_BYTES} bytes); nothing was imported. Split the history into several imports.`,
+    });
     expect(after - before).toBeLessThan(RSS_GROWTH_BOUND_MB);
   }, 300_000);
 });

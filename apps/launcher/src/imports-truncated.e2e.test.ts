@@ -23,7 +23,8 @@ interface ImportJob {
   failure: string | null;
 }
 
-const line = (i: number) => `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1) + i * 1000).toISOString(), name: 'pageview', visitor_id: `v${i % 500}`, pathname: `/p/${i % 37}` })}\n`;
+const line = (i: number) =>
+  `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1) + i * 1000).toISOString(), name: 'pageview', visitor_id: `v${i % 500}`, pathname: `/p/${i % 37}` })}\n`;
 const lines = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => line(i)).join(''));
 
 describe.skipIf(!pgGate.available)('a truncated import upload imports nothing', () => {
@@ -34,7 +35,10 @@ describe.skipIf(!pgGate.available)('a truncated import upload imports nothing', 
   let n = 0;
 
   beforeAll(async () => {
-    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_imports_cut_e2e' }, env: { IMPORT_MAX_BYTES: String(MAX_BYTES), DEFAULT_TIMEZONE: 'UTC' } });
+    server = await startE2eServer({
+      postgres: { url: pgGate.url, databaseName: 'sightline_imports_cut_e2e' },
+      env: { IMPORT_MAX_BYTES: String(MAX_BYTES), DEFAULT_TIMEZONE: 'UTC' },
+    });
     ({ sightline, api } = server);
     api = api.withIp(freshIp());
     who = await register(api, server.smtp, `cut.${Date.now().toString(36)}@mail.sightline-e2e.net`);
@@ -45,13 +49,18 @@ describe.skipIf(!pgGate.available)('a truncated import upload imports nothing', 
   });
 
   async function newSite(): Promise<number> {
-    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', { token: who.token, body: { url: `https://cut-${Date.now().toString(36)}${(n += 1)}.sightline-e2e.net` } });
+    const site = await api.request<{ site_id: number }>('POST', '/api/v1/sites', {
+      token: who.token,
+      body: { url: `https://cut-${Date.now().toString(36)}${(n += 1)}.sightline-e2e.net` },
+    });
     expect(site.status).toBe(201);
     return site.body.site_id;
   }
 
-  const count = async (table: string, siteId: number) => Number((await sightline.events!.query<{ c: number }>(`SELECT count() AS c FROM ${table} WHERE site_id = {site:UInt64}`, { site: siteId }))[0]!.c);
-  const jobs = async (siteId: number) => (await api.request<{ imports: ImportJob[] }>('GET', `/api/v1/sites/${siteId}/imports`, { token: who.token })).body.imports;
+  const count = async (table: string, siteId: number) =>
+    Number((await sightline.events!.query<{ c: number }>(`SELECT count() AS c FROM ${table} WHERE site_id = {site:UInt64}`, { site: siteId }))[0]!.c);
+  const jobs = async (siteId: number) =>
+    (await api.request<{ imports: ImportJob[] }>('GET', `/api/v1/sites/${siteId}/imports`, { token: who.token })).body.imports;
   /** What POST /query shows of the site's March 2024: nothing of a cut upload, ever. */
   const visible = async (siteId: number) => {
     const answer = await api.request<{ results: Array<{ metrics: { visitors: number; pageviews: number } }>; has_import: boolean }>('POST', '/api/v1/query', {

@@ -43,7 +43,10 @@ describe.skipIf(!pgGate.available)('the single process survives kill -9 under co
     const key = /\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
     const pageviews = async (client: ApiClient) => {
       const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-      const answer = await client.request<{ results: { metrics: { pageviews: number } }[] }>('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['pageviews'], date_range: [day(-1), day(1)] } });
+      const answer = await client.request<{ results: { metrics: { pageviews: number } }[] }>('POST', '/api/v1/query', {
+        token: owner.token,
+        body: { site_id: siteId, metrics: ['pageviews'], date_range: [day(-1), day(1)] },
+      });
       return answer.status === 200 ? answer.body.results[0]!.metrics.pageviews : -1;
     };
 
@@ -68,7 +71,9 @@ describe.skipIf(!pgGate.available)('the single process survives kill -9 under co
       const seqs = await storedSeqs(store, siteId);
       const counts = await storedCounts(store, siteId);
       const mismatch = seqMismatch(acceptedBeforeKill, seqs);
-      console.info(`single process kill -9: ${acceptedBeforeKill.size} accepted before the kill, failures after it ${JSON.stringify([...load.failures])}; stored ${JSON.stringify(counts)}`);
+      console.info(
+        `single process kill -9: ${acceptedBeforeKill.size} accepted before the kill, failures after it ${JSON.stringify([...load.failures])}; stored ${JSON.stringify(counts)}`,
+      );
       expect([mismatch.missing, mismatch.firstMissing]).toEqual([0, []]);
       // an event published just before the kill may be stored though its 202 never left: fine, once
       expect(mismatch.unexpected).toBeLessThanOrEqual(CONCURRENCY);

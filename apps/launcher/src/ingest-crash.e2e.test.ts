@@ -31,7 +31,12 @@ describe.skipIf(!pgGate.available || !natsGate.available).each([
     // redeliveries of events the killed process stored — including, when the kill falls
     // between a batch's events and sessions inserts, events whose visits never counted
     // them (the rebuild repairs those visits; rebuild-sessions.ts).
-    rig = await startIngestionRig({ databaseName: `sightline_ingest_crash_w${workers}`, pgUrl: pgGate.url, natsUrl: natsGate.url, env: { INGEST_ACK_WAIT_MS: '10000', INGEST_WORKERS: workers } });
+    rig = await startIngestionRig({
+      databaseName: `sightline_ingest_crash_w${workers}`,
+      pgUrl: pgGate.url,
+      natsUrl: natsGate.url,
+      env: { INGEST_ACK_WAIT_MS: '10000', INGEST_WORKERS: workers },
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -58,7 +63,9 @@ describe.skipIf(!pgGate.available || !natsGate.available).each([
     const sentMs = Date.now() - started;
 
     // unacked messages of the killed process come back after the consumer's ack wait (INGEST_ACK_WAIT_MS)
-    await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 150_000).catch(() => undefined);
+    await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 150_000).catch(
+      () => undefined,
+    );
     const counts = await storedCounts(store, siteId);
     console.info(
       `ingest kill -9 (INGEST_WORKERS=${workers}): killed at ${atKill.accepted} accepted / ${atKill.stored} stored; ${load.accepted.size} accepted in ${sentMs} ms; ` +

@@ -44,9 +44,16 @@ describe.skipIf(!pgGate.available || !natsGate.available)('the events store down
     await load.done;
 
     const store = await rig.eventsStore();
-    await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 120_000).catch(() => undefined);
+    await waitFor(async () => (await jetStreamDrained(rig.nats.url)) && (await storedCounts(store, siteId)).events >= load.accepted.size, 120_000).catch(
+      () => undefined,
+    );
     const counts = await storedCounts(store, siteId);
-    const retries = (rig.ingest().output().match(/events insert failed; retrying the batch/g) ?? []).length;
+    const retries = (
+      rig
+        .ingest()
+        .output()
+        .match(/events insert failed; retrying the batch/g) ?? []
+    ).length;
     console.info(
       `store outage of ${OUTAGE_MS} ms: before ${JSON.stringify(beforeOutage)}; during ${JSON.stringify(duringOutage)} (backlog at stop ${backlogAtStop}); ` +
         `${retries} failed inserts retried; drained ${Date.now() - recoveredAt} ms after recovery; stored ${JSON.stringify(counts)}`,

@@ -29,7 +29,11 @@ describe('npm start (single process, embedded stores)', () => {
 
   it('answers /readyz 200 with every service SERVING on its embedded stores', async () => {
     const response = await fetch(`${sightline.url}/readyz`);
-    const body = (await response.json()) as { status: string; services: Record<string, { status: string; stores: { kind: string; reachable: boolean }[] }>; gateway: { stores: { kind: string }[] } };
+    const body = (await response.json()) as {
+      status: string;
+      services: Record<string, { status: string; stores: { kind: string; reachable: boolean }[] }>;
+      gateway: { stores: { kind: string }[] };
+    };
     expect(response.status).toBe(200);
     expect(body.status).toBe('ready');
     expect(Object.keys(body.services).sort()).toEqual(['identity', 'ingest', 'query', 'script-builder', 'settings', 'sites']);
@@ -62,7 +66,8 @@ describe('npm start (single process, embedded stores)', () => {
       expect(response.status).toBe(200);
       return response.text();
     };
-    const healthzCount = (text: string) => Number(/^sightline_http_requests_total\{route="\/healthz",method="GET",status_class="2xx"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    const healthzCount = (text: string) =>
+      Number(/^sightline_http_requests_total\{route="\/healthz",method="GET",status_class="2xx"\} (\d+)$/m.exec(text)?.[1] ?? 0);
     const before = await scrape();
     expect((await fetch(`${sightline.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${sightline.url}/readyz`)).status).toBe(200);
@@ -156,7 +161,7 @@ describe('launcher configuration errors', () => {
     expect(output).toContain('set DATABASE_URL, NATS_URL');
   });
 
-  it('refuses to run identity alone without SMTP_URL unless MAIL_OUTBOX_DIR is set on purpose (codes on one replica\'s disk reach nobody)', async () => {
+  it("refuses to run identity alone without SMTP_URL unless MAIL_OUTBOX_DIR is set on purpose (codes on one replica's disk reach nobody)", async () => {
     // unreachable stores: the mail check comes before any connection
     const stores = { DATABASE_URL: 'postgres://127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', SMTP_URL: '', MAIL_OUTBOX_DIR: '' };
     const refused = await runLauncherToExit({ args: ['--target=identity'], env: stores });
@@ -179,7 +184,14 @@ describe('launcher configuration errors', () => {
   });
 
   it('refuses to run a service alone without the addresses of the services it calls', async () => {
-    const env = { DATABASE_URL: 'postgres://127.0.0.1:1/none', CLICKHOUSE_URL: 'http://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1', SITES_GRPC_ADDR: '', SETTINGS_GRPC_ADDR: '127.0.0.1:1', IDENTITY_GRPC_ADDR: '' };
+    const env = {
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      CLICKHOUSE_URL: 'http://127.0.0.1:1',
+      NATS_URL: 'nats://127.0.0.1:1',
+      SITES_GRPC_ADDR: '',
+      SETTINGS_GRPC_ADDR: '127.0.0.1:1',
+      IDENTITY_GRPC_ADDR: '',
+    };
     const { code, output } = await runLauncherToExit({ args: ['--target=ingest'], env });
     expect(code).toBe(1);
     expect(output).toContain('--target=ingest calls sites, settings, identity: set SITES_GRPC_ADDR, IDENTITY_GRPC_ADDR');

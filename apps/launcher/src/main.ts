@@ -88,7 +88,11 @@ async function main(): Promise<void> {
   }
   if (metrics) log.info({ port: metrics.port, host: metricsHost(config, target) }, 'metrics at /metrics');
   if (config.IDLE_GC_AFTER_MS > 0) {
-    startIdleGc({ idleMs: config.IDLE_GC_AFTER_MS, onCollect: (before, after) => log.debug({ heap_mib_before: Math.round(before / 2 ** 20), heap_mib_after: Math.round(after / 2 ** 20) }, 'quiet after work: JS heap collected') });
+    startIdleGc({
+      idleMs: config.IDLE_GC_AFTER_MS,
+      onCollect: (before, after) =>
+        log.debug({ heap_mib_before: Math.round(before / 2 ** 20), heap_mib_after: Math.round(after / 2 ** 20) }, 'quiet after work: JS heap collected'),
+    });
   }
 
   let stopping = false;

@@ -33,7 +33,9 @@ describe('npm start and METRICS_PORT', () => {
     try {
       const { code, output } = await runLauncherToExit({ env: { SIGHTLINE_DATA_DIR: dataDir.path, METRICS_PORT: String(port), HOST: '127.0.0.1' } });
       expect(code).toBe(1);
-      expect(output).toContain(`METRICS_PORT ${port} on 127.0.0.1 is already in use: set METRICS_PORT to a free port, or METRICS_PORT=0 to turn the /metrics endpoint off.`);
+      expect(output).toContain(
+        `METRICS_PORT ${port} on 127.0.0.1 is already in use: set METRICS_PORT to a free port, or METRICS_PORT=0 to turn the /metrics endpoint off.`,
+      );
       expect(output).not.toMatch(/^\s+at /m);
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
@@ -42,7 +44,10 @@ describe('npm start and METRICS_PORT', () => {
 
   it('listens on loopback only in single-process mode, even with HOST=0.0.0.0', async (context) => {
     metricsPort = await freeLoopbackPort();
-    sightline = await startLauncherProcess({ env: { SIGHTLINE_DATA_DIR: dataDir.path, METRICS_PORT: String(metricsPort), HOST: '0.0.0.0' }, timeoutMs: 180_000 });
+    sightline = await startLauncherProcess({
+      env: { SIGHTLINE_DATA_DIR: dataDir.path, METRICS_PORT: String(metricsPort), HOST: '0.0.0.0' },
+      timeoutMs: 180_000,
+    });
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200);
     if (!outsideAddress) {
       console.warn('[skip] metrics port from outside: this machine has no non-loopback IPv4 address');

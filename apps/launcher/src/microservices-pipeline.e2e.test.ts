@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { backendGate, createTestDatabase, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, waitFor, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
+import {
+  backendGate,
+  createTestDatabase,
+  freeLoopbackPort,
+  isolatedNats,
+  makeTempDir,
+  startLauncherProcess,
+  waitFor,
+  type LauncherProcess,
+  type PrivateNatsServer,
+  type TestDatabase,
+} from '@sightline/testkit';
 import { ApiClient, register, type Registered } from './test-support/api-client.js';
 import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
@@ -76,7 +87,10 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
     startLauncherProcess({ args: ['--target=gateway'], env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, timeoutMs: 90_000 });
 
   const createSite = async (api: ApiClient, host: string) => {
-    const created = await api.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
+    const created = await api.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${host}` },
+    });
     expect(created.status).toBe(201);
     const key = /\/([A-Za-z0-9]+)\.js$/.exec(created.body.script_url)?.[1];
     if (!key) throw new Error(`no tracking key in ${created.body.script_url}`);
@@ -84,10 +98,14 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
   };
 
   const queryTotals = async (gateway: number, siteId: number) => {
-    const answer = await new ApiClient(gatewayUrl(gateway)).request<{ results: { metrics: { visitors: number; pageviews: number } }[] }>('POST', '/api/v1/query', {
-      token: owner.token,
-      body: { site_id: siteId, metrics: ['visitors', 'pageviews'], date_range: aroundToday() },
-    });
+    const answer = await new ApiClient(gatewayUrl(gateway)).request<{ results: { metrics: { visitors: number; pageviews: number } }[] }>(
+      'POST',
+      '/api/v1/query',
+      {
+        token: owner.token,
+        body: { site_id: siteId, metrics: ['visitors', 'pageviews'], date_range: aroundToday() },
+      },
+    );
     if (answer.status !== 200) throw new Error(`query answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.body.results[0]!.metrics;
   };
@@ -148,7 +166,13 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
     const host = `shop-${Date.now().toString(36)}.sightline-e2e.net`;
     // the site is created through the second gateway, the account through the first
     const { siteId, key } = await createSite(new ApiClient(gatewayUrl(1)).withIp('192.0.2.10'), host);
-    const event = (pathname: string, extra: Partial<TrackerEvent> = {}): TrackerEvent => ({ k: key, n: 'pageview', u: `https://${host}${pathname}`, d: host, ...extra });
+    const event = (pathname: string, extra: Partial<TrackerEvent> = {}): TrackerEvent => ({
+      k: key,
+      n: 'pageview',
+      u: `https://${host}${pathname}`,
+      d: host,
+      ...extra,
+    });
     const sent = [
       // gateway A
       [0, event('/'), '198.51.100.1'],
@@ -170,7 +194,11 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
     expect(await queryTotals(1, siteId)).toEqual({ visitors: 4, pageviews: 6 });
 
     // plan on 2 events, author and seats on 1 each: ordered by events, then key
-    const props = await new ApiClient(gatewayUrl(1)).request<{ props: { key: string; events: number }[] }>('GET', `/api/v1/props?site_id=${siteId}&date_range=${aroundToday().join(',')}`, { token: owner.token });
+    const props = await new ApiClient(gatewayUrl(1)).request<{ props: { key: string; events: number }[] }>(
+      'GET',
+      `/api/v1/props?site_id=${siteId}&date_range=${aroundToday().join(',')}`,
+      { token: owner.token },
+    );
     expect(props.status).toBe(200);
     expect(props.body.props).toEqual([
       { key: 'plan', events: 2 },
@@ -224,15 +252,13 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
       q += 1;
       const api = new ApiClient(gatewayUrl(q % 2));
       track(
-        api
-          .request('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['pageviews'], date_range: aroundToday() } })
-          .then(
-            (answer) => {
-              if (answer.status === 200) okSincePhase.queries += 1;
-              else fail('query', `HTTP ${answer.status} ${String((answer.body as { code?: string } | undefined)?.code ?? '')}`);
-            },
-            (err: unknown) => fail('query', failureReason(err)),
-          ),
+        api.request('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['pageviews'], date_range: aroundToday() } }).then(
+          (answer) => {
+            if (answer.status === 200) okSincePhase.queries += 1;
+            else fail('query', `HTTP ${answer.status} ${String((answer.body as { code?: string } | undefined)?.code ?? '')}`);
+          },
+          (err: unknown) => fail('query', failureReason(err)),
+        ),
       );
     }, QUERY_EVERY_MS);
 
@@ -271,7 +297,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: the pi
       const byReason = failures.get(r.process);
       return `${r.process.padEnd(15)} exit=${r.exitCode} down+ready=${r.downMs}ms events sent=${sentIn.get(r.process) ?? 0} failed: ${byReason ? [...byReason].map(([reason, count]) => `${count}× ${reason}`).join(', ') : 'none'}`;
     });
-    console.log(`rolling restart under ${1000 / EVENT_EVERY_MS} events/s + a query every ${QUERY_EVERY_MS} ms\n${table.join('\n')}\nwarm-up failures: ${JSON.stringify([...(failures.get('warm-up') ?? [])])}\naccepted (202): ${accepted} events from ${acceptedIps.size} visitors`);
+    console.log(
+      `rolling restart under ${1000 / EVENT_EVERY_MS} events/s + a query every ${QUERY_EVERY_MS} ms\n${table.join('\n')}\nwarm-up failures: ${JSON.stringify([...(failures.get('warm-up') ?? [])])}\naccepted (202): ${accepted} events from ${acceptedIps.size} visitors`,
+    );
 
     for (const r of restarts) expect(r.exitCode, `${r.process} exits 0 on SIGTERM`).toBe(0);
     // Exactly once: once ingest has acked everything, the stored pageviews are the 202s.

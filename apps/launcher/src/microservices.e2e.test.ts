@@ -2,7 +2,17 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
-import { backendGate, createTestDatabase, freeLoopbackPort, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
+import {
+  backendGate,
+  createTestDatabase,
+  freeLoopbackPort,
+  isolatedNats,
+  makeTempDir,
+  startLauncherProcess,
+  type LauncherProcess,
+  type PrivateNatsServer,
+  type TestDatabase,
+} from '@sightline/testkit';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
 import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
 
@@ -43,7 +53,10 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
     for (const name of SERVICE_NAMES) metricsPorts.set(name, await freeLoopbackPort());
     await Promise.all(
       SERVICE_NAMES.map(async (name) => {
-        services.set(name, await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, METRICS_PORT: String(metricsPorts.get(name)!), HOST: '127.0.0.1' }));
+        services.set(
+          name,
+          await startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, METRICS_PORT: String(metricsPorts.get(name)!), HOST: '127.0.0.1' }),
+        );
       }),
     );
     gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, ...addresses } });
@@ -60,7 +73,11 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: one pr
 
   it('is ready, every service on the shared stores', async () => {
     const response = await fetch(`${gateway.url}/readyz`);
-    const body = (await response.json()) as { status: string; services: Record<string, { status: string; stores: { kind: string; reachable: boolean }[] }>; gateway: { stores: { kind: string }[] } };
+    const body = (await response.json()) as {
+      status: string;
+      services: Record<string, { status: string; stores: { kind: string; reachable: boolean }[] }>;
+      gateway: { stores: { kind: string }[] };
+    };
     expect(body.status).toBe('ready');
     expect(response.status).toBe(200);
     const kinds = new Set(Object.values(body.services).flatMap((s) => s.stores.map((store) => store.kind)));

@@ -33,18 +33,29 @@ describe.skipIf(!pgGate.available)('--target=migrate', () => {
     // one `service` per line (the target's), the migrated service as `module`
     const lines = first.output.split('\n').filter((line) => line.startsWith('{'));
     for (const line of lines) expect(line.match(/"service":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
-    const applied = lines.map((line) => JSON.parse(line) as { msg: string; service?: string; module?: string }).filter((l) => l.msg === 'database migrations applied');
-    expect(applied.map((l) => [l.service, l.module]).sort()).toEqual([['migrate', 'identity'], ['migrate', 'ingest'], ['migrate', 'settings'], ['migrate', 'sites']]);
+    const applied = lines
+      .map((line) => JSON.parse(line) as { msg: string; service?: string; module?: string })
+      .filter((l) => l.msg === 'database migrations applied');
+    expect(applied.map((l) => [l.service, l.module]).sort()).toEqual([
+      ['migrate', 'identity'],
+      ['migrate', 'ingest'],
+      ['migrate', 'settings'],
+      ['migrate', 'sites'],
+    ]);
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ schema_name: string }>("SELECT schema_name FROM information_schema.schemata WHERE schema_name IN ('identity','sites','settings','ingest') ORDER BY 1");
+      const { rows } = await client.query<{ schema_name: string }>(
+        "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN ('identity','sites','settings','ingest') ORDER BY 1",
+      );
       expect(rows.map((r) => r.schema_name)).toEqual(['identity', 'ingest', 'settings', 'sites']);
     } finally {
       await client.end();
     }
-    const tables = await (await fetch(`${clickhouse.url}/?query=${encodeURIComponent("SELECT name FROM system.tables WHERE database = 'sightline' ORDER BY name FORMAT TSV")}`)).text();
+    const tables = await (
+      await fetch(`${clickhouse.url}/?query=${encodeURIComponent("SELECT name FROM system.tables WHERE database = 'sightline' ORDER BY name FORMAT TSV")}`)
+    ).text();
     expect(tables.split('\n')).toEqual(expect.arrayContaining(['events', 'sessions', 'dropped_events', 'late_event_days']));
 
     const again = await runLauncherToExit({ args: ['--target=migrate'], env, timeoutMs: 120_000 });

@@ -6,7 +6,17 @@ import { loadConfig } from '@sightline/config';
 import { TRACKER_MAX_PROPS } from '@sightline/events-schema';
 import { OTP_MAX_FAILED_ATTEMPTS, REGISTRATION_LIMITS } from '@sightline/identity';
 import { KEY_NAME_MAX_CHARS } from '@sightline/permissions';
-import { ALL_SHAPE_METRICS, DIMENSIONS, EARLIEST_DATE, FILTER_FIELDS, FILTER_OPERATORS, LATEST_DATE, PROP_KEY_MAX, PROPS_PREFIX, propsDimension } from '@sightline/query';
+import {
+  ALL_SHAPE_METRICS,
+  DIMENSIONS,
+  EARLIEST_DATE,
+  FILTER_FIELDS,
+  FILTER_OPERATORS,
+  LATEST_DATE,
+  PROP_KEY_MAX,
+  PROPS_PREFIX,
+  propsDimension,
+} from '@sightline/query';
 import { QUERY_LIMITS } from '@sightline/query-contract';
 import { createLogger } from '@sightline/telemetry';
 import { makeTempDir } from '@sightline/testkit';
@@ -65,7 +75,11 @@ describe('the OpenAPI document and README say what the server enforces', () => {
 
   beforeAll(async () => {
     dataDir = await makeTempDir();
-    sightline = await startSightline({ config: loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1' }), log: createLogger({ level: 'silent' }), target: 'all' });
+    sightline = await startSightline({
+      config: loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1' }),
+      log: createLogger({ level: 'silent' }),
+      target: 'all',
+    });
     document = parseYaml(await (await fetch(`${sightline.url}/api/v1/openapi.yaml`)).text()) as typeof document;
   }, 120_000);
 
@@ -126,14 +140,17 @@ describe('the OpenAPI document and README say what the server enforces', () => {
     const verifyOtp = document.paths['/auth/verify-otp']!.post!.description as string;
     expect(sendOtp).toContain(`${REGISTRATION_LIMITS.codesPerAddress.max} codes per address per ${per(REGISTRATION_LIMITS.codesPerAddress.windowMs)}`);
     expect(sendOtp).toContain(`${REGISTRATION_LIMITS.codesPerIp.max} codes per IP address per ${per(REGISTRATION_LIMITS.codesPerIp.windowMs)}`);
-    for (const text of [sendOtp, verifyOtp]) expect(text).toContain(`${REGISTRATION_LIMITS.requestsPerIp.max} requests per IP address per ${per(REGISTRATION_LIMITS.requestsPerIp.windowMs)}`);
+    for (const text of [sendOtp, verifyOtp])
+      expect(text).toContain(`${REGISTRATION_LIMITS.requestsPerIp.max} requests per IP address per ${per(REGISTRATION_LIMITS.requestsPerIp.windowMs)}`);
     expect(verifyOtp).toContain(`after ${OTP_MAX_FAILED_ATTEMPTS} wrong tries`);
   });
 
   it('points at no document that is not in the repository', () => {
     const texts = descriptions(document);
     expect(texts.length).toBeGreaterThan(100);
-    const missing = texts.flatMap((text) => [...text.matchAll(/\b([\w./-]+\.md)\b/g)].map((m) => m[1]!)).filter((file) => !existsSync(path.join(REPO_ROOT, file)));
+    const missing = texts
+      .flatMap((text) => [...text.matchAll(/\b([\w./-]+\.md)\b/g)].map((m) => m[1]!))
+      .filter((file) => !existsSync(path.join(REPO_ROOT, file)));
     expect(missing).toEqual([]);
     // our product documents (the spec, DESIGN, SEMANTICS) are not shipped with the code
     expect(texts.filter((text) => /\b(the spec|spec’s|spec's|DESIGN|SEMANTICS)\b/.test(text))).toEqual([]);

@@ -16,8 +16,19 @@ import { BERLIN_ROWS, CORE_ROWS, COUNTING_ROWS, EDGE_ROWS, toNdjson } from './te
 const pgGate = await backendGate('postgres');
 
 type Metrics = Record<string, number | null>;
-interface Row { dimensions?: Record<string, string>; labels?: Record<string, string>; metrics: Metrics; comparison?: { metrics: Metrics; change: Metrics } }
-interface Answer { results: Row[]; meta?: { total: number; limit: number; offset: number; has_more: boolean }; has_import: boolean; query: Record<string, unknown>; code?: string }
+interface Row {
+  dimensions?: Record<string, string>;
+  labels?: Record<string, string>;
+  metrics: Metrics;
+  comparison?: { metrics: Metrics; change: Metrics };
+}
+interface Answer {
+  results: Row[];
+  meta?: { total: number; limit: number; offset: number; has_more: boolean };
+  has_import: boolean;
+  query: Record<string, unknown>;
+  code?: string;
+}
 
 const W: [string, string] = ['2024-03-04', '2024-03-10'];
 const P: [string, string] = ['2024-02-26', '2024-03-03'];
@@ -36,7 +47,10 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
   const stamp = Date.now().toString(36);
 
   async function createSite(name: string, timezone: string): Promise<{ site_id: number; script_url: string }> {
-    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone } });
+    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone },
+    });
     expect(site.status).toBe(201);
     return site.body;
   }
@@ -52,7 +66,11 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     expect(response.status, JSON.stringify(created)).toBe(202);
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const job = await client.request<{ status: string; rows_accepted: number; errors: unknown[] }>('GET', `/api/v1/sites/${siteId}/imports/${created.import_id}`, { token: owner.token });
+      const job = await client.request<{ status: string; rows_accepted: number; errors: unknown[] }>(
+        'GET',
+        `/api/v1/sites/${siteId}/imports/${created.import_id}`,
+        { token: owner.token },
+      );
       if (job.body.status === 'completed') {
         expect([job.body.rows_accepted, job.body.errors]).toEqual([lines, []]);
         return;
@@ -82,7 +100,15 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     database = await createTestDatabase(pgGate.url, 'sightline_query_fixtures_e2e');
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', DEFAULT_TIMEZONE: 'UTC' });
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      DEFAULT_TIMEZONE: 'UTC',
+    });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     client = new ApiClient(sightline.url!).withIp(freshIp());
     owner = await register(client, smtp, `qfix.${stamp}@mail.sightline-e2e.net`);
@@ -110,7 +136,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       // bounces S2, S4 → 2/4 = 50 %; duration (600 + 0 + 1200 + 0) / 4 = 450 s;
       // views per visit 7/4 = 1.75; engagement (30 000 + 10 000) ms / 4 visits / 1000 = 10 s
       const answer = await ask({ metrics: VISIT_METRICS, date_range: W });
-      expect(answer.results).toEqual([{ metrics: { visitors: 3, visits: 4, pageviews: 7, bounce_rate: 50, visit_duration: 450, views_per_visit: 1.75, engagement_time: 10 } }]);
+      expect(answer.results).toEqual([
+        { metrics: { visitors: 3, visits: 4, pageviews: 7, bounce_rate: 50, visit_duration: 450, views_per_visit: 1.75, engagement_time: 10 } },
+      ]);
       expect(answer.has_import).toBe(true);
       expect(answer.query).toMatchObject({ site_id: core, date_range: W });
     });
@@ -157,7 +185,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
         ['news,letter', { visitors: 1, visit_duration: 1200, bounce_rate: 0 }],
       ]);
       expect(await rowsOf({ metrics: ['visitors'], dimensions: ['visit:channel'], date_range: W })).toEqual([
-        ['Direct', { visitors: 2 }], ['Email', { visitors: 1 }], ['Organic Search', { visitors: 1 }],
+        ['Direct', { visitors: 2 }],
+        ['Email', { visitors: 1 }],
+        ['Organic Search', { visitors: 1 }],
       ]);
       // entry: / (S1, S3: a, c; (600 + 1200) / 2), /pricing (S4), /docs/50%_off (S2)
       expect(await rowsOf({ metrics: ['visitors', 'visits', 'visit_duration'], dimensions: ['visit:entry_page'], date_range: W })).toEqual([
@@ -174,7 +204,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       // pages: bounce_rate over sessions grouped by entry page (/: S1, S3 → 0; /pricing: S4 → 100;
       // /docs/50%_off: S2 → 100; /docs/a\b: no entries → 0); time on page = engaged s / sessions with
       // engagement there (/pricing 30 / 1, /docs/50%_off 10 / 1); scroll = mean max scroll per session
-      expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: W })).toEqual([
+      expect(
+        await rowsOf({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: W }),
+      ).toEqual([
         ['/', { visitors: 2, pageviews: 2, bounce_rate: 0, time_on_page: null, scroll_depth: null }],
         ['/pricing', { visitors: 2, pageviews: 3, bounce_rate: 100, time_on_page: 30, scroll_depth: 80 }],
         ['/docs/50%_off', { visitors: 1, pageviews: 1, bounce_rate: 100, time_on_page: 10, scroll_depth: 40 }],
@@ -182,14 +214,30 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       ]);
       // example.org: S1, S3, S4 (a, c): 6 pageviews, (600 + 1200 + 0) / 3 = 600 s, 1 of 3 bounced, 6/3;
       // shop.example.org: S2
-      expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit'], dimensions: ['event:hostname'], date_range: W })).toEqual([
+      expect(
+        await rowsOf({
+          metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit'],
+          dimensions: ['event:hostname'],
+          date_range: W,
+        }),
+      ).toEqual([
         ['example.org', { visitors: 2, visits: 3, pageviews: 6, visit_duration: 600, bounce_rate: 33, views_per_visit: 2 }],
         ['shop.example.org', { visitors: 1, visits: 1, pageviews: 1, visit_duration: 0, bounce_rate: 100, views_per_visit: 1 }],
       ]);
-      expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['event:status_code'], date_range: W })).toEqual([['200', { pageviews: 6 }], ['404', { pageviews: 1 }]]);
+      expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['event:status_code'], date_range: W })).toEqual([
+        ['200', { pageviews: 6 }],
+        ['404', { pageviews: 1 }],
+      ]);
       // custom events only: signup by a and c
       expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:name'], date_range: W })).toEqual([['signup', { visitors: 2, events: 2 }]]);
-      expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:props:plan'], date_range: W, filters: [{ field: 'event', operator: 'is', values: ['signup'] }] })).toEqual([
+      expect(
+        await rowsOf({
+          metrics: ['visitors', 'events'],
+          dimensions: ['event:props:plan'],
+          date_range: W,
+          filters: [{ field: 'event', operator: 'is', values: ['signup'] }],
+        }),
+      ).toEqual([
         ['pro', { visitors: 1, events: 1 }],
         ['team, "gold"', { visitors: 1, events: 1 }],
       ]);
@@ -203,32 +251,85 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     it('breakdowns by visit attributes, geo with labels, folders', async () => {
       const by = async (dimension: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: W });
       const flat = (rows: unknown[][]) => rows.map(([value, m]) => [value, (m as Metrics).visitors]);
-      expect(flat(await by('visit:browser'))).toEqual([['Chrome', 1], ['Firefox', 1], ['Safari', 1]]);
+      expect(flat(await by('visit:browser'))).toEqual([
+        ['Chrome', 1],
+        ['Firefox', 1],
+        ['Safari', 1],
+      ]);
       // imported versions as written (SEMANTICS): C's 120.0.6099, B's 17.1.2
-      expect(flat(await by('visit:browser_version'))).toEqual([['120.0.6099', 1], ['128.0', 1], ['17.1.2', 1]]);
+      expect(flat(await by('visit:browser_version'))).toEqual([
+        ['120.0.6099', 1],
+        ['128.0', 1],
+        ['17.1.2', 1],
+      ]);
       // ties in visitors order by value in byte order: upper case first
-      expect(flat(await by('visit:os'))).toEqual([['GNU/Linux', 1], ['Windows', 1], ['iOS', 1]]);
-      expect(flat(await by('visit:os_version'))).toEqual([['(not set)', 1], ['10', 1], ['17.1.2', 1]]);
-      expect(flat(await by('visit:device'))).toEqual([['Desktop', 2], ['Mobile', 1]]);
+      expect(flat(await by('visit:os'))).toEqual([
+        ['GNU/Linux', 1],
+        ['Windows', 1],
+        ['iOS', 1],
+      ]);
+      expect(flat(await by('visit:os_version'))).toEqual([
+        ['(not set)', 1],
+        ['10', 1],
+        ['17.1.2', 1],
+      ]);
+      expect(flat(await by('visit:device'))).toEqual([
+        ['Desktop', 2],
+        ['Mobile', 1],
+      ]);
       // c has sessions with and without utm: counted under both values
-      expect(flat(await by('visit:utm_source'))).toEqual([['(not set)', 3], ['news,letter', 1]]);
-      expect(flat(await by('visit:utm_medium'))).toEqual([['(not set)', 3], ['email', 1]]);
-      expect(flat(await by('visit:utm_campaign'))).toEqual([['(not set)', 2], ['spring, "big" sale', 1]]);
-      expect(flat(await by('visit:utm_content'))).toEqual([['(not set)', 3], ['a%b_c\\d', 1]]);
-      expect(flat(await by('visit:utm_term'))).toEqual([['(not set)', 2], ["it's", 1]]);
-      expect(flat(await by('visit:referrer'))).toEqual([['Direct / None', 2], ['www.google.com/search', 1]]);
-      expect(flat(await by('event:folder'))).toEqual([['/', 2], ['/docs', 2], ['/pricing', 2]]);
+      expect(flat(await by('visit:utm_source'))).toEqual([
+        ['(not set)', 3],
+        ['news,letter', 1],
+      ]);
+      expect(flat(await by('visit:utm_medium'))).toEqual([
+        ['(not set)', 3],
+        ['email', 1],
+      ]);
+      expect(flat(await by('visit:utm_campaign'))).toEqual([
+        ['(not set)', 2],
+        ['spring, "big" sale', 1],
+      ]);
+      expect(flat(await by('visit:utm_content'))).toEqual([
+        ['(not set)', 3],
+        ['a%b_c\\d', 1],
+      ]);
+      expect(flat(await by('visit:utm_term'))).toEqual([
+        ['(not set)', 2],
+        ["it's", 1],
+      ]);
+      expect(flat(await by('visit:referrer'))).toEqual([
+        ['Direct / None', 2],
+        ['www.google.com/search', 1],
+      ]);
+      expect(flat(await by('event:folder'))).toEqual([
+        ['/', 2],
+        ['/docs', 2],
+        ['/pricing', 2],
+      ]);
       const countries = await ask({ metrics: ['visitors'], dimensions: ['visit:country'], date_range: W });
       expect(countries.results).toEqual([
         { dimensions: { 'visit:country': 'DE' }, labels: { 'visit:country': 'Germany' }, metrics: { visitors: 2 } },
         { dimensions: { 'visit:country': 'FR' }, labels: { 'visit:country': 'France' }, metrics: { visitors: 1 } },
       ]);
-      expect(flat(await by('visit:region'))).toEqual([['DE-BE', 1], ['DE-BY', 1], ['FR-IDF', 1]]);
+      expect(flat(await by('visit:region'))).toEqual([
+        ['DE-BE', 1],
+        ['DE-BY', 1],
+        ['FR-IDF', 1],
+      ]);
       // regions are labelled with their English names (ISO 3166-2's own are local: "Bayern")
       const regions = await ask({ metrics: ['visitors'], dimensions: ['visit:region'], date_range: W });
-      expect(regions.results.map((row: Row) => row.labels)).toEqual([{ 'visit:region': 'Berlin' }, { 'visit:region': 'Bavaria' }, { 'visit:region': 'Île-de-France' }]);
+      expect(regions.results.map((row: Row) => row.labels)).toEqual([
+        { 'visit:region': 'Berlin' },
+        { 'visit:region': 'Bavaria' },
+        { 'visit:region': 'Île-de-France' },
+      ]);
       // GeoNames ids as strings: Munich, Berlin, Paris
-      expect(flat(await by('visit:city'))).toEqual([['2867714', 1], ['2950159', 1], ['2988507', 1]]);
+      expect(flat(await by('visit:city'))).toEqual([
+        ['2867714', 1],
+        ['2950159', 1],
+        ['2988507', 1],
+      ]);
     });
   });
 
@@ -291,9 +392,17 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       // the custom-event filter: sessions in which signup fired (S1, S3), all their pageviews
       expect(await all([f('event', 'is', 'signup')])).toEqual({ visitors: 2, visits: 2, pageviews: 5, bounce_rate: 0, visit_duration: 900 });
       // filters AND-ed: Chrome sessions (S3, S4) that viewed /pricing
-      expect(await all([f('browser', 'is', 'Chrome'), f('page', 'is', '/pricing')])).toEqual({ visitors: 1, visits: 2, pageviews: 2, bounce_rate: 100, visit_duration: 600 });
+      expect(await all([f('browser', 'is', 'Chrome'), f('page', 'is', '/pricing')])).toEqual({
+        visitors: 1,
+        visits: 2,
+        pageviews: 2,
+        bounce_rate: 100,
+        visit_duration: 600,
+      });
       // a filter on a breakdown: pages that answered 404
-      expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['event:page'], date_range: W, filters: [f('code', 'is', '404')] })).toEqual([['/docs/50%_off', { pageviews: 1 }]]);
+      expect(await rowsOf({ metrics: ['pageviews'], dimensions: ['event:page'], date_range: W, filters: [f('code', 'is', '404')] })).toEqual([
+        ['/docs/50%_off', { pageviews: 1 }],
+      ]);
     });
   });
 
@@ -303,14 +412,25 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       expect(spring).toHaveLength(23);
       expect(spring.map(([label]) => label)).not.toContain('2024-03-31 02:00');
       // f at 00:30 CET, g at 03:30 CEST, h at 23:59 CEST
-      expect(spring.filter(([, m]) => (m as Metrics).visitors !== 0).map(([label]) => label)).toEqual(['2024-03-31 00:00', '2024-03-31 03:00', '2024-03-31 23:00']);
+      expect(spring.filter(([, m]) => (m as Metrics).visitors !== 0).map(([label]) => label)).toEqual([
+        '2024-03-31 00:00',
+        '2024-03-31 03:00',
+        '2024-03-31 23:00',
+      ]);
       const autumn = await rowsOf({ metrics: ['visitors'], dimensions: ['time:hour'], date_range: ['2024-10-27', '2024-10-27'] }, berlin);
       expect(autumn).toHaveLength(25);
       // 02:00 twice: j in the first (CEST), k and l in the second (CET)
-      expect(autumn.slice(1, 5)).toEqual([['2024-10-27 01:00', { visitors: 0 }], ['2024-10-27 02:00', { visitors: 1 }], ['2024-10-27 02:00', { visitors: 2 }], ['2024-10-27 03:00', { visitors: 0 }]]);
+      expect(autumn.slice(1, 5)).toEqual([
+        ['2024-10-27 01:00', { visitors: 0 }],
+        ['2024-10-27 02:00', { visitors: 1 }],
+        ['2024-10-27 02:00', { visitors: 2 }],
+        ['2024-10-27 03:00', { visitors: 0 }],
+      ]);
       // e is 03-30 local, f g h 03-31, i 04-01 (00:30 CEST is still 03-31 in UTC)
       expect(await rowsOf({ metrics: ['visitors'], dimensions: ['time:day'], date_range: ['2024-03-30', '2024-04-01'] }, berlin)).toEqual([
-        ['2024-03-30', { visitors: 1 }], ['2024-03-31', { visitors: 3 }], ['2024-04-01', { visitors: 1 }],
+        ['2024-03-30', { visitors: 1 }],
+        ['2024-03-31', { visitors: 3 }],
+        ['2024-04-01', { visitors: 1 }],
       ]);
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-03-31', '2024-03-31'] }, berlin)).toEqual({ visitors: 3 });
     });
@@ -321,25 +441,52 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       try {
         // Monday: 02-26..03-03 (d, a), 03-04..03-10 (a, b, c)
         await setWeekStart(1);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 2], ['2024-03-04', 3]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 2],
+          ['2024-03-04', 3],
+        ]);
         // Sunday: 02-26..03-02 (d, a), 03-03..03-09 (a, b, c), 03-10 (nobody)
         await setWeekStart(0);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 2], ['2024-03-03', 3], ['2024-03-10', 0]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 2],
+          ['2024-03-03', 3],
+          ['2024-03-10', 0],
+        ]);
         // Wednesday: 02-26..02-27 (nobody), 02-28..03-05 (d, a), 03-06..03-10 (b, c)
         await setWeekStart(3);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 0], ['2024-02-28', 2], ['2024-03-06', 2]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 0],
+          ['2024-02-28', 2],
+          ['2024-03-06', 2],
+        ]);
         // Tuesday: 02-26 (nobody), 02-27..03-04 (d, a), 03-05..03-10 (a, b, c)
         await setWeekStart(2);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 0], ['2024-02-27', 2], ['2024-03-05', 3]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 0],
+          ['2024-02-27', 2],
+          ['2024-03-05', 3],
+        ]);
         // Thursday: 02-26..02-28 (d), 02-29..03-06 (a, b), 03-07..03-10 (c)
         await setWeekStart(4);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 1], ['2024-02-29', 2], ['2024-03-07', 1]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 1],
+          ['2024-02-29', 2],
+          ['2024-03-07', 1],
+        ]);
         // Friday: 02-26..02-29 (d), 03-01..03-07 (a, b), 03-08..03-10 (c)
         await setWeekStart(5);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 1], ['2024-03-01', 2], ['2024-03-08', 1]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 1],
+          ['2024-03-01', 2],
+          ['2024-03-08', 1],
+        ]);
         // Saturday: 02-26..03-01 (d, a), 03-02..03-08 (a, b, c), 03-09..03-10 (nobody)
         await setWeekStart(6);
-        expect(flat(await weeks())).toEqual([['2024-02-26', 2], ['2024-03-02', 3], ['2024-03-09', 0]]);
+        expect(flat(await weeks())).toEqual([
+          ['2024-02-26', 2],
+          ['2024-03-02', 3],
+          ['2024-03-09', 0],
+        ]);
       } finally {
         await setWeekStart(1);
       }
@@ -368,11 +515,23 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       // W days 0..6 against P days 0..6: d on P day 2 (02-28), a on P day 4 (03-01)
       const series = await ask({ metrics: ['visitors'], dimensions: ['time:day'], date_range: W, compare: 'previous_period' });
       expect(series.results.map((r) => [r.metrics.visitors, r.comparison!.metrics.visitors, r.comparison!.change.visitors])).toEqual([
-        [0, 0, null], [1, 0, null], [1, 1, 0], [0, 0, null], [1, 1, 0], [0, 0, null], [0, 0, null],
+        [0, 0, null],
+        [1, 0, null],
+        [1, 1, 0],
+        [0, 0, null],
+        [1, 1, 0],
+        [0, 0, null],
+        [0, 0, null],
       ]);
       // one Monday week against the one before: 3 visitors against d and a
       const weekly = await ask({ metrics: ['visitors', 'pageviews'], dimensions: ['time:week'], date_range: W, compare: 'previous_period' });
-      expect(weekly.results).toEqual([{ dimensions: { 'time:week': '2024-03-04' }, metrics: { visitors: 3, pageviews: 7 }, comparison: expect.objectContaining({ metrics: { visitors: 2, pageviews: 3 }, change: { visitors: 50, pageviews: 133 } }) }]);
+      expect(weekly.results).toEqual([
+        {
+          dimensions: { 'time:week': '2024-03-04' },
+          metrics: { visitors: 3, pageviews: 7 },
+          comparison: expect.objectContaining({ metrics: { visitors: 2, pageviews: 3 }, change: { visitors: 50, pageviews: 133 } }),
+        },
+      ]);
       const explicit = await ask({ metrics: ['visitors'], dimensions: ['time:day'], date_range: W, compare: P });
       expect(explicit.results).toEqual(series.results);
     });
@@ -390,10 +549,22 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       const paged = await ask({ metrics: ['visitors'], dimensions: ['visit:source'], date_range: W, compare: 'previous_period', limit: 1, offset: 1 });
       expect([paged.results, paged.meta]).toEqual([[expected[1]], { total: 3, limit: 1, offset: 1, has_more: true }]);
       // compare applies the filters to both windows: Chrome is c in W (S3, S4) and d in P (S5)
-      const chrome = await ask({ metrics: ['visitors', 'visits'], date_range: W, compare: 'previous_period', filters: [{ field: 'browser', operator: 'is', values: ['Chrome'] }] });
-      expect(chrome.results).toEqual([{ metrics: { visitors: 1, visits: 2 }, comparison: { metrics: { visitors: 1, visits: 1 }, change: { visitors: 0, visits: 100 } } }]);
+      const chrome = await ask({
+        metrics: ['visitors', 'visits'],
+        date_range: W,
+        compare: 'previous_period',
+        filters: [{ field: 'browser', operator: 'is', values: ['Chrome'] }],
+      });
+      expect(chrome.results).toEqual([
+        { metrics: { visitors: 1, visits: 2 }, comparison: { metrics: { visitors: 1, visits: 1 }, change: { visitors: 0, visits: 100 } } },
+      ]);
       for (const dimension of ['event:status_code', 'event:goal']) {
-        const answer = await ask({ metrics: [dimension === 'event:goal' ? 'visitors' : 'pageviews'], dimensions: [dimension], date_range: W, compare: 'previous_period' });
+        const answer = await ask({
+          metrics: [dimension === 'event:goal' ? 'visitors' : 'pageviews'],
+          dimensions: [dimension],
+          date_range: W,
+          compare: 'previous_period',
+        });
         expect(answer.results.length).toBeGreaterThan(0);
         for (const row of answer.results) expect(row).not.toHaveProperty('comparison');
       }
@@ -424,10 +595,13 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     it('empty windows: zeros and nulls in every shape, no import flag', async () => {
       const empty: [string, string] = ['2023-01-02', '2023-01-03'];
       const answer = await ask({ metrics: VISIT_METRICS, date_range: empty });
-      expect(answer.results).toEqual([{ metrics: { visitors: 0, visits: 0, pageviews: 0, bounce_rate: 0, visit_duration: null, views_per_visit: 0, engagement_time: null } }]);
+      expect(answer.results).toEqual([
+        { metrics: { visitors: 0, visits: 0, pageviews: 0, bounce_rate: 0, visit_duration: null, views_per_visit: 0, engagement_time: null } },
+      ]);
       expect(answer.has_import).toBe(false);
       expect(await rowsOf({ metrics: ['visitors', 'visit_duration'], dimensions: ['time:day'], date_range: empty })).toEqual([
-        ['2023-01-02', { visitors: 0, visit_duration: null }], ['2023-01-03', { visitors: 0, visit_duration: null }],
+        ['2023-01-02', { visitors: 0, visit_duration: null }],
+        ['2023-01-03', { visitors: 0, visit_duration: null }],
       ]);
       const breakdown = await ask({ metrics: ['visitors'], dimensions: ['event:page'], date_range: empty });
       expect([breakdown.results, breakdown.meta]).toEqual([[], { total: 0, limit: 100, offset: 0, has_more: false }]);
@@ -451,9 +625,21 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     it('session metrics count the visits overlapping the window; pageviews only those inside it', async () => {
       const metrics = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'];
       // 05-01: M only (its /a_b pageview), whole-visit duration 1260 s
-      expect(await aggregate({ metrics, date_range: ['2024-05-01', '2024-05-01'] }, edge)).toEqual({ visitors: 1, visits: 1, pageviews: 1, bounce_rate: 0, visit_duration: 1260 });
+      expect(await aggregate({ metrics, date_range: ['2024-05-01', '2024-05-01'] }, edge)).toEqual({
+        visitors: 1,
+        visits: 1,
+        pageviews: 1,
+        bounce_rate: 0,
+        visit_duration: 1260,
+      });
       // 05-02: M (overlaps), N, O; pageviews /docs/x, /axb, /a_b, /docs = 4; (1260 + 240 + 0) / 3 = 500; O bounced
-      expect(await aggregate({ metrics, date_range: ['2024-05-02', '2024-05-02'] }, edge)).toEqual({ visitors: 3, visits: 3, pageviews: 4, bounce_rate: 33, visit_duration: 500 });
+      expect(await aggregate({ metrics, date_range: ['2024-05-02', '2024-05-02'] }, edge)).toEqual({
+        visitors: 3,
+        visits: 3,
+        pageviews: 4,
+        bounce_rate: 33,
+        visit_duration: 500,
+      });
       expect(await aggregate({ metrics, date_range: TWO_DAYS }, edge)).toEqual({ visitors: 3, visits: 3, pageviews: 5, bounce_rate: 33, visit_duration: 500 });
     });
 
@@ -475,7 +661,12 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     it('time on page and scroll depth over sessions; bounce rate by entry page', async () => {
       // /a_b: engaged (10 + 20) s in M and 30 s in N over 2 sessions = 30 s; max scroll per session 70 and 50 → 60;
       // entered by M only (not a bounce). /docs: entered by O (a bounce). `_` sorts before `x`.
-      expect(await rowsOf({ metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: TWO_DAYS }, edge)).toEqual([
+      expect(
+        await rowsOf(
+          { metrics: ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'], dimensions: ['event:page'], date_range: TWO_DAYS },
+          edge,
+        ),
+      ).toEqual([
         ['/a_b', { visitors: 2, pageviews: 2, bounce_rate: 0, time_on_page: 30, scroll_depth: 60 }],
         ['/axb', { visitors: 1, pageviews: 1, bounce_rate: 0, time_on_page: null, scroll_depth: null }],
         ['/docs', { visitors: 1, pageviews: 1, bounce_rate: 100, time_on_page: null, scroll_depth: null }],
@@ -494,7 +685,17 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     });
 
     it('a property breakdown shows (none) where the event carries no value; GET /props lists the key', async () => {
-      expect(await rowsOf({ metrics: ['visitors', 'events'], dimensions: ['event:props:file'], date_range: TWO_DAYS, filters: [{ field: 'event', operator: 'is', values: ['Download'] }] }, edge)).toEqual([
+      expect(
+        await rowsOf(
+          {
+            metrics: ['visitors', 'events'],
+            dimensions: ['event:props:file'],
+            date_range: TWO_DAYS,
+            filters: [{ field: 'event', operator: 'is', values: ['Download'] }],
+          },
+          edge,
+        ),
+      ).toEqual([
         ['(none)', { visitors: 1, events: 1 }],
         ['x,y.pdf', { visitors: 1, events: 1 }],
       ]);
@@ -519,7 +720,11 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     for (const path of ['/', '/live']) {
       const response = await fetch(`${sightline.url}/api/event`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', 'x-forwarded-for': '198.51.100.23', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+        headers: {
+          'content-type': 'text/plain',
+          'x-forwarded-for': '198.51.100.23',
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+        },
         body: JSON.stringify({ k: key, n: 'pageview', u: `https://mixed-${stamp}.sightline-e2e.net${path}`, d: `mixed-${stamp}.sightline-e2e.net` }),
       });
       expect(response.status).toBe(202);
@@ -531,7 +736,9 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
     // x, y (imported) + the live visitor: 3 visitors, 3 visits, 5 pageviews, y bounced → 33 %
     expect([answer.results[0]!.metrics, answer.has_import]).toEqual([{ visitors: 3, visits: 3, pageviews: 5, bounce_rate: 33 }, true]);
     expect(await rowsOf({ metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], date_range: both }, site.site_id)).toEqual([
-      ['/', { visitors: 3, pageviews: 3 }], ['/about', { visitors: 1, pageviews: 1 }], ['/live', { visitors: 1, pageviews: 1 }],
+      ['/', { visitors: 3, pageviews: 3 }],
+      ['/about', { visitors: 1, pageviews: 1 }],
+      ['/live', { visitors: 1, pageviews: 1 }],
     ]);
     // today alone holds only live traffic
     const today = await ask({ metrics: ['visitors'], date_range: [day(0), day(0)] }, site.site_id);
@@ -554,28 +761,44 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
 
     it('an exit_rate breakdown orders and pages by exit rate, then page', async () => {
       expect(await rowsOf({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS }, counting)).toEqual([
-        ['/b', { exit_rate: 100 }], ['/d', { exit_rate: 100 }], ['/a', { exit_rate: 66.7 }],
+        ['/b', { exit_rate: 100 }],
+        ['/d', { exit_rate: 100 }],
+        ['/a', { exit_rate: 66.7 }],
       ]);
       const page2 = await ask({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, limit: 1, offset: 1 }, counting);
       expect([page2.results.map((r) => r.dimensions), page2.meta]).toEqual([[{ 'visit:exit_page': '/d' }], { total: 3, limit: 1, offset: 1, has_more: true }]);
     });
 
     it('filtering to an exit page keeps its exit rate', async () => {
-      const filtered = { metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, filters: [{ field: 'exit_page', operator: 'is', values: ['/a'] }] };
+      const filtered = {
+        metrics: ['visits', 'exit_rate'],
+        dimensions: ['visit:exit_page'],
+        date_range: EXITS,
+        filters: [{ field: 'exit_page', operator: 'is', values: ['/a'] }],
+      };
       expect(await rowsOf(filtered, counting)).toEqual([['/a', { visits: 2, exit_rate: 66.7 }]]);
     });
 
     it('a hostname filter keeps visits by where they entered (acquisition, entry page) or left (exit page)', async () => {
-      const by = (dimension: string, value: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: HOSTS, filters: hostIs(value) }, counting);
+      const by = (dimension: string, value: string) =>
+        rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: HOSTS, filters: hostIs(value) }, counting);
       expect(await by('visit:source', 'a.example.org')).toEqual([['Google', { visitors: 1 }]]);
-      expect(await by('visit:source', 'b.example.org')).toEqual([['Bing', { visitors: 1 }], ['Google', { visitors: 1 }]]);
+      expect(await by('visit:source', 'b.example.org')).toEqual([
+        ['Bing', { visitors: 1 }],
+        ['Google', { visitors: 1 }],
+      ]);
       expect(await by('visit:entry_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
       expect(await by('visit:exit_page', 'a.example.org')).toEqual([['/x', { visitors: 1 }]]);
       expect(await by('visit:exit_page', 'b.example.org')).toEqual([['/y', { visitors: 2 }]]);
     });
 
     it('event:hostname counts a visit under each hostname it touched', async () => {
-      expect(await rowsOf({ metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate'], dimensions: ['event:hostname'], date_range: HOSTS }, counting)).toEqual([
+      expect(
+        await rowsOf(
+          { metrics: ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate'], dimensions: ['event:hostname'], date_range: HOSTS },
+          counting,
+        ),
+      ).toEqual([
         ['b.example.org', { visitors: 3, visits: 3, pageviews: 3, visit_duration: 60, bounce_rate: 33 }],
         ['a.example.org', { visitors: 2, visits: 2, pageviews: 2, visit_duration: 90, bounce_rate: 0 }],
       ]);
@@ -594,7 +817,11 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       const collect = async (ip: string, url: string) => {
         const response = await fetch(`${sightline.url}/api/event`, {
           method: 'POST',
-          headers: { 'content-type': 'text/plain', 'x-forwarded-for': ip, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+          headers: {
+            'content-type': 'text/plain',
+            'x-forwarded-for': ip,
+            'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+          },
           body: JSON.stringify({ k: key, n: 'pageview', u: url, d: base }),
         });
         expect(response.status).toBe(202);
@@ -613,17 +840,23 @@ describe.skipIf(!pgGate.available)('query fixtures through the import path', () 
       await expect.poll(async () => (await aggregate({ metrics: ['pageviews'], date_range: window }, site.site_id)).pageviews, { timeout: 15_000 }).toBe(4);
       const [a, b] = [`a.${base}`, `b.${base}`];
       expect(await rowsOf({ metrics: ['visitors', 'pageviews'], dimensions: ['event:hostname'], date_range: window }, site.site_id)).toEqual([
-        [a, { visitors: 2, pageviews: 2 }], [b, { visitors: 2, pageviews: 2 }],
+        [a, { visitors: 2, pageviews: 2 }],
+        [b, { visitors: 2, pageviews: 2 }],
       ]);
-      const by = (dimension: string, host: string) => rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: window, filters: hostIs(host) }, site.site_id);
+      const by = (dimension: string, host: string) =>
+        rowsOf({ metrics: ['visitors'], dimensions: [dimension], date_range: window, filters: hostIs(host) }, site.site_id);
       expect(await by('visit:entry_page', a)).toEqual([['/x', { visitors: 1 }]]);
       expect(await by('visit:exit_page', a)).toEqual([['/x', { visitors: 1 }]]);
       expect(await by('visit:exit_page', b)).toEqual([['/y', { visitors: 1 }]]);
       // the two dropped events counted nowhere (they would have started visitor 1's visit on a.)
-      expect(await aggregate({ metrics: ['visitors', 'visits', 'pageviews'], date_range: window }, site.site_id)).toEqual({ visitors: 2, visits: 2, pageviews: 4 });
+      expect(await aggregate({ metrics: ['visitors', 'visits', 'pageviews'], date_range: window }, site.site_id)).toEqual({
+        visitors: 2,
+        visits: 2,
+        pageviews: 4,
+      });
     });
 
-    it('a day starts at its first local instant: Santiago\'s repeated 23:00 hour is the 6th\'s', async () => {
+    it("a day starts at its first local instant: Santiago's repeated 23:00 hour is the 6th's", async () => {
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-06', '2024-04-06'] }, counting)).toEqual({ visitors: 2 });
       expect(await aggregate({ metrics: ['visitors'], date_range: ['2024-04-07', '2024-04-07'] }, counting)).toEqual({ visitors: 1 });
     });

@@ -34,11 +34,22 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     database = await createTestDatabase(pgGate.url, 'sightline_query_e2e');
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', PUBLIC_URL: 'https://stats.sightline-e2e.net', REPORT_CACHE_TTL_MS: '0' });  // the plan test edits the database behind identity's back
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      PUBLIC_URL: 'https://stats.sightline-e2e.net',
+      REPORT_CACHE_TTL_MS: '0',
+    }); // the plan test edits the database behind identity's back
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     client = new ApiClient(sightline.url!).withIp(freshIp());
     owner = await register(client, smtp, `query.${unique()}@mail.sightline-e2e.net`);
-    const create = async () => (await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://q-${unique()}.sightline-e2e.net` } })).body.site_id;
+    const create = async () =>
+      (await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://q-${unique()}.sightline-e2e.net` } }))
+        .body.site_id;
     siteA = await create();
     siteB = await create();
     sql = new pg.Client({ connectionString: database.url });
@@ -87,7 +98,11 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
   it('answers each way a request can break a 400 rule (variants of every code)', async () => {
     const base = { site_id: siteA, metrics: ['visitors'], date_range: ['2026-01-01', '2026-01-07'] };
     // a body that is not JSON at all
-    const raw = await fetch(`${sightline.url}/api/v1/query`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'x-forwarded-for': freshIp() }, body: '{"site_id":' });
+    const raw = await fetch(`${sightline.url}/api/v1/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      body: '{"site_id":',
+    });
     expect([raw.status, ((await raw.json()) as { code: string }).code]).toEqual([400, 'invalid_request']);
     expect(await codeOf({ ...base, metrics: [] })).toBe('400 metrics_required');
     expect(await codeOf({ ...base, metrics: ['visitors', 'Visitors'] })).toBe('400 unknown_metric');
@@ -103,7 +118,16 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect(await codeOf({ ...base, dimensions: ['time:day', 'time:week'] })).toBe('400 too_many_dimensions');
     expect(await codeOf({ ...base, dimensions: ['event:props:'] })).toBe('400 unknown_dimension');
     expect(await codeOf({ ...base, dimensions: ['time:year'] })).toBe('400 unknown_dimension');
-    for (const range of ['0d', '91d', 'yesterday', '', ['2026-01-07', '2026-01-01'], ['2025-01-01', '2026-01-02'], ['2026-02-30', '2026-03-01'], ['2026-01-01']]) {
+    for (const range of [
+      '0d',
+      '91d',
+      'yesterday',
+      '',
+      ['2026-01-07', '2026-01-01'],
+      ['2025-01-01', '2026-01-02'],
+      ['2026-02-30', '2026-03-01'],
+      ['2026-01-01'],
+    ]) {
       expect(await codeOf({ ...base, date_range: range }), JSON.stringify(range)).toBe('400 invalid_date_range');
     }
     expect(await codeOf({ site_id: siteA, metrics: ['visitors'] })).toBe('400 invalid_date_range');
@@ -119,7 +143,9 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
     expect(await filter({ field: 'event', operator: 'is_not', values: ['Signup'] })).toBe('400 invalid_filter');
     expect(await filter({ field: 'event', operator: 'is', values: ['engagement'] })).toBe('400 invalid_filter');
     expect(await filter({ field: 'plan', operator: 'is', values: ['pro'] })).toBe('400 invalid_filter');
-    expect(await codeOf({ ...base, dimensions: ['event:props:plan'], filters: [{ field: 'page', operator: 'is', values: ['/'] }] })).toBe('400 event_filter_required');
+    expect(await codeOf({ ...base, dimensions: ['event:props:plan'], filters: [{ field: 'page', operator: 'is', values: ['/'] }] })).toBe(
+      '400 event_filter_required',
+    );
     expect(await codeOf({ ...base, compare: ['2025-12-01'] })).toBe('400 invalid_compare');
     expect(await codeOf({ ...base, compare: ['2025-12-07', '2025-12-01'] })).toBe('400 invalid_compare');
     expect(await codeOf({ ...base, compare: 'previous' })).toBe('400 invalid_compare');
@@ -131,17 +157,25 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
 
   it('checks reach and key scope: 404 unknown_site, 403 key_not_scoped, 403 insufficient_scope; a single-site key may omit site_id', async () => {
     expect(await codeOf({ site_id: 987_654_321, metrics: ['visitors'], date_range: '7d' })).toBe('404 unknown_site');
-    const single = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'one site', permissions: ['stats:read'], site_id: siteB, expires_in_days: 1 } });
+    const single = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+      token: owner.token,
+      body: { name: 'one site', permissions: ['stats:read'], site_id: siteB, expires_in_days: 1 },
+    });
     expect(single.status).toBe(201);
     expect(await codeOf({ site_id: siteA, metrics: ['visitors'], date_range: '7d' }, single.body.token)).toBe('403 key_not_scoped');
     const own = await query({ metrics: ['visitors'], date_range: '7d' }, single.body.token);
     expect(own.status).toBe(200);
     expect((own.body.query as { site_id: number }).site_id).toBe(siteB);
-    const writeOnly = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'no stats', permissions: ['sites:write'], expires_in_days: 1 } });
+    const writeOnly = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+      token: owner.token,
+      body: { name: 'no stats', permissions: ['sites:write'], expires_in_days: 1 },
+    });
     expect(await codeOf({ site_id: siteA, metrics: ['visitors'], date_range: '7d' }, writeOnly.body.token)).toBe('403 insufficient_scope');
     // GET /props answers the same codes
     const props = async (siteId: number | null, token: string) => {
-      const answer = await client.request<Record<string, unknown>>('GET', `/api/v1/props?${siteId === null ? '' : `site_id=${siteId}&`}date_range=7d`, { token });
+      const answer = await client.request<Record<string, unknown>>('GET', `/api/v1/props?${siteId === null ? '' : `site_id=${siteId}&`}date_range=7d`, {
+        token,
+      });
       return `${answer.status} ${String(answer.body.code)}`;
     };
     expect(await props(987_654_321, owner.token)).toBe('404 unknown_site');
@@ -155,7 +189,9 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
   });
 
   it('lists property keys with GET /props under the same rules', async () => {
-    const props = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=2026-01-01,2026-01-31`, { token: owner.token });
+    const props = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=2026-01-01,2026-01-31`, {
+      token: owner.token,
+    });
     expect(props).toMatchObject({ status: 200, body: { props: [], date_range: ['2026-01-01', '2026-01-31'] } });
     const bad = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=forever`, { token: owner.token });
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_date_range']);
@@ -166,7 +202,7 @@ describe.skipIf(!pgGate.available)('query over HTTP', () => {
   it('refuses reports after the trial (403 plan_expired) and once the site lapsed (403 tracking_inactive)', async () => {
     const body = { site_id: siteA, metrics: ['visitors'], date_range: '7d' };
     // trial over 3 days ago: reports closed, tracking still in its grace period
-    await sql.query("UPDATE identity.accounts SET trial_started_at = now() - interval '33 days', trial_ends_at = now() - interval '3 days'");  // this database holds one account
+    await sql.query("UPDATE identity.accounts SET trial_started_at = now() - interval '33 days', trial_ends_at = now() - interval '3 days'"); // this database holds one account
     expect(await codeOf(body)).toBe('403 plan_expired');
     const expiredProps = await client.request<Record<string, unknown>>('GET', `/api/v1/props?site_id=${siteA}&date_range=7d`, { token: owner.token });
     expect([expiredProps.status, expiredProps.body.code]).toEqual([403, 'plan_expired']);

@@ -28,8 +28,20 @@ export async function runService(
   const calls = module.calls ?? [];
   const unknown = calls.filter((service) => !options.addresses[service]);
   if (unknown.length > 0) throw new Error(`${module.name} calls ${unknown.join(', ')}, whose address is unknown`);
-  const connected = connectServiceClients(Object.fromEntries(calls.map((service) => [service, options.addresses[service]!])) as Record<CalledService, string>, channelTuningOf(options.config));
-  const deps: LaunchDeps = { config: options.config, log, clock: options.clock, db: stores.db, events: stores.events, bus: stores.bus, mailer: stores.mailer, clients: connected.clients };
+  const connected = connectServiceClients(
+    Object.fromEntries(calls.map((service) => [service, options.addresses[service]!])) as Record<CalledService, string>,
+    channelTuningOf(options.config),
+  );
+  const deps: LaunchDeps = {
+    config: options.config,
+    log,
+    clock: options.clock,
+    db: stores.db,
+    events: stores.events,
+    bus: stores.bus,
+    mailer: stores.mailer,
+    clients: connected.clients,
+  };
   let instance;
   try {
     assertDepsFor(module, deps);

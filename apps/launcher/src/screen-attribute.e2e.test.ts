@@ -32,7 +32,9 @@ describe('visit:screen through tracker, ingest, import and query', () => {
   };
   /** visitors per screen class in the window */
   const byScreen = async (dateRange: string[], filters: unknown[] = []) =>
-    Object.fromEntries((await ask({ date_range: dateRange, dimensions: ['visit:screen'], filters })).results.map((r) => [r.dimensions!['visit:screen'], r.metrics.visitors]));
+    Object.fromEntries(
+      (await ask({ date_range: dateRange, dimensions: ['visit:screen'], filters })).results.map((r) => [r.dimensions!['visit:screen'], r.metrics.visitors]),
+    );
   const visitors = async (dateRange: string[], filters: unknown[]) => (await ask({ date_range: dateRange, filters })).results[0]!.metrics.visitors;
 
   beforeAll(async () => {
@@ -40,7 +42,10 @@ describe('visit:screen through tracker, ingest, import and query', () => {
     client = server.api.withIp(freshIp());
     owner = await register(client, server.smtp, `screen.${stamp}@mail.sightline-e2e.net`);
     host = `screen-${stamp}.sightline-e2e.net`;
-    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}`, timezone: 'UTC' } });
+    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${host}`, timezone: 'UTC' },
+    });
     expect(site.status).toBe(201);
     siteId = site.body.site_id;
     const key = /\/js\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
@@ -49,10 +54,15 @@ describe('visit:screen through tracker, ingest, import and query', () => {
     const widths: Array<number | undefined> = [575, 576, 991, 992, 1439, 1440, undefined];
     for (const [i, w] of widths.entries()) {
       const event = { k: key, n: 'pageview', u: `https://${host}/p${i}`, d: host, ...(w === undefined ? {} : { w }) };
-      const sent = await fetch(`${server.sightline.url}/api/event`, { method: 'POST', body: JSON.stringify(event), headers: { 'content-type': 'text/plain', 'x-forwarded-for': freshIp(), 'user-agent': DESKTOP_CHROME } });
+      const sent = await fetch(`${server.sightline.url}/api/event`, {
+        method: 'POST',
+        body: JSON.stringify(event),
+        headers: { 'content-type': 'text/plain', 'x-forwarded-for': freshIp(), 'user-agent': DESKTOP_CHROME },
+      });
       expect(sent.status).toBe(202);
     }
-    const stored = async () => Number((await server.sightline.events!.query<{ c: number }>('SELECT count() AS c FROM sessions WHERE site_id = {site:UInt64}', { site: siteId }))[0]!.c);
+    const stored = async () =>
+      Number((await server.sightline.events!.query<{ c: number }>('SELECT count() AS c FROM sessions WHERE site_id = {site:UInt64}', { site: siteId }))[0]!.c);
     await waitFor(async () => (await stored()) === widths.length, 15_000);
 
     // an import: a class name in any case, a width, none
@@ -62,7 +72,9 @@ describe('visit:screen through tracker, ingest, import and query', () => {
       { timestamp: '2024-03-01T11:00:00Z', name: 'pageview', visitor_id: 'i2', pathname: '/', screen: 1500 },
       { timestamp: '2024-03-01T12:00:00Z', name: 'pageview', visitor_id: 'i3', pathname: '/', screen: 991 },
       { timestamp: '2024-03-01T13:00:00Z', name: 'pageview', visitor_id: 'i4', pathname: '/' },
-    ].map((row) => JSON.stringify(row)).join('\n');
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n');
     const upload = await fetch(`${server.sightline.url}/api/v1/sites/${siteId}/imports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() },
@@ -70,7 +82,8 @@ describe('visit:screen through tracker, ingest, import and query', () => {
     });
     const job = (await upload.json()) as { import_id: number };
     expect(upload.status, JSON.stringify(job)).toBe(202);
-    const status = async () => (await client.request<{ status: string; rows_accepted: number }>('GET', `/api/v1/sites/${siteId}/imports/${job.import_id}`, { token: owner.token })).body;
+    const status = async () =>
+      (await client.request<{ status: string; rows_accepted: number }>('GET', `/api/v1/sites/${siteId}/imports/${job.import_id}`, { token: owner.token })).body;
     await waitFor(async () => (await status()).status !== 'queued' && (await status()).status !== 'running', 20_000);
     expect((await status()).status).toBe('completed');
     expect((await status()).rows_accepted).toBe(5);
@@ -97,11 +110,17 @@ describe('visit:screen through tracker, ingest, import and query', () => {
     expect(await visitors(live(), [{ field: 'screen', operator: 'is', values: ['(not set)'] }])).toBe(1);
     // a filter and the breakdown together; an imported visit's pageviews follow its screen
     expect(await byScreen(live(), [{ field: 'screen', operator: 'is_not', values: ['(not set)', 'Tablet'] }])).toEqual({ Mobile: 1, Laptop: 2, Desktop: 1 });
-    expect((await ask({ metrics: ['pageviews'], date_range: IMPORTED, filters: [{ field: 'screen', operator: 'is', values: ['Mobile'] }] })).results[0]!.metrics.pageviews).toBe(2);
+    expect(
+      (await ask({ metrics: ['pageviews'], date_range: IMPORTED, filters: [{ field: 'screen', operator: 'is', values: ['Mobile'] }] })).results[0]!.metrics
+        .pageviews,
+    ).toBe(2);
   });
 
   it('answers 400 for a screen filter with a bad operator, like any visit field', async () => {
-    const answer = await client.request<Answer>('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['visitors'], date_range: live(), filters: [{ field: 'screen', operator: 'matches', values: ['Mobile'] }] } });
+    const answer = await client.request<Answer>('POST', '/api/v1/query', {
+      token: owner.token,
+      body: { site_id: siteId, metrics: ['visitors'], date_range: live(), filters: [{ field: 'screen', operator: 'matches', values: ['Mobile'] }] },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('invalid_filter');
   });

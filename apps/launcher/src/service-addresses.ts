@@ -21,5 +21,8 @@ export function configuredAddresses<N extends ServiceName>(config: Config, names
 
 /** Clients re-resolve a `dns:///` address as often as servers close connections for their age, and ping every GRPC_KEEPALIVE_TIME_MS. */
 export function channelTuningOf(config: Config): ChannelTuning {
-  return { ...(config.GRPC_MAX_CONNECTION_AGE_MS > 0 ? { reresolveMinMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}), keepaliveMs: config.GRPC_KEEPALIVE_TIME_MS };
+  return {
+    ...(config.GRPC_MAX_CONNECTION_AGE_MS > 0 ? { reresolveMinMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}),
+    keepaliveMs: config.GRPC_KEEPALIVE_TIME_MS,
+  };
 }

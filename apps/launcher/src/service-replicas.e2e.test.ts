@@ -4,8 +4,18 @@ import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import type { ServiceName } from '@sightline/runtime';
 import {
-  backendGate, createTestDatabase, freeLoopbackPort, isolatedNats, makeTempDir, startDnsServer, startLauncherProcess, waitFor,
-  type LauncherProcess, type PrivateNatsServer, type TestDatabase, type TestDnsServer,
+  backendGate,
+  createTestDatabase,
+  freeLoopbackPort,
+  isolatedNats,
+  makeTempDir,
+  startDnsServer,
+  startLauncherProcess,
+  waitFor,
+  type LauncherProcess,
+  type PrivateNatsServer,
+  type TestDatabase,
+  type TestDnsServer,
 } from '@sightline/testkit';
 import { ApiClient, register, type Registered } from './test-support/api-client.js';
 import { serviceAddresses, startServiceProcess, type ServiceProcess } from './test-support/service-process.js';
@@ -68,19 +78,31 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
 
   const startReplica = async (service: Replicated, host: string): Promise<Replica> => {
     const metricsPort = await freeLoopbackPort();
-    const child = await startServiceProcess(service, grpcPort[service], { ...env, GRPC_HOST: host, HOST: host, METRICS_PORT: String(metricsPort) }, START_TIMEOUT_MS);
+    const child = await startServiceProcess(
+      service,
+      grpcPort[service],
+      { ...env, GRPC_HOST: host, HOST: host, METRICS_PORT: String(metricsPort) },
+      START_TIMEOUT_MS,
+    );
     const replica = { service, host, metricsPort, process: child };
     replicas.push(replica);
     return replica;
   };
-  const live = (service: Replicated) => replicas.filter((r) => r.service === service && r.process.child.exitCode === null && r.process.child.signalCode === null);
+  const live = (service: Replicated) =>
+    replicas.filter((r) => r.service === service && r.process.child.exitCode === null && r.process.child.signalCode === null);
   /** what cluster DNS answers once the endpoints controller has seen the pods */
-  const publish = (service: Replicated) => dns.setAddresses(DNS_NAME[service], live(service).map((r) => r.host));
+  const publish = (service: Replicated) =>
+    dns.setAddresses(
+      DNS_NAME[service],
+      live(service).map((r) => r.host),
+    );
 
   /** calls of the service's METHOD this replica answered OK, from its /metrics */
   const served = async (replica: Replica): Promise<number> => {
     const text = await (await fetch(`http://${replica.host}:${replica.metricsPort}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('sightline_grpc_server_handled_total{') && l.includes(`method="${METHOD[replica.service]}"`) && l.includes('code="OK"'));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('sightline_grpc_server_handled_total{') && l.includes(`method="${METHOD[replica.service]}"`) && l.includes('code="OK"'));
     return line ? Number(line.split(' ').at(-1)) : 0;
   };
   const servedBy = async (list: readonly Replica[]) => Promise.all(list.map(served));
@@ -126,7 +148,12 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
     return { outcomes, failed: outcomes.filter((o) => !o.ok), actionAt, ms: Date.now() - startedAt };
   };
   const describeFailures = (failed: QueryOutcome[]) =>
-    failed.length === 0 ? '0 failed' : `${failed.length} failed: ${failed.slice(0, 10).map((f) => `${f.detail} @${f.sentAt}ms`).join('; ')}${failed.length > 10 ? '; …' : ''}`;
+    failed.length === 0
+      ? '0 failed'
+      : `${failed.length} failed: ${failed
+          .slice(0, 10)
+          .map((f) => `${f.detail} @${f.sentAt}ms`)
+          .join('; ')}${failed.length > 10 ? '; …' : ''}`;
 
   beforeAll(async () => {
     database = await createTestDatabase(pgGate.url, 'sightline_replicas_grpc');
@@ -163,13 +190,19 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
     ]);
     // QUERY_CACHE_MAX_BYTES=0: every query must reach a query replica (identical ones would be answered from the gateway's cache);
     // REPORT_CACHE_TTL_MS=0: and a sites replica (a key's confirmed reach would skip GetSite)
-    gateway = await startLauncherProcess({ args: ['--target=gateway'], env: { ...env, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', QUERY_CACHE_MAX_BYTES: '0', REPORT_CACHE_TTL_MS: '0' }, timeoutMs: START_TIMEOUT_MS });
+    gateway = await startLauncherProcess({
+      args: ['--target=gateway'],
+      env: { ...env, PORT: String(await freeLoopbackPort()), HOST: '127.0.0.1', QUERY_CACHE_MAX_BYTES: '0', REPORT_CACHE_TTL_MS: '0' },
+      timeoutMs: START_TIMEOUT_MS,
+    });
     gatewayUrl = gateway.url.replace('localhost', '127.0.0.1');
     timings.push(`8 service processes + gateway ready in ${Date.now() - started} ms`);
 
     owner = await register(new ApiClient(gatewayUrl).withIp('192.0.2.30'), smtp, `replicas.${Date.now().toString(36)}@mail.sightline-e2e.net`);
     const host = `replicas-${Date.now().toString(36)}.sightline-e2e.net`;
-    const created = await new ApiClient(gatewayUrl).withIp('192.0.2.30').request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
+    const created = await new ApiClient(gatewayUrl)
+      .withIp('192.0.2.30')
+      .request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
     expect(created.status).toBe(201);
     siteId = created.body.site_id;
     const key = /\/([A-Za-z0-9]+)\.js$/.exec(created.body.script_url)![1]!;
@@ -177,7 +210,11 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
     for (const [i, ip] of ['198.51.100.61', '198.51.100.62', '198.51.100.61'].entries()) {
       const response = await fetch(`${gatewayUrl}/api/event`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'x-forwarded-for': ip },
+        headers: {
+          'content-type': 'text/plain',
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+          'x-forwarded-for': ip,
+        },
         body: JSON.stringify({ k: key, n: 'pageview', u: `https://${host}/p${i}`, d: host }),
       });
       expect(response.status).toBe(202);
@@ -225,7 +262,9 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
       },
     });
     const afterKill = (await servedBy([survivorQuery!, survivorSites!])).map((n, i) => n - survivorsAtKill[i]!);
-    timings.push(`kill -9 of query@${doomedQuery!.host} and sites@${doomedSites!.host} after ${actionAt} ms of a 200-query stream (${ms} ms): ${failed.length} failed; survivors served ${afterKill.join(' / ')} after the kill`);
+    timings.push(
+      `kill -9 of query@${doomedQuery!.host} and sites@${doomedSites!.host} after ${actionAt} ms of a 200-query stream (${ms} ms): ${failed.length} failed; survivors served ${afterKill.join(' / ')} after the kill`,
+    );
     expect(failed, describeFailures(failed)).toEqual([]);
     // ~150 queries were sent after the kill; each needs the survivor (retried ones count too)
     for (const served of afterKill) expect(served).toBeGreaterThanOrEqual(140);
@@ -245,7 +284,8 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
       endsStream: true,
       action: async () => {
         await waitFor(async () => {
-          for (const [i, n] of (await servedBy(joined)).entries()) if (n > 0 && !firstCall.has(joined[i]!.service)) firstCall.set(joined[i]!.service, Date.now() - publishedAt);
+          for (const [i, n] of (await servedBy(joined)).entries())
+            if (n > 0 && !firstCall.has(joined[i]!.service)) firstCall.set(joined[i]!.service, Date.now() - publishedAt);
           return firstCall.size === joined.length;
         }, 30_000).catch(() => undefined);
       },
@@ -304,7 +344,11 @@ describe.skipIf(!pgGate.available || !natsGate.available)('microservices: query 
           `${restarted === 'sites' ? ` until both replicas answered again (${backAfterMs} ms after ready)` : ''}: ${describeFailures(failed)}; ${Date.now() - startedAt} ms`,
       );
       expect(failed, describeFailures(failed)).toEqual([]);
-      if (restarted === 'sites') expect((await servedBy(live('sites'))).every((n) => n > 0), 'both restarted sites replicas answer again').toBe(true);
+      if (restarted === 'sites')
+        expect(
+          (await servedBy(live('sites'))).every((n) => n > 0),
+          'both restarted sites replicas answer again',
+        ).toBe(true);
     }, 400_000);
   }
 });

@@ -30,7 +30,16 @@ describe('settings.changed from the settings service pre-warms script-builder', 
     const deps = { config, log, clock: systemClock, db, bus };
     scriptBuilder = await startScriptBuilder(deps);
     settings = await settingsModule.start(deps);
-    server = await startGrpcServer({ name: 'settings', version: '0.0.0-test', host: '127.0.0.1', port: 0, services: settings.services, probes: [], probeIntervalMs: 60_000, log });
+    server = await startGrpcServer({
+      name: 'settings',
+      version: '0.0.0-test',
+      host: '127.0.0.1',
+      port: 0,
+      services: settings.services,
+      probes: [],
+      probeIntervalMs: 60_000,
+      log,
+    });
     client = createClient(settingsV1.SettingsServiceClient, server.address);
   }, 120_000);
 
@@ -47,12 +56,18 @@ describe('settings.changed from the settings service pre-warms script-builder', 
     // a selection no preset and no single-feature measurement has built
     const wanted = ['file-downloads', 'hash-routing', 'status-codes'];
     const before = scriptBuilder.bundles.builds;
-    const answer = await callUnary(client, client.putTracking, 'Settings/PutTracking', {
-      siteId: 7001,
-      features: wanted,
-      actor: { accountId: 5, keyId: 'key_e2e', permissions: ['sites:write'] },
-      audit: { ip: '203.0.113.5', userAgent: 'e2e/1', requestId: 'req_e2e_1' },
-    }, { requestId: 'req_e2e_1', deadlineMs: 30_000 });
+    const answer = await callUnary(
+      client,
+      client.putTracking,
+      'Settings/PutTracking',
+      {
+        siteId: 7001,
+        features: wanted,
+        actor: { accountId: 5, keyId: 'key_e2e', permissions: ['sites:write'] },
+        audit: { ip: '203.0.113.5', userAgent: 'e2e/1', requestId: 'req_e2e_1' },
+      },
+      { requestId: 'req_e2e_1', deadlineMs: 30_000 },
+    );
     expect(answer.version).toBe(2);
     await expect.poll(() => scriptBuilder.bundles.builds, { timeout: 10_000 }).toBe(before + 1);
     // the bundle is the one the site needs: asking for it now builds nothing

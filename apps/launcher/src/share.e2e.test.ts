@@ -19,7 +19,8 @@ const pgGate = await backendGate('postgres');
 
 const W: [string, string] = ['2024-03-04', '2024-03-10'];
 const RATE_LIMIT = 30;
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors ";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors ";
 
 describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () => {
   let database: TestDatabase;
@@ -40,22 +41,37 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
   const UNKNOWN_HASH = 'Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9';
 
   const share = (path: string, options: { body?: unknown; ip?: string } = {}) =>
-    (options.ip ? client.withIp(options.ip) : client).request<Record<string, unknown>>(options.body === undefined ? 'GET' : 'POST', `/api/v1/share/${path}`, { body: options.body });
-  const page = (path: string, headers: Record<string, string> = {}) => fetch(`${sightline.url}${path}`, { headers: { 'x-forwarded-for': freshIp(), ...headers } });
+    (options.ip ? client.withIp(options.ip) : client).request<Record<string, unknown>>(options.body === undefined ? 'GET' : 'POST', `/api/v1/share/${path}`, {
+      body: options.body,
+    });
+  const page = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${sightline.url}${path}`, { headers: { 'x-forwarded-for': freshIp(), ...headers } });
   const setPublic = async (siteId: number, enabled: boolean) =>
     expect((await client.request('PUT', `/api/v1/sites/${siteId}/settings/public-dashboard`, { token: owner.token, body: { enabled } })).status).toBe(200);
 
   async function createSite(name: string): Promise<{ id: number; hash: string }> {
-    const site = await client.request<{ site_id: number; hash: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone: 'UTC' } });
+    const site = await client.request<{ site_id: number; hash: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone: 'UTC' },
+    });
     expect(site.status).toBe(201);
     return { id: site.body.site_id, hash: site.body.hash };
   }
 
   async function importRows(siteId: number, ndjson: string): Promise<void> {
-    const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() }, body: ndjson });
+    const response = await fetch(`${sightline.url}/api/v1/sites/${siteId}/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-ndjson', 'x-forwarded-for': freshIp() },
+      body: ndjson,
+    });
     const created = (await response.json()) as { import_id: number };
     expect(response.status).toBe(202);
-    await waitFor(async () => (await client.request<{ status: string }>('GET', `/api/v1/sites/${siteId}/imports/${created.import_id}`, { token: owner.token })).body.status === 'completed', 20_000);
+    await waitFor(
+      async () =>
+        (await client.request<{ status: string }>('GET', `/api/v1/sites/${siteId}/imports/${created.import_id}`, { token: owner.token })).body.status ===
+        'completed',
+      20_000,
+    );
   }
 
   beforeAll(async () => {
@@ -65,8 +81,14 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
     dist = await writeDashboardFixture(distDir.path);
     smtp = await startSmtpSink();
     const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1',
-      TRUSTED_PROXIES: '127.0.0.1,::1', DASHBOARD_DIR: distDir.path, SHARE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      DASHBOARD_DIR: distDir.path,
+      SHARE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       // the plan test edits the database behind identity's back: no plan kept between requests
       REPORT_CACHE_TTL_MS: '0',
     });
@@ -76,12 +98,17 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
     shared = await createSite('shared');
     closed = await createSite('closed');
     empty = await createSite('empty');
-    expect((await client.request('POST', `/api/v1/sites/${shared.id}/goals`, { token: owner.token, body: { event_name: 'signup', display_name: 'Signup' } })).status).toBe(201);
+    expect(
+      (await client.request('POST', `/api/v1/sites/${shared.id}/goals`, { token: owner.token, body: { event_name: 'signup', display_name: 'Signup' } })).status,
+    ).toBe(201);
     await importRows(shared.id, toNdjson(CORE_ROWS));
     await setPublic(shared.id, true);
     await setPublic(empty.id, true);
     // the public flag reaches the gateway's share lookups through settings.changed: wait for it
-    await waitFor(async () => (await share(shared.hash, { ip: freshIp() })).status === 200 && (await share(empty.hash, { ip: freshIp() })).status === 200, 10_000);
+    await waitFor(
+      async () => (await share(shared.hash, { ip: freshIp() })).status === 200 && (await share(empty.hash, { ip: freshIp() })).status === 200,
+      10_000,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -117,7 +144,9 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
       expect((aggregate.body as { results: unknown[] }).results).toEqual([{ metrics: { visitors: 3, visits: 4, pageviews: 7 } }]);
       // S1 and S3 converted (visitors a and c) out of 3 visitors: 66.67 %
       const goals = await share(`${shared.hash}/query`, { body: bodies[2], ip: freshIp() });
-      expect((goals.body as { results: unknown[] }).results).toEqual([{ dimensions: { 'event:goal': 'Signup' }, metrics: { visitors: 2, conversion_rate: 66.67 } }]);
+      expect((goals.body as { results: unknown[] }).results).toEqual([
+        { dimensions: { 'event:goal': 'Signup' }, metrics: { visitors: 2, conversion_rate: 66.67 } },
+      ]);
     });
 
     it('GET /share/{hash}/props answers what GET /props answers', async () => {
@@ -146,7 +175,10 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
     });
 
     it('refuses a body over the limit with 413 payload_too_large', async () => {
-      const answer = await share(`${shared.hash}/query`, { body: { metrics: ['visitors'], date_range: W, filters: [{ field: 'page', operator: 'is', values: ['x'.repeat(70_000)] }] }, ip: freshIp() });
+      const answer = await share(`${shared.hash}/query`, {
+        body: { metrics: ['visitors'], date_range: W, filters: [{ field: 'page', operator: 'is', values: ['x'.repeat(70_000)] }] },
+        ip: freshIp(),
+      });
       expect([answer.status, answer.body.code]).toEqual([413, 'payload_too_large']);
     });
 
@@ -160,7 +192,17 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
 
     it('an unknown hash and a closed dashboard answer the same 404 unknown_site', async () => {
       const bodies = [];
-      for (const hash of [UNKNOWN_HASH, closed.hash, 'short', `${shared.hash}x`, 'a'.repeat(64), 'a'.repeat(65), 'a'.repeat(200), '%3Cscript%3E', shared.hash.toLowerCase() === shared.hash ? shared.hash.toUpperCase() : shared.hash.toLowerCase()]) {
+      for (const hash of [
+        UNKNOWN_HASH,
+        closed.hash,
+        'short',
+        `${shared.hash}x`,
+        'a'.repeat(64),
+        'a'.repeat(65),
+        'a'.repeat(200),
+        '%3Cscript%3E',
+        shared.hash.toLowerCase() === shared.hash ? shared.hash.toUpperCase() : shared.hash.toLowerCase(),
+      ]) {
         for (const path of [hash, `${hash}/query`, `${hash}/props?date_range=7d`]) {
           const answer = await share(path, { body: path.endsWith('/query') ? { metrics: ['visitors'], date_range: W } : undefined, ip: freshIp() });
           expect(answer.status, path).toBe(404);
@@ -242,7 +284,9 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
       expect(withoutIcon(await site.text())).toBe(shell('{"page":"site","site_id":42,"embed":false,"theme":"system"}'));
       const sharePage = await page(`/share/${shared.hash}`);
       expectPageHeaders(sharePage, false);
-      expect(withoutIcon(await sharePage.text())).toBe(shell(`{"page":"share","share_hash":"${shared.hash}","embed":false,"theme":"system"}`, `shared-${stamp}.sightline-e2e.net · Sightline`));
+      expect(withoutIcon(await sharePage.text())).toBe(
+        shell(`{"page":"share","share_hash":"${shared.hash}","embed":false,"theme":"system"}`, `shared-${stamp}.sightline-e2e.net · Sightline`),
+      );
     });
 
     it('embed mode alone may be framed; the theme is one of three', async () => {
@@ -250,7 +294,15 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
       expectPageHeaders(embedded, true);
       expect(await embedded.text()).toContain(`{"page":"share","share_hash":"${shared.hash}","embed":true,"theme":"dark"}`);
       // anything but embed=true is not embed; anything but one of the three themes is system (a repeated parameter too)
-      const cases: Array<[string, string]> = [['?embed=false&theme=light', 'light'], ['?embed=1', 'system'], ['?theme=%3Cscript%3E', 'system'], [`?theme=${'x'.repeat(500)}`, 'system'], ['?theme=dark&theme=light', 'system'], ['?embed=true&embed=true', 'system'], ['?embed', 'system']];
+      const cases: Array<[string, string]> = [
+        ['?embed=false&theme=light', 'light'],
+        ['?embed=1', 'system'],
+        ['?theme=%3Cscript%3E', 'system'],
+        [`?theme=${'x'.repeat(500)}`, 'system'],
+        ['?theme=dark&theme=light', 'system'],
+        ['?embed=true&embed=true', 'system'],
+        ['?embed', 'system'],
+      ];
       for (const [query, theme] of cases) {
         const framed = await page(`/share/${shared.hash}${query}`);
         expect(framed.status, query).toBe(200);
@@ -264,7 +316,18 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
 
     it('one byte-identical 404 page for an unknown hash, a closed dashboard and a malformed address', async () => {
       const texts = new Set<string>();
-      for (const path of [`/share/${UNKNOWN_HASH}`, `/share/${closed.hash}`, `/share/${closed.hash}?embed=true`, '/share/%3Cscript%3E', `/share/${'a'.repeat(200)}`, '/sites/abc', '/sites/0', '/sites/1e3', `/sites/${'9'.repeat(40)}`, '/sites/-1']) {
+      for (const path of [
+        `/share/${UNKNOWN_HASH}`,
+        `/share/${closed.hash}`,
+        `/share/${closed.hash}?embed=true`,
+        '/share/%3Cscript%3E',
+        `/share/${'a'.repeat(200)}`,
+        '/sites/abc',
+        '/sites/0',
+        '/sites/1e3',
+        `/sites/${'9'.repeat(40)}`,
+        '/sites/-1',
+      ]) {
         const response = await page(path);
         expect(response.status, path).toBe(404);
         expectPageHeaders(response, false);
@@ -285,16 +348,19 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
   });
 
   describe('assets', () => {
-    const asset = (path: string, acceptEncoding?: string) => rawRequest(sightline.url!, { method: 'GET', path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+    const asset = (path: string, acceptEncoding?: string) =>
+      rawRequest(sightline.url!, { method: 'GET', path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
     /** the bytes as sent (fetch would decode them) */
     const wire = (path: string, acceptEncoding: string | undefined) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         const url = new URL(sightline.url!);
-        http.get({ host: url.hostname, port: url.port, path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
+        http
+          .get({ host: url.hostname, port: url.port, path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
       });
 
     it('serves the precompressed sibling the client accepts, immutable, varying by Accept-Encoding', async () => {
@@ -321,14 +387,37 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
         if (encoding) expect(response.body.length).toBeLessThan(dist.files[dist.entry]!.length);
       }
       const css = await wire(`/${dist.css}`, 'gzip');
-      expect([css.status, css.headers['content-type'], gunzipSync(css.body).toString()]).toEqual([200, 'text/css; charset=utf-8', dist.files[dist.css]!.toString()]);
+      expect([css.status, css.headers['content-type'], gunzipSync(css.body).toString()]).toEqual([
+        200,
+        'text/css; charset=utf-8',
+        dist.files[dist.css]!.toString(),
+      ]);
       // a file built without siblings goes out as it is
       const svg = await asset('/assets/flag.1a2b3c4d.svg', 'br, gzip');
-      expect([svg.status, svg.headers['content-encoding'], svg.headers['content-type'], svg.text]).toEqual([200, undefined, 'image/svg+xml', dist.files['assets/flag.1a2b3c4d.svg']!.toString()]);
+      expect([svg.status, svg.headers['content-encoding'], svg.headers['content-type'], svg.text]).toEqual([
+        200,
+        undefined,
+        'image/svg+xml',
+        dist.files['assets/flag.1a2b3c4d.svg']!.toString(),
+      ]);
     });
 
     it('serves only what the manifest lists: unknown files and traversal answer 404', async () => {
-      for (const path of ['/assets/app.0000.js', '/assets/unlisted.js', `/${dist.entry}.br`, `/${dist.entry}.gz`, '/assets/../manifest.json', '/assets/..%2fmanifest.json', '/assets/%2e%2e/secret.txt', '/assets/%2e%2e%2fsecret.txt', '/assets//etc/passwd', '/assets/', '/assets/..\\secret.txt', '/manifest.json', '/secret.txt']) {
+      for (const path of [
+        '/assets/app.0000.js',
+        '/assets/unlisted.js',
+        `/${dist.entry}.br`,
+        `/${dist.entry}.gz`,
+        '/assets/../manifest.json',
+        '/assets/..%2fmanifest.json',
+        '/assets/%2e%2e/secret.txt',
+        '/assets/%2e%2e%2fsecret.txt',
+        '/assets//etc/passwd',
+        '/assets/',
+        '/assets/..\\secret.txt',
+        '/manifest.json',
+        '/secret.txt',
+      ]) {
         const answer = await asset(path, 'br, gzip');
         expect(answer.status, path).toBe(404);
         expect(answer.text, path).not.toContain('not an asset');
@@ -343,7 +432,12 @@ describe.skipIf(!pgGate.available)('public dashboard: share API and pages', () =
       const sql = new pg.Client({ connectionString: database.url });
       await sql.connect();
       try {
-        const routes = () => Promise.all([share(shared.hash, { ip: freshIp() }), share(`${shared.hash}/query`, { body: { metrics: ['visitors'], date_range: W }, ip: freshIp() }), share(`${shared.hash}/props?date_range=7d`, { ip: freshIp() })]);
+        const routes = () =>
+          Promise.all([
+            share(shared.hash, { ip: freshIp() }),
+            share(`${shared.hash}/query`, { body: { metrics: ['visitors'], date_range: W }, ip: freshIp() }),
+            share(`${shared.hash}/props?date_range=7d`, { ip: freshIp() }),
+          ]);
         // trial over 3 days ago: reports closed, tracking still in its grace period (this database holds one account)
         await sql.query("UPDATE identity.accounts SET trial_started_at = now() - interval '33 days', trial_ends_at = now() - interval '3 days'");
         expect((await routes()).map((a) => `${a.status} ${String(a.body.code)}`)).toEqual(Array(3).fill('403 plan_expired'));

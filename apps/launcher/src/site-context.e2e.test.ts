@@ -154,8 +154,12 @@ for (const busKind of ['nats', 'local'] as const) {
       const site = await siteOf('filters');
       expect((await cache.resolve(site.trackingKey))!.blocked_ips).toEqual([]);
       const before = siteLookups;
-      expect((await site.client.request('PUT', `/api/v1/sites/${site.siteId}/settings/tracking`, { token: site.token, body: { features: [] } })).status).toBe(200);
-      expect((await site.client.request('PUT', `/api/v1/sites/${site.siteId}/settings/blocked-ips`, { token: site.token, body: ['10.0.0.0/8'] })).status).toBe(200);
+      expect((await site.client.request('PUT', `/api/v1/sites/${site.siteId}/settings/tracking`, { token: site.token, body: { features: [] } })).status).toBe(
+        200,
+      );
+      expect((await site.client.request('PUT', `/api/v1/sites/${site.siteId}/settings/blocked-ips`, { token: site.token, body: ['10.0.0.0/8'] })).status).toBe(
+        200,
+      );
       // the cache's clock stands still: only the news can make it reload
       await waitFor(async () => (await cache.resolve(site.trackingKey))!.blocked_ips.length === 1);
       expect((await cache.resolve(site.trackingKey))!.blocked_ips).toEqual(['10.0.0.0/8']);
@@ -166,10 +170,18 @@ for (const busKind of ['nats', 'local'] as const) {
       const site = await siteOf('moved');
       expect(await cache.resolve(site.trackingKey)).toMatchObject({ timezone: 'Europe/Berlin', week_start: 1, domain: site.host });
       const newUrl = `https://new-${site.host}`;
-      const patched = await site.client.request('PATCH', `/api/v1/sites/${site.siteId}`, { token: site.token, body: { timezone: 'America/New_York', week_start: 0, url: newUrl } });
+      const patched = await site.client.request('PATCH', `/api/v1/sites/${site.siteId}`, {
+        token: site.token,
+        body: { timezone: 'America/New_York', week_start: 0, url: newUrl },
+      });
       expect(patched.status).toBe(200);
       await waitFor(async () => (await cache.resolve(site.trackingKey))!.timezone === 'America/New_York');
-      expect(await cache.resolve(site.trackingKey)).toMatchObject({ site_id: site.siteId, timezone: 'America/New_York', week_start: 0, domain: `new-${site.host}` });
+      expect(await cache.resolve(site.trackingKey)).toMatchObject({
+        site_id: site.siteId,
+        timezone: 'America/New_York',
+        week_start: 0,
+        domain: `new-${site.host}`,
+      });
     });
 
     it('a deleted site resolves to null at once through site.deleted', async () => {

@@ -24,7 +24,10 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
   const origin = (name: string) => `https://${name}-${Date.now().toString(36)}${(n += 1)}.sightline-e2e.net`;
 
   beforeAll(async () => {
-    server = await startE2eServer({ postgres: { url: pgGate.url, databaseName: 'sightline_sites_e2e' }, env: { DEFAULT_TIMEZONE: 'Europe/Berlin', PUBLIC_URL: 'https://stats.sightline-e2e.net' } });
+    server = await startE2eServer({
+      postgres: { url: pgGate.url, databaseName: 'sightline_sites_e2e' },
+      env: { DEFAULT_TIMEZONE: 'Europe/Berlin', PUBLIC_URL: 'https://stats.sightline-e2e.net' },
+    });
     ({ sightline, api, smtp } = server);
     database = server.database!;
     sql = new pg.Client({ connectionString: database.url });
@@ -66,7 +69,13 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
 
     it('starts the trial with the first non-hobby site, not with a hobby one', async () => {
       const { client, owner } = await account('trial');
-      const trialOf = async () => (await sql.query<{ trial_started_at: Date | null }>('SELECT trial_started_at FROM identity.accounts WHERE id = (SELECT account_id FROM identity.api_keys WHERE id = $1)', [owner.key.id])).rows[0]!.trial_started_at;
+      const trialOf = async () =>
+        (
+          await sql.query<{ trial_started_at: Date | null }>(
+            'SELECT trial_started_at FROM identity.accounts WHERE id = (SELECT account_id FROM identity.api_keys WHERE id = $1)',
+            [owner.key.id],
+          )
+        ).rows[0]!.trial_started_at;
       expect((await createSite(client, owner.token, { url: `https://me-${Date.now().toString(36)}.github.io`, hobby: true })).status).toBe(201);
       expect(await trialOf()).toBeNull();
       expect((await createSite(client, owner.token, { url: origin('paid') })).status).toBe(201);
@@ -115,7 +124,10 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
     it('refuses a single-site key (key_not_scoped) and a key without sites:write (insufficient_scope)', async () => {
       const { client, owner } = await account('scope');
       const site = await createSite(client, owner.token, { url: origin('scope') });
-      const siteKey = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 's', permissions: ['sites:write', 'stats:read'], site_id: site.body.site_id } });
+      const siteKey = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 's', permissions: ['sites:write', 'stats:read'], site_id: site.body.site_id },
+      });
       const answer = await createSite(client, siteKey.body.token, { url: origin('scoped') });
       expect([answer.status, answer.body.code]).toEqual([403, 'key_not_scoped']);
       const reader = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'r', permissions: ['stats:read'] } });
@@ -142,7 +154,11 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       // keys are scoped to the account: another account may use the same key
       const stranger = await account('idem2');
       expect((await stranger.client.request('POST', '/api/v1/sites', { token: stranger.owner.token, body: { url }, headers })).status).toBe(201);
-      const bad = await client.request('POST', '/api/v1/sites', { token: owner.token, body: { url: origin('x') }, headers: { 'idempotency-key': 'has space' } });
+      const bad = await client.request('POST', '/api/v1/sites', {
+        token: owner.token,
+        body: { url: origin('x') },
+        headers: { 'idempotency-key': 'has space' },
+      });
       expect([bad.status, bad.body.code]).toEqual([400, 'invalid_request']);
     });
 
@@ -150,11 +166,14 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const { client, owner } = await account('parallel');
       const url = origin('parallel');
       const headers = { 'idempotency-key': `parallel-${Date.now()}` };
-      const answers = await Promise.all(Array.from({ length: 20 }, () => client.request<Site>('POST', '/api/v1/sites', { token: owner.token, body: { url }, headers })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => client.request<Site>('POST', '/api/v1/sites', { token: owner.token, body: { url }, headers })),
+      );
       const created = answers.filter((a) => a.status === 201);
       expect(created.length).toBeGreaterThanOrEqual(1);
       expect(new Set(created.map((a) => a.body.site_id)).size).toBe(1);
-      for (const a of answers.filter((x) => x.status !== 201)) expect([a.status, (a.body as unknown as { code: string }).code]).toEqual([409, 'idempotency_conflict']);
+      for (const a of answers.filter((x) => x.status !== 201))
+        expect([a.status, (a.body as unknown as { code: string }).code]).toEqual([409, 'idempotency_conflict']);
       const listed = await client.request<{ sites: unknown[] }>('GET', '/api/v1/sites', { token: owner.token });
       expect(listed.body.sites).toHaveLength(1);
       const later = await client.request<Site>('POST', '/api/v1/sites', { token: owner.token, body: { url }, headers });
@@ -168,7 +187,10 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const site = await createSite(client, owner.token, { url: origin('up') });
       const taken = await createSite(client, owner.token, { url: origin('taken') });
       const listed = await client.request<{ sites: Array<Site & { role: string }> }>('GET', '/api/v1/sites', { token: owner.token });
-      expect(listed.body.sites.map((s) => [s.site_id, s.role])).toEqual([[site.body.site_id, 'owner'], [taken.body.site_id, 'owner']]);
+      expect(listed.body.sites.map((s) => [s.site_id, s.role])).toEqual([
+        [site.body.site_id, 'owner'],
+        [taken.body.site_id, 'owner'],
+      ]);
       const path = `/api/v1/sites/${site.body.site_id}`;
       const moved = await client.request<Site>('PATCH', path, { token: owner.token, body: { timezone: 'America/New_York', week_start: 0 } });
       expect(moved.body).toMatchObject({ timezone: 'America/New_York', week_start: 0, name: site.body.name, script_url: site.body.script_url });
@@ -179,7 +201,9 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const renamed = origin('renamed');
       expect((await client.request<Site>('PATCH', path, { token: owner.token, body: { url: renamed } })).body.name).toBe(renamed);
       const hobby = await createSite(client, owner.token, { url: `https://me-${Date.now().toString(36)}.pages.dev`, hobby: true });
-      expect((await client.request('PATCH', `/api/v1/sites/${hobby.body.site_id}`, { token: owner.token, body: { url: origin('not-hobby') } })).body.code).toBe('invalid_request');
+      expect((await client.request('PATCH', `/api/v1/sites/${hobby.body.site_id}`, { token: owner.token, body: { url: origin('not-hobby') } })).body.code).toBe(
+        'invalid_request',
+      );
     });
 
     it('deletes (owner only) after recording the deletion; 503 deletion_unavailable when it cannot be recorded', async () => {
@@ -204,7 +228,9 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       // the site.deleted message leaves through the outbox
       let published = false;
       for (let i = 0; i < 40 && !published; i += 1) {
-        const { rows } = await sql.query("SELECT published_at FROM sites.outbox WHERE subject = 'site.deleted' AND payload->>'site_id' = $1", [String(site.body.site_id)]);
+        const { rows } = await sql.query("SELECT published_at FROM sites.outbox WHERE subject = 'site.deleted' AND payload->>'site_id' = $1", [
+          String(site.body.site_id),
+        ]);
         published = rows[0]?.published_at != null;
         if (!published) await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -222,9 +248,15 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const addedAdmin = await client.request('POST', `${path}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
       expect(addedAdmin.status).toBe(201);
       expect(addedAdmin.body).toMatchObject({ email: admin.email, role: 'admin' });
-      expect((await admin.client.request('POST', `${path}/members`, { token: admin.owner.token, body: { email: member.email, role: 'member' } })).status).toBe(201);
-      expect((await client.request('POST', `${path}/members`, { token: owner.token, body: { email: email('nobody'), role: 'member' } })).body.code).toBe('invalid_request');
-      expect((await client.request('POST', `${path}/members`, { token: owner.token, body: { email: admin.email, role: 'king' } })).body.code).toBe('invalid_request');
+      expect((await admin.client.request('POST', `${path}/members`, { token: admin.owner.token, body: { email: member.email, role: 'member' } })).status).toBe(
+        201,
+      );
+      expect((await client.request('POST', `${path}/members`, { token: owner.token, body: { email: email('nobody'), role: 'member' } })).body.code).toBe(
+        'invalid_request',
+      );
+      expect((await client.request('POST', `${path}/members`, { token: owner.token, body: { email: admin.email, role: 'king' } })).body.code).toBe(
+        'invalid_request',
+      );
 
       const members = await client.request<{ members: Array<{ email: string; role: string }> }>('GET', `${path}/members`, { token: owner.token });
       expect(members.body.members.map((m) => m.role).sort()).toEqual(['admin', 'member', 'owner']);
@@ -296,10 +328,16 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const goal = await client.request<{ goal_id: number }>('POST', `${path}/goals`, { token: owner.token, body: { event_name: 'Buy' } });
       const patch = await client.request('PATCH', path, { token: owner.token, body: { week_start: 2 } });
       await client.request('DELETE', `${path}/goals/${goal.body.goal_id}`, { token: owner.token });
-      const page1 = await client.request<{ entries: Array<Record<string, unknown>>; next_cursor: string | null }>('GET', `${path}/audit?limit=2`, { token: owner.token });
+      const page1 = await client.request<{ entries: Array<Record<string, unknown>>; next_cursor: string | null }>('GET', `${path}/audit?limit=2`, {
+        token: owner.token,
+      });
       expect(page1.body.entries.map((e) => e.action)).toEqual(['goal.delete', 'site.update']);
       expect(page1.body.entries[1]).toMatchObject({ key_id: owner.key.id, ip, user_agent: 'sightline-e2e/1.0', request_id: patch.headers.get('x-request-id') });
-      const page2 = await client.request<{ entries: Array<Record<string, unknown>>; next_cursor: string | null }>('GET', `${path}/audit?limit=2&cursor=${encodeURIComponent(page1.body.next_cursor!)}`, { token: owner.token });
+      const page2 = await client.request<{ entries: Array<Record<string, unknown>>; next_cursor: string | null }>(
+        'GET',
+        `${path}/audit?limit=2&cursor=${encodeURIComponent(page1.body.next_cursor!)}`,
+        { token: owner.token },
+      );
       expect(page2.body.entries.map((e) => e.action)).toEqual(['goal.create', 'site.create']);
       expect(page2.body.next_cursor).toBeNull();
     });
@@ -310,12 +348,24 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       const { client, owner } = await account('bola');
       const mine = await createSite(client, owner.token, { url: origin('mine') });
       const sibling = await createSite(client, owner.token, { url: origin('sibling') });
-      const siteKey = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'one site', permissions: ['stats:read', 'sites:write'], site_id: mine.body.site_id } });
+      const siteKey = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+        token: owner.token,
+        body: { name: 'one site', permissions: ['stats:read', 'sites:write'], site_id: mine.body.site_id },
+      });
       const other = await account('victim');
       const theirs = await createSite(other.client, other.owner.token, { url: origin('theirs') });
-      const goal = await other.client.request<{ goal_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/goals`, { token: other.owner.token, body: { event_name: 'E' } });
-      const funnelGoal = await other.client.request<{ goal_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/goals`, { token: other.owner.token, body: { event_name: 'F' } });
-      const funnel = await other.client.request<{ funnel_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/funnels`, { token: other.owner.token, body: { name: 'F', steps: [goal.body.goal_id, funnelGoal.body.goal_id] } });
+      const goal = await other.client.request<{ goal_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/goals`, {
+        token: other.owner.token,
+        body: { event_name: 'E' },
+      });
+      const funnelGoal = await other.client.request<{ goal_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/goals`, {
+        token: other.owner.token,
+        body: { event_name: 'F' },
+      });
+      const funnel = await other.client.request<{ funnel_id: number }>('POST', `/api/v1/sites/${theirs.body.site_id}/funnels`, {
+        token: other.owner.token,
+        body: { name: 'F', steps: [goal.body.goal_id, funnelGoal.body.goal_id] },
+      });
       const routes: Array<[string, string, unknown?]> = [
         ['GET', ''],
         ['PATCH', '', { week_start: 2 }],
@@ -347,14 +397,26 @@ describe.skipIf(!pgGate.available)('sites over HTTP', () => {
       }
       expect(unknownBodies.size).toBe(1); // a foreign site and a missing one read exactly alike
       // and nothing of theirs changed
-      const audit = await other.client.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${theirs.body.site_id}/audit`, { token: other.owner.token });
+      const audit = await other.client.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${theirs.body.site_id}/audit`, {
+        token: other.owner.token,
+      });
       expect(audit.body.entries.map((e) => e.action)).toEqual(['funnel.create', 'goal.create', 'goal.create', 'site.create']);
     });
   });
 
   it('documents every new route in the OpenAPI description', async () => {
     const text = await (await fetch(`${sightline.url}/api/v1/openapi.yaml`)).text();
-    for (const path of ['/sites:', '/sites/{id}:', '/sites/{id}/members:', '/sites/{id}/members/{account_id}:', '/sites/{id}/goals:', '/sites/{id}/goals/{goal_id}:', '/sites/{id}/funnels:', '/sites/{id}/funnels/{funnel_id}:', '/sites/{id}/audit:']) {
+    for (const path of [
+      '/sites:',
+      '/sites/{id}:',
+      '/sites/{id}/members:',
+      '/sites/{id}/members/{account_id}:',
+      '/sites/{id}/goals:',
+      '/sites/{id}/goals/{goal_id}:',
+      '/sites/{id}/funnels:',
+      '/sites/{id}/funnels/{funnel_id}:',
+      '/sites/{id}/audit:',
+    ]) {
       expect(text).toContain(path);
     }
   });

@@ -4,7 +4,8 @@ import { startOrder } from './start-order.js';
 import { SERVICE_MODULES } from './service-modules.js';
 
 type Calls = Partial<Record<ServiceName, Array<'identity' | 'sites' | 'settings' | 'script-builder' | 'query'>>>;
-const modules = (calls: Calls) => Object.fromEntries(SERVICE_NAMES.map((n) => [n, { calls: calls[n] }])) as Record<ServiceName, { calls?: NonNullable<Calls[ServiceName]> }>;
+const modules = (calls: Calls) =>
+  Object.fromEntries(SERVICE_NAMES.map((n) => [n, { calls: calls[n] }])) as Record<ServiceName, { calls?: NonNullable<Calls[ServiceName]> }>;
 
 describe('startOrder', () => {
   it('starts a service after the services it calls; otherwise keeps the given order', () => {

@@ -77,7 +77,8 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
   const addresses = target === 'gateway' ? configuredAddresses(config, SERVICE_NAMES, '--target=gateway needs the address of every service') : undefined;
   // a service alone dials the services it calls at their configured addresses; in one process, at their loopback ones
   const called = target === 'all' || target === 'gateway' ? [] : [...(SERVICE_MODULES[target].calls ?? [])];
-  const calledAddresses: Partial<Record<CalledService, string>> = called.length > 0 ? configuredAddresses(config, called, `--target=${target} calls ${called.join(', ')}`) : {};
+  const calledAddresses: Partial<Record<CalledService, string>> =
+    called.length > 0 ? configuredAddresses(config, called, `--target=${target} calls ${called.join(', ')}`) : {};
 
   const stores: Stores = await openStores(config, needs);
   const services: RunningService[] = [];
@@ -135,10 +136,19 @@ export async function startSightline({ config: given, log, target, extraRoutes, 
       budgets: { write: config.BUDGET_WRITE_PER_HOUR, account: config.BUDGET_ACCOUNT_PER_HOUR, key: config.BUDGET_KEY_PER_HOUR },
       usageSyncIntervalMs: config.USAGE_SYNC_INTERVAL_MS,
       terms: { externalUrl: config.TERMS_URL, url: config.termsUrl, version: config.TERMS_VERSION },
-      queryCache: { maxBytes: config.QUERY_CACHE_MAX_BYTES, liveTtlMs: config.QUERY_CACHE_LIVE_TTL_MS, closedTtlMs: config.QUERY_CACHE_CLOSED_TTL_MS, closedAfterMs: CLOSED_AFTER_MS },
+      queryCache: {
+        maxBytes: config.QUERY_CACHE_MAX_BYTES,
+        liveTtlMs: config.QUERY_CACHE_LIVE_TTL_MS,
+        closedTtlMs: config.QUERY_CACHE_CLOSED_TTL_MS,
+        closedAfterMs: CLOSED_AFTER_MS,
+      },
       shareRateLimitPerMinute: config.SHARE_RATE_LIMIT_PER_MINUTE,
       exportRateLimitPerHour: config.EXPORT_RATE_LIMIT_PER_HOUR,
-      widgets: { cacheTtlMs: config.WIDGET_CACHE_TTL_MS, rateLimitPerMinute: config.WIDGET_RATE_LIMIT_PER_MINUTE, keyRateLimitPerMinute: config.WIDGET_KEY_RATE_LIMIT_PER_MINUTE },
+      widgets: {
+        cacheTtlMs: config.WIDGET_CACHE_TTL_MS,
+        rateLimitPerMinute: config.WIDGET_RATE_LIMIT_PER_MINUTE,
+        keyRateLimitPerMinute: config.WIDGET_KEY_RATE_LIMIT_PER_MINUTE,
+      },
       dashboardDir: config.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR,
       widgetsDir: config.WIDGETS_DIR ?? DEFAULT_WIDGETS_DIR,
       extraRoutes,

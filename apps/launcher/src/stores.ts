@@ -30,7 +30,9 @@ export function assertExternalStores(config: Config, needs: StoreNeeds, target: 
   }
   // a file outbox on one replica's disk is mail nobody receives (sign-in codes lost): only on purpose
   if (needs.mail && !config.SMTP_URL?.trim() && !config.MAIL_OUTBOX_DIR) {
-    throw new Error(`--target=${target} sends sign-in codes by mail: set SMTP_URL (or MAIL_OUTBOX_DIR to write them as .eml files on this process's own disk, on purpose)`);
+    throw new Error(
+      `--target=${target} sends sign-in codes by mail: set SMTP_URL (or MAIL_OUTBOX_DIR to write them as .eml files on this process's own disk, on purpose)`,
+    );
   }
 }
 
@@ -44,13 +46,21 @@ export async function openStores(config: Config, needs: StoreNeeds): Promise<Sto
     if (needs.db) stores.db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
     if (needs.events) {
       // embedded chDB loads on the first statement: an idle install never pays its ~200 MB
-      stores.events = await openEventStore({ clickhouseUrl: config.CLICKHOUSE_URL, clickhouseCluster: config.CLICKHOUSE_CLUSTER, database: config.CLICKHOUSE_DATABASE, dataDir: config.dataDir, embeddedOnFirstUse: true, embeddedMaxMemoryBytes: config.CHDB_MAX_MEMORY_BYTES });
+      stores.events = await openEventStore({
+        clickhouseUrl: config.CLICKHOUSE_URL,
+        clickhouseCluster: config.CLICKHOUSE_CLUSTER,
+        database: config.CLICKHOUSE_DATABASE,
+        dataDir: config.dataDir,
+        embeddedOnFirstUse: true,
+        embeddedMaxMemoryBytes: config.CHDB_MAX_MEMORY_BYTES,
+      });
     }
     if (needs.bus) {
       stores.bus = await openBus({ natsUrl: config.NATS_URL, journalDir: path.join(config.dataDir, 'bus'), maxStreamBytes: config.LOCAL_BUS_MAX_STREAM_BYTES });
       await stores.bus.ensureStreams(SIGHTLINE_STREAMS);
     }
-    if (needs.mail) stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM });
+    if (needs.mail)
+      stores.mailer = await openMailer({ smtpUrl: config.SMTP_URL, dataDir: config.dataDir, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM });
   } catch (error) {
     await closeStores(stores);
     throw error;

@@ -51,8 +51,13 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
     const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-      PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1', PUBLIC_URL: 'https://stats.sightline-e2e.net',
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      PUBLIC_URL: 'https://stats.sightline-e2e.net',
       INGEST_BATCH_MAX_DELAY_MS: '50',
     });
     const destination = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
@@ -61,7 +66,10 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     client = new ApiClient(sightline.url!).withIp(freshIp());
     owner = await register(client, smtp, `telemetry.${Date.now().toString(36)}@mail.sightline-e2e.net`);
     host = `t-${Date.now().toString(36)}.sightline-e2e.net`;
-    const created = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
+    const created = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${host}` },
+    });
     expect(created.status).toBe(201);
     siteId = created.body.site_id;
     trackingKey = /\/js\/([A-Za-z0-9]+)\.js$/.exec(created.body.script_url)![1]!;
@@ -93,12 +101,17 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     await sightline.events!.query('SELECT 1');
     exporter.reset();
 
-    const answer = await client.request('POST', '/api/v1/query', { token: owner.token, body: { site_id: siteId, metrics: ['visitors'], date_range: ['2026-01-01', '2026-01-07'] } });
+    const answer = await client.request('POST', '/api/v1/query', {
+      token: owner.token,
+      body: { site_id: siteId, metrics: ['visitors'], date_range: ['2026-01-01', '2026-01-07'] },
+    });
     expect(answer.status).toBe(200);
     const requestId = answer.headers.get('x-request-id');
 
     const root = await expect
-      .poll(() => exporter.getFinishedSpans().find((s) => s.name === 'HTTP POST /api/v1/query' && s.attributes['sightline.request_id'] === requestId), { timeout: 5_000 })
+      .poll(() => exporter.getFinishedSpans().find((s) => s.name === 'HTTP POST /api/v1/query' && s.attributes['sightline.request_id'] === requestId), {
+        timeout: 5_000,
+      })
       .toBeDefined()
       .then(() => exporter.getFinishedSpans().find((s) => s.name === 'HTTP POST /api/v1/query' && s.attributes['sightline.request_id'] === requestId)!);
     expect(root.kind).toBe(SpanKind.SERVER);
@@ -138,7 +151,11 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     const requestId = response.headers.get('x-request-id');
 
     const findBatch = (stage = 'events') =>
-      exporter.getFinishedSpans().find((s) => s.name === 'ingest batch write' && s.attributes['sightline.batch.stage'] === stage && (s.attributes['sightline.batch.events'] as number) >= 1);
+      exporter
+        .getFinishedSpans()
+        .find(
+          (s) => s.name === 'ingest batch write' && s.attributes['sightline.batch.stage'] === stage && (s.attributes['sightline.batch.events'] as number) >= 1,
+        );
     await expect.poll(() => findBatch('sessions'), { timeout: 10_000 }).toBeDefined();
     const root = exporter.getFinishedSpans().find((s) => s.name === 'HTTP POST /api/event' && s.attributes['sightline.request_id'] === requestId)!;
     expect(root).toBeDefined();
@@ -193,7 +210,9 @@ describe.skipIf(!pgGate.available)('telemetry: traces, metrics and logs of a que
     const response = await client.request('GET', '/readyz', { headers: { 'x-request-id': 'caller-trace-check' } });
     expect(response.status).toBe(200);
     const requestId = response.headers.get('x-request-id')!;
-    const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === requestId && l.client_request_id === 'caller-trace-check');
+    const line = logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.request_id === requestId && l.client_request_id === 'caller-trace-check');
     expect(line).toBeDefined();
     expect(line!.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(line!.span_id).toMatch(/^[0-9a-f]{16}$/);

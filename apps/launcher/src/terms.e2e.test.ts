@@ -20,7 +20,14 @@ describe('the terms of service are reachable from everything that asks to accept
 
   async function start(env: Record<string, string>) {
     dataDir = await makeTempDir();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'https://stats.sightline-e2e.net', TERMS_VERSION: '2026-11-01', ...env });
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://stats.sightline-e2e.net',
+      TERMS_VERSION: '2026-11-01',
+      ...env,
+    });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     return sightline.url!;
   }
@@ -38,14 +45,21 @@ describe('the terms of service are reachable from everything that asks to accept
     const document = parseYaml(await (await fetch(`${base}/api/v1/openapi.yaml`)).text()) as {
       info: { termsOfService: string; description: string };
       components: { schemas: Record<string, unknown> };
-      paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: { properties: { accept_terms: { description: string } } } } } } } }>;
+      paths: Record<
+        string,
+        { post?: { requestBody: { content: { 'application/json': { schema: { properties: { accept_terms: { description: string } } } } } } } }
+      >;
     };
     expect(document.info.termsOfService).toBe('https://stats.sightline-e2e.net/terms');
     expect(document.info.description).toContain('https://stats.sightline-e2e.net/terms');
     const acceptTerms = document.paths['/auth/verify-otp']!.post!.requestBody.content['application/json'].schema.properties.accept_terms;
     expect(acceptTerms.description).toContain('GET /terms');
 
-    const sent = await fetch(`${base}/api/v1/auth/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@mail.sightline-e2e.net' }) });
+    const sent = await fetch(`${base}/api/v1/auth/send-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'reader@mail.sightline-e2e.net' }),
+    });
     expect(sent.status).toBe(200);
     const mailDir = path.join(dataDir!.path, 'mail');
     const files = await readdir(mailDir);
@@ -62,7 +76,11 @@ describe('the terms of service are reachable from everything that asks to accept
     expect(page.headers.get('location')).toBe('https://legal.sightline-e2e.net/terms-v3');
     const document = parseYaml(await (await fetch(`${base}/api/v1/openapi.yaml`)).text()) as { info: { termsOfService: string } };
     expect(document.info.termsOfService).toBe('https://legal.sightline-e2e.net/terms-v3');
-    await fetch(`${base}/api/v1/auth/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@mail.sightline-e2e.net' }) });
+    await fetch(`${base}/api/v1/auth/send-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'reader@mail.sightline-e2e.net' }),
+    });
     const files = await readdir(path.join(dataDir!.path, 'mail'));
     expect(await readFile(path.join(dataDir!.path, 'mail', files[0]!), 'utf8')).toContain('https://legal.sightline-e2e.net/terms-v3');
   });

@@ -14,7 +14,9 @@ import { collectFirstEvent } from './test-support/first-event.js';
  * only what is a root by design — ingest's batch write, linked to the events it stores — is.
  */
 const dropRequests: Sampler = {
-  shouldSample: (_context, _traceId, spanName) => ({ decision: spanName.startsWith('HTTP ') ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED }),
+  shouldSample: (_context, _traceId, spanName) => ({
+    decision: spanName.startsWith('HTTP ') ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
+  }),
   toString: () => 'DropRequests',
 };
 
@@ -30,8 +32,12 @@ describe('an unsampled request propagates its context: none of its spans becomes
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
     const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, INGEST_BATCH_MAX_DELAY_MS: '50',
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      INGEST_BATCH_MAX_DELAY_MS: '50',
     });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent', service: 't' }), target: 'all' });
   }, 120_000);

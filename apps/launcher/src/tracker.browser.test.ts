@@ -18,7 +18,8 @@ type Collected = SubjectPayloads[typeof SUBJECTS.eventsCollected];
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
-  if (backendsRequired()) throw new Error(`${CHROMIUM} is missing and SIGHTLINE_REQUIRE_BACKENDS=1 makes the browser test mandatory (apt-get install chromium)`);
+  if (backendsRequired())
+    throw new Error(`${CHROMIUM} is missing and SIGHTLINE_REQUIRE_BACKENDS=1 makes the browser test mandatory (apt-get install chromium)`);
   console.warn(`[skip] browser test: ${CHROMIUM} not installed (apt-get install chromium)`);
 }
 
@@ -49,13 +50,22 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
   beforeAll(async () => {
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
-    const config = loadConfig({ SIGHTLINE_DATA_DIR: dataDir.path, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' });
+    const config = loadConfig({
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+    });
     sightline = await startSightline({ config, log: createLogger({ level: 'silent' }), target: 'all' });
     // a live subscriber sees each stored event without taking it from ingest's work queue
     await sightline.bus!.subscribe(SUBJECTS.eventsCollected, (data) => void received.push(data));
     client = new ApiClient(sightline.url!).withIp(freshIp());
     token = (await register(client, smtp, `browser.${Date.now()}@mail.sightline-e2e.net`)).token;
-    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token, body: { url: 'https://shop.sightline-e2e.net' } });
+    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token,
+      body: { url: 'https://shop.sightline-e2e.net' },
+    });
     scriptUrl = site.body.script_url;
     siteId = site.body.site_id;
     settingsPath = `/api/v1/sites/${site.body.site_id}/settings/tracking`;
@@ -69,7 +79,15 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 120_000);
 
@@ -115,7 +133,9 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
     await expect.poll(() => received.find((m) => m.n === 'Signup'), { timeout: 10_000 }).toMatchObject({ p: { plan: 'pro' } });
 
     await page.click('#out');
-    await expect.poll(() => received.find((m) => m.n === 'Outbound Link: Click'), { timeout: 10_000 }).toMatchObject({ p: { url: expect.stringContaining('/elsewhere') } });
+    await expect
+      .poll(() => received.find((m) => m.n === 'Outbound Link: Click'), { timeout: 10_000 })
+      .toMatchObject({ p: { url: expect.stringContaining('/elsewhere') } });
     // one tab, one session marker
     expect(new Set(received.map((m) => m.s)).size).toBe(1);
     await page.close();
@@ -123,15 +143,41 @@ describe.skipIf(!hasChromium)('the tracker in Chromium', () => {
 
   it('counts what the browser sent in ClickHouse: one visit with its browser, OS, device, screen, source, channel, geo and pages', async () => {
     const rows = () =>
-      sightline.events!.query<{ name: string; pathname: string; browser: string; os: string; device: string; screen: string; source: string; channel: string; country: string; region: string; city: number }>(
+      sightline.events!.query<{
+        name: string;
+        pathname: string;
+        browser: string;
+        os: string;
+        device: string;
+        screen: string;
+        source: string;
+        channel: string;
+        country: string;
+        region: string;
+        city: number;
+      }>(
         'SELECT name, pathname, browser, os, device, screen, source, channel, country, region, city FROM events WHERE site_id = {site:UInt64} ORDER BY timestamp',
         { site: siteId },
       );
     // both pageviews and the custom event, which may reach the store in a later batch
-    const stored = async () => (await rows()).filter((r) => r.name !== 'engagement').map((r) => `${r.name} ${r.pathname}`).sort();
+    const stored = async () =>
+      (await rows())
+        .filter((r) => r.name !== 'engagement')
+        .map((r) => `${r.name} ${r.pathname}`)
+        .sort();
     await expect.poll(stored, { timeout: 15_000 }).toEqual(['Signup /pricing', 'pageview /', 'pageview /pricing']);
     for (const row of await rows()) {
-      expect(row).toMatchObject({ browser: 'Chrome', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop', source: 'Google', channel: 'Organic Search', country: 'US', region: 'US-CA', city: 5375480 });
+      expect(row).toMatchObject({
+        browser: 'Chrome',
+        os: 'GNU/Linux',
+        device: 'Desktop',
+        screen: 'Laptop',
+        source: 'Google',
+        channel: 'Organic Search',
+        country: 'US',
+        region: 'US-CA',
+        city: 5375480,
+      });
     }
     const [visit] = await sightline.events!.query<{ visits: number; pageviews: number; bounces: number; entry: string; exit: string }>(
       'SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(is_bounce * sign) AS bounces, argMax(entry_page, version) AS entry, argMax(exit_page, version) AS exit FROM sessions WHERE site_id = {site:UInt64}',

@@ -5,7 +5,13 @@ import { startE2eServer, type E2eServer } from './test-support/e2e-server.js';
 import { ApiClient, freshIp, register, type Registered } from './test-support/api-client.js';
 
 type Site = { site_id: number; name: string; script_url: string; hobby: boolean };
-type Tracking = { site_id: number; version: number; bundle: string; enabled: string[]; features: Array<{ id: string; enabled: boolean; locked: boolean; size_br: number; requires?: string[] }> };
+type Tracking = {
+  site_id: number;
+  version: number;
+  bundle: string;
+  enabled: string[];
+  features: Array<{ id: string; enabled: boolean; locked: boolean; size_br: number; requires?: string[] }>;
+};
 
 // Tracking settings, counting filters, the public dashboard flag and the served
 // tracker script, through HTTP against the started server.
@@ -55,7 +61,9 @@ describe('tracking settings and the tracker script over HTTP', () => {
 
   it('answers the install snippet to anyone reading the site, and 400 for an unknown type', async () => {
     const { client, owner, site } = await ownerWithSite('snippet');
-    const answer = await client.request<{ site_id: number; script_url: string; snippet: string }>('GET', `/api/v1/sites/${site.site_id}/snippet`, { token: owner.token });
+    const answer = await client.request<{ site_id: number; script_url: string; snippet: string }>('GET', `/api/v1/sites/${site.site_id}/snippet`, {
+      token: owner.token,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ site_id: site.site_id, script_url: site.script_url });
     expect(answer.body.snippet).toContain(site.script_url);
@@ -86,7 +94,10 @@ describe('tracking settings and the tracker script over HTTP', () => {
     expect(after).not.toBe(before);
     expect(after.length).toBeLessThan(before.length);
 
-    const reader = await client.request<{ token: string }>('POST', '/api/v1/keys', { token: owner.token, body: { name: 'reader', permissions: ['stats:read'] } });
+    const reader = await client.request<{ token: string }>('POST', '/api/v1/keys', {
+      token: owner.token,
+      body: { name: 'reader', permissions: ['stats:read'] },
+    });
     const refused = await client.request('GET', `${path}/tracking`, { token: reader.body.token });
     expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_scope']);
   });
@@ -95,21 +106,33 @@ describe('tracking settings and the tracker script over HTTP', () => {
     const { client, owner, site, path } = await ownerWithSite('filters');
     const empty = await client.request('GET', `${path}/hostnames`, { token: owner.token });
     expect(empty.body).toEqual({ allowed: [], blocked: [] });
-    const hosts = await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [new URL(site.name).hostname, '*.cdn.sightline-e2e.net'], blocked: ['staging.sightline-e2e.net'] } });
+    const hosts = await client.request('PUT', `${path}/hostnames`, {
+      token: owner.token,
+      body: { allowed: [new URL(site.name).hostname, '*.cdn.sightline-e2e.net'], blocked: ['staging.sightline-e2e.net'] },
+    });
     expect(hosts.body).toEqual({ site_id: site.site_id, count: 3 });
-    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: ['https://bad/path'], blocked: [] } })).body.code).toBe('invalid_request');
+    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: ['https://bad/path'], blocked: [] } })).body.code).toBe(
+      'invalid_request',
+    );
 
     const ips = await client.request('PUT', `${path}/blocked-ips`, { token: owner.token, body: ['198.51.100.7', '2001:db8::1'] });
     expect(ips.body).toEqual({ site_id: site.site_id, count: 2 });
     expect((await client.request('GET', `${path}/blocked-ips`, { token: owner.token })).body).toEqual({ blocked_ips: ['198.51.100.7', '2001:db8::1'] });
     expect((await client.request('PUT', `${path}/blocked-ips`, { token: owner.token, body: ['999.1.1.1'] })).body.code).toBe('invalid_request');
 
-    expect((await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: [], blocked: ['DE', 'FR'] } })).body).toEqual({ site_id: site.site_id, count: 2 });
-    const countries = await client.request<{ allowed: unknown[]; blocked: Array<{ code: string; created_at: string }> }>('GET', `${path}/countries`, { token: owner.token });
+    expect((await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: [], blocked: ['DE', 'FR'] } })).body).toEqual({
+      site_id: site.site_id,
+      count: 2,
+    });
+    const countries = await client.request<{ allowed: unknown[]; blocked: Array<{ code: string; created_at: string }> }>('GET', `${path}/countries`, {
+      token: owner.token,
+    });
     expect(countries.body.allowed).toEqual([]);
     expect(countries.body.blocked.map((c) => c.code)).toEqual(['DE', 'FR']);
     expect(Date.parse(countries.body.blocked[0]!.created_at)).toBeGreaterThan(0);
-    expect((await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: ['XX'], blocked: [] } })).body.code).toBe('invalid_request');
+    expect((await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: ['XX'], blocked: [] } })).body.code).toBe(
+      'invalid_request',
+    );
   });
 
   it('refuses hostname lists that would block a site’s own domain while it is sending events (409 site_domain_blocked)', async () => {
@@ -119,14 +142,23 @@ describe('tracking settings and the tracker script over HTTP', () => {
     expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [], blocked: [host] } })).status).toBe(200);
     expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [], blocked: [] } })).status).toBe(200);
     // ingestion's events table, with one event of this site a minute ago
-    await sightline.events!.command("CREATE TABLE IF NOT EXISTS events (site_id UInt64, timestamp DateTime64(3, 'UTC'), name String) ENGINE = MergeTree ORDER BY (site_id, timestamp)");
-    await sightline.events!.insert('events', [{ site_id: site.site_id, timestamp: new Date(Date.now() - 60_000).toISOString().replace('T', ' ').replace('Z', ''), name: 'pageview' }]);
-    for (const body of [{ allowed: [], blocked: [host] }, { allowed: ['other.sightline-e2e.net'], blocked: [] }]) {
+    await sightline.events!.command(
+      "CREATE TABLE IF NOT EXISTS events (site_id UInt64, timestamp DateTime64(3, 'UTC'), name String) ENGINE = MergeTree ORDER BY (site_id, timestamp)",
+    );
+    await sightline.events!.insert('events', [
+      { site_id: site.site_id, timestamp: new Date(Date.now() - 60_000).toISOString().replace('T', ' ').replace('Z', ''), name: 'pageview' },
+    ]);
+    for (const body of [
+      { allowed: [], blocked: [host] },
+      { allowed: ['other.sightline-e2e.net'], blocked: [] },
+    ]) {
       const refused = await client.request('PUT', `${path}/hostnames`, { token: owner.token, body });
       expect([refused.status, refused.body.code]).toEqual([409, 'site_domain_blocked']);
     }
     expect((await client.request('GET', `${path}/hostnames`, { token: owner.token })).body).toEqual({ allowed: [], blocked: [] });
-    expect((await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [host], blocked: ['staging.sightline-e2e.net'] } })).status).toBe(200);
+    expect(
+      (await client.request('PUT', `${path}/hostnames`, { token: owner.token, body: { allowed: [host], blocked: ['staging.sightline-e2e.net'] } })).status,
+    ).toBe(200);
   });
 
   it('answers every settings route for a site the key cannot reach like a missing one', async () => {
@@ -134,11 +166,16 @@ describe('tracking settings and the tracker script over HTTP', () => {
     const theirs = await ownerWithSite('reach-theirs');
     for (const siteId of [theirs.site.site_id, 99_999_999]) {
       for (const [method, suffix, body] of [
-        ['GET', 'tracking'], ['PUT', 'tracking', { features: [] }],
-        ['GET', 'hostnames'], ['PUT', 'hostnames', { allowed: [], blocked: [] }],
-        ['GET', 'blocked-ips'], ['PUT', 'blocked-ips', []],
-        ['GET', 'countries'], ['PUT', 'countries', { allowed: [], blocked: [] }],
-        ['GET', 'public-dashboard'], ['PUT', 'public-dashboard', { enabled: true }],
+        ['GET', 'tracking'],
+        ['PUT', 'tracking', { features: [] }],
+        ['GET', 'hostnames'],
+        ['PUT', 'hostnames', { allowed: [], blocked: [] }],
+        ['GET', 'blocked-ips'],
+        ['PUT', 'blocked-ips', []],
+        ['GET', 'countries'],
+        ['PUT', 'countries', { allowed: [], blocked: [] }],
+        ['GET', 'public-dashboard'],
+        ['PUT', 'public-dashboard', { enabled: true }],
       ] as Array<[string, string, unknown?]>) {
         const answer = await mine.client.request(method, `/api/v1/sites/${siteId}/settings/${suffix}`, { token: mine.owner.token, body });
         expect([siteId, method, suffix, answer.status, answer.body.code]).toEqual([siteId, method, suffix, 404, 'unknown_site']);
@@ -152,7 +189,9 @@ describe('tracking settings and the tracker script over HTTP', () => {
     const memberEmail = email('member');
     const memberAccount = await register(member, smtp, memberEmail);
     const siteId = Number(path.split('/')[4]);
-    expect((await client.request('POST', `/api/v1/sites/${siteId}/members`, { token: owner.token, body: { email: memberEmail, role: 'member' } })).status).toBe(201);
+    expect((await client.request('POST', `/api/v1/sites/${siteId}/members`, { token: owner.token, body: { email: memberEmail, role: 'member' } })).status).toBe(
+      201,
+    );
     for (const suffix of ['/hostnames', '/blocked-ips', '/countries']) {
       const answer = await member.request('GET', `${path}${suffix}`, { token: memberAccount.token });
       expect([suffix, answer.status, answer.body.code]).toEqual([suffix, 403, 'not_site_owner']);
@@ -170,8 +209,12 @@ describe('tracking settings and the tracker script over HTTP', () => {
     expect((await client.request('PUT', `${path}/public-dashboard`, { token: owner.token, body: {} })).body.code).toBe('invalid_request');
 
     const paid = await ownerWithSite('paid');
-    expect((await paid.client.request('PUT', `${paid.path}/public-dashboard`, { token: paid.owner.token, body: { enabled: true } })).body).toEqual({ enabled: true });
-    expect((await paid.client.request('PUT', `${paid.path}/public-dashboard`, { token: paid.owner.token, body: { enabled: false } })).body).toEqual({ enabled: false });
+    expect((await paid.client.request('PUT', `${paid.path}/public-dashboard`, { token: paid.owner.token, body: { enabled: true } })).body).toEqual({
+      enabled: true,
+    });
+    expect((await paid.client.request('PUT', `${paid.path}/public-dashboard`, { token: paid.owner.token, body: { enabled: false } })).body).toEqual({
+      enabled: false,
+    });
   });
 
   it('audits every settings write with its own action', async () => {
@@ -179,7 +222,12 @@ describe('tracking settings and the tracker script over HTTP', () => {
     await client.request('PUT', `${path}/tracking`, { token: owner.token, body: { features: ['engagement', 'scroll'] } });
     await client.request('PUT', `${path}/blocked-ips`, { token: owner.token, body: ['203.0.113.9'] });
     await client.request('PUT', `${path}/countries`, { token: owner.token, body: { allowed: [], blocked: ['NL'] } });
-    const actions = async () => (await client.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${site.site_id}/audit`, { token: owner.token })).body.entries.map((e) => e.action);
-    await expect.poll(actions, { timeout: 10_000 }).toEqual(expect.arrayContaining(['site.tracking.update', 'site.blocked_ips.update', 'site.countries.update', 'site.create']));
+    const actions = async () =>
+      (await client.request<{ entries: Array<{ action: string }> }>('GET', `/api/v1/sites/${site.site_id}/audit`, { token: owner.token })).body.entries.map(
+        (e) => e.action,
+      );
+    await expect
+      .poll(actions, { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['site.tracking.update', 'site.blocked_ips.update', 'site.countries.update', 'site.create']));
   });
 });

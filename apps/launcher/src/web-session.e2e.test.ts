@@ -39,7 +39,11 @@ describe('dashboard web session over HTTP', () => {
 
   /** POST /web/session; on success the browser keeps the cookie and the CSRF token. */
   async function startSession(browser: Browser, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-    const answer = await browser.client.request<{ email: string; created: boolean; csrf_token: string; expires_at: string; code?: string }>('POST', '/web/session', { body, headers });
+    const answer = await browser.client.request<{ email: string; created: boolean; csrf_token: string; expires_at: string; code?: string }>(
+      'POST',
+      '/web/session',
+      { body, headers },
+    );
     if (answer.status === 200) {
       browser.cookie = cookieValue(answer);
       browser.csrf = answer.body.csrf_token;
@@ -58,7 +62,12 @@ describe('dashboard web session over HTTP', () => {
   }
 
   /** A request as the dashboard page sends it: the cookie, and the CSRF header unless told otherwise. */
-  function asPage<T = Record<string, unknown>>(browser: Browser, method: string, path: string, options: { body?: unknown; csrf?: string | null; cookie?: string | null } = {}) {
+  function asPage<T = Record<string, unknown>>(
+    browser: Browser,
+    method: string,
+    path: string,
+    options: { body?: unknown; csrf?: string | null; cookie?: string | null } = {},
+  ) {
     const headers: Record<string, string> = {};
     const cookie = options.cookie === undefined ? browser.cookie : options.cookie;
     if (cookie) headers.cookie = `theme=dark; sightline_session=${cookie}`;
@@ -71,7 +80,10 @@ describe('dashboard web session over HTTP', () => {
     const client = server.api.withIp(freshIp());
     const address = email('owner');
     const owner = await register(client, server.smtp, address);
-    const site = await client.request<{ site_id: number }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}-${Date.now().toString(36)}.sightline-e2e.net` } });
+    const site = await client.request<{ site_id: number }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${host}-${Date.now().toString(36)}.sightline-e2e.net` },
+    });
     expect(site.status, JSON.stringify(site.body)).toBe(201);
     return { client, address, token: owner.token, siteId: site.body.site_id };
   }
@@ -126,7 +138,12 @@ describe('dashboard web session over HTTP', () => {
       clockOffsetMs += 10 * 60_000 + 1_000; // the code lived 10 minutes
       const expired = await startSession(late, { email: lateAddress, code: lateCode, accept_terms: true });
       expect([expired.status, expired.body.code]).toEqual([401, 'otp_invalid']);
-      for (const body of [{ email: address }, { email: address, code: 123456 }, { email: 'x'.repeat(321), code: '123456' }, { email: address, code: '1'.repeat(21) }]) {
+      for (const body of [
+        { email: address },
+        { email: address, code: 123456 },
+        { email: 'x'.repeat(321), code: '123456' },
+        { email: address, code: '1'.repeat(21) },
+      ]) {
         const bad = await startSession(newBrowser(), body);
         expect([bad.status, bad.body.code], JSON.stringify(body).slice(0, 60)).toEqual([400, 'invalid_request']);
       }
@@ -136,8 +153,15 @@ describe('dashboard web session over HTTP', () => {
       const address = email('form');
       const browser = newBrowser();
       const code = await mailCode(browser, address);
-      for (const [type, body] of [['text/plain', JSON.stringify({ email: address, code, accept_terms: true })], ['application/x-www-form-urlencoded', `email=${encodeURIComponent(address)}&code=${code}&accept_terms=true`]]) {
-        const response = await fetch(`${server.sightline.url}/web/session`, { method: 'POST', headers: { 'content-type': type!, 'x-forwarded-for': freshIp() }, body });
+      for (const [type, body] of [
+        ['text/plain', JSON.stringify({ email: address, code, accept_terms: true })],
+        ['application/x-www-form-urlencoded', `email=${encodeURIComponent(address)}&code=${code}&accept_terms=true`],
+      ]) {
+        const response = await fetch(`${server.sightline.url}/web/session`, {
+          method: 'POST',
+          headers: { 'content-type': type!, 'x-forwarded-for': freshIp() },
+          body,
+        });
         // text/plain arrives as a string, not an object; a form encoding has no parser: both 400 invalid_request
         expect([response.status, ((await response.json()) as { code: string }).code], type).toEqual([400, 'invalid_request']);
         expect(response.headers.get('set-cookie')).toBeNull();
@@ -177,10 +201,15 @@ describe('dashboard web session over HTTP', () => {
       expect(sites.body.sites.map((s) => [s.site_id, s.role])).toEqual([[owner.siteId, 'owner']]);
       expect((await asPage(browser, 'GET', `/api/v1/sites/${owner.siteId}`)).body).toMatchObject({ site_id: owner.siteId, role: 'owner' });
       expect(await asPage(browser, 'GET', `/api/v1/sites/${owner.siteId}/goals`)).toMatchObject({ status: 200, body: { goals: [] } });
-      const query = await asPage<{ results: Array<{ metrics: Record<string, number> }> }>(browser, 'POST', '/api/v1/query', { body: { site_id: owner.siteId, metrics: ['visitors', 'pageviews'], date_range: '7d' } });
+      const query = await asPage<{ results: Array<{ metrics: Record<string, number> }> }>(browser, 'POST', '/api/v1/query', {
+        body: { site_id: owner.siteId, metrics: ['visitors', 'pageviews'], date_range: '7d' },
+      });
       expect([query.status, query.body.results]).toEqual([200, [{ metrics: { visitors: 0, pageviews: 0 } }]]);
       // the same answer as the owner's API key gets
-      const byKey = await owner.client.request('POST', '/api/v1/query', { token: owner.token, body: { site_id: owner.siteId, metrics: ['visitors', 'pageviews'], date_range: '7d' } });
+      const byKey = await owner.client.request('POST', '/api/v1/query', {
+        token: owner.token,
+        body: { site_id: owner.siteId, metrics: ['visitors', 'pageviews'], date_range: '7d' },
+      });
       expect(query.body).toEqual(byKey.body);
       const props = await asPage(browser, 'GET', `/api/v1/props?site_id=${owner.siteId}&date_range=7d`);
       expect(props.status, JSON.stringify(props.body)).toBe(200);
@@ -188,7 +217,10 @@ describe('dashboard web session over HTTP', () => {
       // the cookie without the header, with a wrong one, or with another session's, is no credential
       const other = await signIn(owner.address);
       for (const csrf of [null, '', 'x'.repeat(43), other.csrf!, browser.csrf!.toUpperCase(), 'x'.repeat(5000)]) {
-        for (const [method, path, body] of [['GET', '/api/v1/sites'], ['POST', '/api/v1/query', { site_id: owner.siteId, metrics: ['visitors'] }]] as const) {
+        for (const [method, path, body] of [
+          ['GET', '/api/v1/sites'],
+          ['POST', '/api/v1/query', { site_id: owner.siteId, metrics: ['visitors'] }],
+        ] as const) {
           const refused = await asPage(browser, method, path, { csrf, body });
           expect([refused.status, refused.body.code], `${method} ${path} csrf=${String(csrf).slice(0, 10)}`).toEqual([401, 'unauthorized']);
         }
@@ -198,7 +230,10 @@ describe('dashboard web session over HTTP', () => {
       // a session token is not an API key
       expect((await owner.client.request('GET', '/api/v1/sites', { token: browser.cookie })).status).toBe(401);
       // a bearer key, when present, wins over the cookie
-      const withBoth = await browser.client.request('GET', '/api/v1/sites', { token: 'sl_not-a-real-key', headers: { cookie: `sightline_session=${browser.cookie}`, 'x-csrf-token': browser.csrf! } });
+      const withBoth = await browser.client.request('GET', '/api/v1/sites', {
+        token: 'sl_not-a-real-key',
+        headers: { cookie: `sightline_session=${browser.cookie}`, 'x-csrf-token': browser.csrf! },
+      });
       expect(withBoth.status).toBe(401);
     });
 
@@ -237,7 +272,10 @@ describe('dashboard web session over HTTP', () => {
       const owner = await ownerWithSite('members');
       const memberAddress = email('member');
       await register(server.api.withIp(freshIp()), server.smtp, memberAddress);
-      const added = await owner.client.request<{ account_id: number }>('POST', `/api/v1/sites/${owner.siteId}/members`, { token: owner.token, body: { email: memberAddress, role: 'member' } });
+      const added = await owner.client.request<{ account_id: number }>('POST', `/api/v1/sites/${owner.siteId}/members`, {
+        token: owner.token,
+        body: { email: memberAddress, role: 'member' },
+      });
       expect(added.status).toBe(201);
       const member = await signIn(memberAddress);
       const queryBody = { site_id: owner.siteId, metrics: ['visitors'], date_range: '7d' };
@@ -245,30 +283,47 @@ describe('dashboard web session over HTTP', () => {
       expect((await asPage(member, 'POST', '/api/v1/query', { body: queryBody })).status).toBe(200);
 
       expect((await owner.client.request('DELETE', `/api/v1/sites/${owner.siteId}/members/${added.body.account_id}`, { token: owner.token })).status).toBe(204);
-      const after = [
-        await asPage(member, 'GET', `/api/v1/sites/${owner.siteId}`),
-        await asPage(member, 'POST', '/api/v1/query', { body: queryBody }),
-      ];
-      expect(after.map((a) => [a.status, a.body.code])).toEqual([[404, 'unknown_site'], [404, 'unknown_site']]);
+      const after = [await asPage(member, 'GET', `/api/v1/sites/${owner.siteId}`), await asPage(member, 'POST', '/api/v1/query', { body: queryBody })];
+      expect(after.map((a) => [a.status, a.body.code])).toEqual([
+        [404, 'unknown_site'],
+        [404, 'unknown_site'],
+      ]);
       expect((await asPage<{ sites: unknown[] }>(member, 'GET', '/api/v1/sites')).body.sites).toEqual([]);
     });
   });
 
   it('documents the session routes, and the session as a credential of exactly the dashboard’s reads', async () => {
     type Operation = { security?: Array<Record<string, string[]>> };
-    const document = parseYaml(await (await fetch(`${server.sightline.url}/api/v1/openapi.yaml`)).text()) as { paths: Record<string, Record<string, Operation> & { servers?: unknown }> };
-    expect(Object.keys(document.paths['/web/session']!).filter((k) => k !== 'servers').sort()).toEqual(['delete', 'get', 'post']);
+    const document = parseYaml(await (await fetch(`${server.sightline.url}/api/v1/openapi.yaml`)).text()) as {
+      paths: Record<string, Record<string, Operation> & { servers?: unknown }>;
+    };
+    expect(
+      Object.keys(document.paths['/web/session']!)
+        .filter((k) => k !== 'servers')
+        .sort(),
+    ).toEqual(['delete', 'get', 'post']);
     expect(document.paths['/web/sessions']!.delete).toBeDefined();
     const sessionReads: string[] = [];
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        if ((operation as Operation).security?.some((s) => 'webSession' in s && 'csrfToken' in s && !('apiKey' in s)) && !path.startsWith('/web/')) sessionReads.push(`${method.toUpperCase()} ${path}`);
+        if ((operation as Operation).security?.some((s) => 'webSession' in s && 'csrfToken' in s && !('apiKey' in s)) && !path.startsWith('/web/'))
+          sessionReads.push(`${method.toUpperCase()} ${path}`);
       }
     }
     // and the annotations, the one place a session also writes (the site role decides)
     expect(sessionReads.sort()).toEqual([
-      'DELETE /sites/{id}/annotations/{annotation_id}', 'GET /props', 'GET /sites', 'GET /sites/{id}', 'GET /sites/{id}/annotations', 'GET /sites/{id}/export', 'GET /sites/{id}/funnels', 'GET /sites/{id}/funnels/{funnel_id}/report', 'GET /sites/{id}/goals',
-      'PATCH /sites/{id}/annotations/{annotation_id}', 'POST /query', 'POST /sites/{id}/annotations',
+      'DELETE /sites/{id}/annotations/{annotation_id}',
+      'GET /props',
+      'GET /sites',
+      'GET /sites/{id}',
+      'GET /sites/{id}/annotations',
+      'GET /sites/{id}/export',
+      'GET /sites/{id}/funnels',
+      'GET /sites/{id}/funnels/{funnel_id}/report',
+      'GET /sites/{id}/goals',
+      'PATCH /sites/{id}/annotations/{annotation_id}',
+      'POST /query',
+      'POST /sites/{id}/annotations',
     ]);
     // either credential, each stated once
     expect(document.paths['/sites']!.get!.security).toEqual([{ apiKey: [] }, { webSession: [], csrfToken: [] }]);

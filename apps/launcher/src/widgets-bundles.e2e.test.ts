@@ -45,7 +45,8 @@ describe('widget bundles: /widgets/v1/{type}.js', () => {
     await distDir?.remove();
   });
 
-  const get = (file: string, headers: Record<string, string> = {}) => fetch(`${sightline.url}/widgets/v1/${file}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+  const get = (file: string, headers: Record<string, string> = {}) =>
+    fetch(`${sightline.url}/widgets/v1/${file}`, { headers: { 'accept-encoding': 'identity', ...headers } });
 
   it('serves each bundle from the manifest with the headers a host page needs', async () => {
     for (const type of TYPES) {

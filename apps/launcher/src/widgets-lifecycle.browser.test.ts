@@ -20,7 +20,11 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   const suite = widgetSuite('widgets_lifecycle');
 
   /** A page on the host site holding `html`, its timers on a controlled clock (unless `realTime`). */
-  async function open(name: string, html: string, options: { realTime?: boolean; context?: Parameters<typeof openWatchedPage>[1]; initScript?: string } = {}): Promise<WatchedPage & { dataRequests: string[] }> {
+  async function open(
+    name: string,
+    html: string,
+    options: { realTime?: boolean; context?: Parameters<typeof openWatchedPage>[1]; initScript?: string } = {},
+  ): Promise<WatchedPage & { dataRequests: string[] }> {
     const w = await openWatchedPage(suite.browser, options.context ?? {});
     await w.context.addInitScript({ content: probeScript() });
     if (options.initScript) await w.context.addInitScript({ content: options.initScript });
@@ -60,7 +64,13 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   }
 
   it('refreshes live visitors and the globe after a live visit', async () => {
-    const w = await open('live', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' })].join('\n'));
+    const w = await open(
+      'live',
+      [
+        snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'),
+        snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' }),
+      ].join('\n'),
+    );
     try {
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'globe', 'ready');
@@ -69,7 +79,14 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
       // one more visitor, from an address without geo: 5 in the last 5 minutes; 7 in 30
       // minutes, still from 4 places and the same countries (no marker, no country for it)
       await advanceUntil(w.page, 30_000, async () => (await widgetText(w.page, 'live')) === `${EXPECTED.liveVisitors + 1} visitors in the last 5 minutes`);
-      await advanceUntil(w.page, 30_000, async () => (await widgetLabels(w.page, 'globe'))[0]?.startsWith(`Globe of ${EXPECTED.globe.visitors + 1} visitors in the last 30 minutes from ${EXPECTED.globe.places} places; ${EXPECTED.globe.countries.join(', ')}`) ?? false);
+      await advanceUntil(
+        w.page,
+        30_000,
+        async () =>
+          (await widgetLabels(w.page, 'globe'))[0]?.startsWith(
+            `Globe of ${EXPECTED.globe.visitors + 1} visitors in the last 30 minutes from ${EXPECTED.globe.places} places; ${EXPECTED.globe.countries.join(', ')}`,
+          ) ?? false,
+      );
       await saveScreenshot(w.page, 'widgets-after-live-visit');
       w.assertClean();
     } finally {
@@ -78,7 +95,12 @@ describe.runIf(enabled)('embedded widgets over time', { timeout: 240_000 }, () =
   });
 
   it('stops asking, quietly, once the key is rotated; the new key works', async () => {
-    const w = await open('rotated', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'countries', suite.backend.key, 'countries')].join('\n'));
+    const w = await open(
+      'rotated',
+      [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'countries', suite.backend.key, 'countries')].join(
+        '\n',
+      ),
+    );
     try {
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'countries', 'ready');
@@ -141,7 +163,15 @@ describe.runIf(enabled)('embedded widgets when the server stops', { timeout: 240
     try {
       await w.context.addInitScript({ content: probeScript() });
       await w.page.clock.install();
-      await w.page.goto(suite.host.page('stopping', [snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'), snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '200' })].join('\n')));
+      await w.page.goto(
+        suite.host.page(
+          'stopping',
+          [
+            snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'),
+            snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '200' }),
+          ].join('\n'),
+        ),
+      );
       await waitForState(w.page, 'live', 'ready');
       await waitForState(w.page, 'globe', 'ready');
       await suite.backend.stop();
@@ -171,14 +201,24 @@ describe.runIf(enabled)('the globe and motion', { timeout: 240_000 }, () => {
     const w = await openWatchedPage(suite.browser, { reducedMotion });
     try {
       await w.context.addInitScript({ content: probeScript() });
-      await w.page.goto(suite.host.page(`motion-${reducedMotion}`, [snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' }), snippet(suite.backend.base, 'live-users', suite.backend.key, 'live')].join('\n')));
+      await w.page.goto(
+        suite.host.page(
+          `motion-${reducedMotion}`,
+          [
+            snippet(suite.backend.base, 'globe', suite.backend.key, 'globe', { size: '240' }),
+            snippet(suite.backend.base, 'live-users', suite.backend.key, 'live'),
+          ].join('\n'),
+        ),
+      );
       await waitForState(w.page, 'globe', 'ready');
       await waitForState(w.page, 'live', 'ready');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const first = await w.page.locator('#globe').screenshot();
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const second = await w.page.locator('#globe').screenshot();
-      const dotAnimation = await w.page.evaluate(() => (globalThis as InPage).getComputedStyle((globalThis as InPage).__widgetRoots.get('live').querySelector('.dot')).animationName as string);
+      const dotAnimation = await w.page.evaluate(
+        () => (globalThis as InPage).getComputedStyle((globalThis as InPage).__widgetRoots.get('live').querySelector('.dot')).animationName as string,
+      );
       await saveScreenshot(w.page, `widgets-globe-${reducedMotion}`);
       w.assertClean();
       return { same: first.equals(second), dotAnimation };

@@ -38,7 +38,9 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
       const { page } = w;
       // live-users: a, b, c, x in the last 5 minutes; one visitor a minute at most
       expect(await widgetText(page, 'live')).toBe(`${EXPECTED.liveVisitors} visitors in the last 5 minutes`);
-      expect(await widgetLabels(page, 'live')).toEqual([`Live visitors: ${EXPECTED.liveVisitors} in the last 5 minutes, at most ${EXPECTED.sparklinePeak} a minute over the last 30 minutes`]);
+      expect(await widgetLabels(page, 'live')).toEqual([
+        `Live visitors: ${EXPECTED.liveVisitors} in the last 5 minutes, at most ${EXPECTED.sparklinePeak} a minute over the last 30 minutes`,
+      ]);
 
       // countries over 30 days: 10 visitors, DE 5 (50.0 %), four countries at 1 (10.0 %) by code
       expect(await widgetRows(page, 'countries')).toEqual(EXPECTED.days30.rows);
@@ -67,15 +69,21 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
         const tip = (globalThis as InPage).__widgetRoots.get('map')!.querySelector('.tip');
         return tip !== null && !tip.hasAttribute('hidden');
       });
-      expect(await page.evaluate(() => (globalThis as InPage).__widgetRoots.get('map')!.querySelector('.tip')!.textContent)).toBe('Germany: 4 visitors (44.4%)');
+      expect(await page.evaluate(() => (globalThis as InPage).__widgetRoots.get('map')!.querySelector('.tip')!.textContent)).toBe(
+        'Germany: 4 visitors (44.4%)',
+      );
 
       // globe: 6 visitors in 30 minutes from 4 cities
-      expect(await widgetLabels(page, 'globe')).toEqual([`Globe of ${EXPECTED.globe.visitors} visitors in the last 30 minutes from ${EXPECTED.globe.places} places; ${EXPECTED.globe.countries.join(', ')}`]);
+      expect(await widgetLabels(page, 'globe')).toEqual([
+        `Globe of ${EXPECTED.globe.visitors} visitors in the last 30 minutes from ${EXPECTED.globe.places} places; ${EXPECTED.globe.countries.join(', ')}`,
+      ]);
       expect(await widgetText(page, 'globe')).toBe(`${EXPECTED.globe.visitors} visitors in the last 30 minutes IP geolocation by DB-IP`);
 
       // the host page: its own content intact, the roots closed, its CSS kept out
       expect(await page.textContent('#host-text')).toBe("The host's own content stays as it is.");
-      expect(await page.evaluate(() => ['live', 'countries', 'map', 'globe'].map((id) => (globalThis as InPage).document.getElementById(id)!.shadowRoot))).toEqual([null, null, null, null]);
+      expect(
+        await page.evaluate(() => ['live', 'countries', 'map', 'globe'].map((id) => (globalThis as InPage).document.getElementById(id)!.shadowRoot)),
+      ).toEqual([null, null, null, null]);
       expect(
         await page.evaluate(() => {
           const root = (globalThis as InPage).__widgetRoots.get('countries')!;
@@ -95,7 +103,11 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
   it('follows prefers-color-scheme with data-theme="auto", and a forced dark theme', async () => {
     const page = suite.host.page(
       'themes',
-      [snippet(suite.backend.base, 'countries', suite.backend.key, 'auto', { theme: 'auto' }), snippet(suite.backend.base, 'live-users', suite.backend.key, 'dark', { theme: 'dark', accent: '#ff6600' }), snippet(suite.backend.base, 'countries', suite.backend.key, 'light')].join('\n'),
+      [
+        snippet(suite.backend.base, 'countries', suite.backend.key, 'auto', { theme: 'auto' }),
+        snippet(suite.backend.base, 'live-users', suite.backend.key, 'dark', { theme: 'dark', accent: '#ff6600' }),
+        snippet(suite.backend.base, 'countries', suite.backend.key, 'light'),
+      ].join('\n'),
     );
     const w = await openWatchedPage(suite.browser, { colorScheme: 'dark' });
     try {
@@ -105,7 +117,10 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
       const colours = await w.page.evaluate(() =>
         ['auto', 'dark', 'light'].map((id) => {
           const body = (globalThis as InPage).__widgetRoots.get(id)!.querySelector('.w')!;
-          return [(globalThis as InPage).getComputedStyle(body).backgroundColor, (globalThis as InPage).getComputedStyle(body).getPropertyValue('--accent').trim()];
+          return [
+            (globalThis as InPage).getComputedStyle(body).backgroundColor,
+            (globalThis as InPage).getComputedStyle(body).getPropertyValue('--accent').trim(),
+          ];
         }),
       );
       expect(colours).toEqual([
@@ -124,7 +139,9 @@ describe.runIf(enabled)('widgets on a host page of another origin', () => {
     const w = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       expect(await w.page.evaluate(() => (globalThis as InPage).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const widths = await w.page.evaluate(() => ['live', 'countries', 'map', 'globe'].map((id) => (globalThis as InPage).document.getElementById(id)!.getBoundingClientRect().right));
+      const widths = await w.page.evaluate(() =>
+        ['live', 'countries', 'map', 'globe'].map((id) => (globalThis as InPage).document.getElementById(id)!.getBoundingClientRect().right),
+      );
       for (const right of widths) expect(right).toBeLessThanOrEqual(390);
       await saveScreenshot(w.page, 'widgets-phone');
       w.assertClean();

@@ -54,29 +54,49 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
   let sessionSeq = 1;
 
   async function createSite(name: string, token = owner.token): Promise<number> {
-    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token, body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone: 'UTC' } });
+    const site = await client.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+      token,
+      body: { url: `https://${name}-${stamp}.sightline-e2e.net`, timezone: 'UTC' },
+    });
     expect(site.status).toBe(201);
     publicBase = site.body.script_url.replace(/\/js\/[^/]+$/, '');
     return site.body.site_id;
   }
   const snippet = (siteId: number, type: string, token = owner.token) =>
-    client.request<{ site_id: number; type: string; script_url: string; key: string; snippet: string; code?: string }>('GET', `/api/v1/sites/${siteId}/snippet?type=${type}`, { token });
+    client.request<{ site_id: number; type: string; script_url: string; key: string; snippet: string; code?: string }>(
+      'GET',
+      `/api/v1/sites/${siteId}/snippet?type=${type}`,
+      { token },
+    );
   async function keyOf(siteId: number): Promise<string> {
     const answer = await snippet(siteId, 'countries');
     expect(answer.status).toBe(200);
     return answer.body.key;
   }
-  const widget = (type: string, query: string, ip = freshIp()) => client.withIp(ip).request<Record<string, unknown> & { code?: string }>('GET', `/api/v1/widgets/${type}?${query}`);
+  const widget = (type: string, query: string, ip = freshIp()) =>
+    client.withIp(ip).request<Record<string, unknown> & { code?: string }>('GET', `/api/v1/widgets/${type}?${query}`);
   const seed = (siteId: number, visits: Array<Omit<SeedVisit, 'visitor'> & { visitor?: number }>) =>
-    seedVisits(sightline.events!, visits.map((v) => ({ ...v, visitor: v.visitor ?? VISITOR_BASE + (visitorSeq += 1) })), { siteId, firstSessionId: (sessionSeq += 1_000) });
+    seedVisits(
+      sightline.events!,
+      visits.map((v) => ({ ...v, visitor: v.visitor ?? VISITOR_BASE + (visitorSeq += 1) })),
+      { siteId, firstSessionId: (sessionSeq += 1_000) },
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase(pgGate.url, 'sightline_widgets_e2e');
     dataDir = await makeTempDir();
     smtp = await startSmtpSink();
     const config = loadConfig({
-      SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PORT: '0', HOST: '127.0.0.1',
-      TRUSTED_PROXIES: '127.0.0.1,::1', GRPC_DEADLINE_MS: '30000', WIDGET_CACHE_TTL_MS: '15000', WIDGET_RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT), WIDGET_KEY_RATE_LIMIT_PER_MINUTE: String(KEY_LIMIT),
+      SIGHTLINE_DATA_DIR: dataDir.path,
+      DATABASE_URL: database.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      GRPC_DEADLINE_MS: '30000',
+      WIDGET_CACHE_TTL_MS: '15000',
+      WIDGET_RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT),
+      WIDGET_KEY_RATE_LIMIT_PER_MINUTE: String(KEY_LIMIT),
     });
     sightline = await startSightline({ config, log: createLogger({ level: (process.env.WIDGETS_LOG as 'silent') ?? 'silent' }), target: 'all' });
     client = new ApiClient(sightline.url!).withIp(freshIp());
@@ -118,7 +138,9 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
     it('refuses an unknown type with 400 invalid_request, before the site is looked up', async () => {
       const siteId = await createSite('types');
       for (const type of ['nope', 'Globe', 'live_users', '']) {
-        const answer = await client.request<{ code: string }>('GET', `/api/v1/sites/${siteId}/snippet?type=${encodeURIComponent(type)}`, { token: owner.token });
+        const answer = await client.request<{ code: string }>('GET', `/api/v1/sites/${siteId}/snippet?type=${encodeURIComponent(type)}`, {
+          token: owner.token,
+        });
         expect([type, answer.status, answer.body.code]).toEqual([type, 400, 'invalid_request']);
       }
       const unknownSite = await client.request<{ code: string }>('GET', '/api/v1/sites/999999999/snippet?type=nope', { token: owner.token });
@@ -130,7 +152,9 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
     it('reach: a member gets the same key; a stranger gets 404 unknown_site, like a missing site', async () => {
       const siteId = await createSite('reach');
       const memberEmail = `widgets-member.${stamp}@mail.sightline-e2e.net`;
-      expect((await client.request('POST', `/api/v1/sites/${siteId}/members`, { token: owner.token, body: { email: memberEmail, role: 'member' } })).status).toBe(201);
+      expect(
+        (await client.request('POST', `/api/v1/sites/${siteId}/members`, { token: owner.token, body: { email: memberEmail, role: 'member' } })).status,
+      ).toBe(201);
       const ownerKey = await keyOf(siteId);
       const asMember = await snippet(siteId, 'globe', member.token);
       expect([asMember.status, asMember.body.key]).toEqual([200, ownerKey]);
@@ -162,7 +186,9 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
       expect(refused.headers.get('access-control-allow-origin')).toBe('*');
       expect((await widget('countries', `key=${rotated.body.key}`)).status).toBe(200);
       expect(await keyOf(siteId)).toBe(rotated.body.key);
-      const audit = await client.request<{ entries: Array<{ action: string; details: unknown }> }>('GET', `/api/v1/sites/${siteId}/audit`, { token: owner.token });
+      const audit = await client.request<{ entries: Array<{ action: string; details: unknown }> }>('GET', `/api/v1/sites/${siteId}/audit`, {
+        token: owner.token,
+      });
       const entries = audit.body.entries.filter((e) => e.action === 'site.widget_key.rotate');
       expect(entries).toHaveLength(1);
       expect(JSON.stringify(audit.body)).not.toContain(rotated.body.key);
@@ -185,7 +211,10 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
         const answer = await client.request<{ code: string }>('GET', path, { token: key });
         expect([path, answer.status, answer.body.code]).toEqual([path, 401, 'unauthorized']);
       }
-      const query = await client.request<{ code: string }>('POST', '/api/v1/query', { token: key, body: { site_id: siteId, metrics: ['visitors'], date_range: '7d' } });
+      const query = await client.request<{ code: string }>('POST', '/api/v1/query', {
+        token: key,
+        body: { site_id: siteId, metrics: ['visitors'], date_range: '7d' },
+      });
       expect([query.status, query.body.code]).toEqual([401, 'unauthorized']);
     });
   });
@@ -211,7 +240,13 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
         const answer = await widget(type, query);
         expect([type, query, answer.status, answer.body.code]).toEqual([type, query, status, code]);
       }
-      for (const [type, window] of [['countries', '90d'], ['map', 'month'], ['countries', '1d'], ['live-users', '5m'], ['globe', '30m']]) {
+      for (const [type, window] of [
+        ['countries', '90d'],
+        ['map', 'month'],
+        ['countries', '1d'],
+        ['live-users', '5m'],
+        ['globe', '30m'],
+      ]) {
         expect((await widget(type!, `key=${key}&window=${window}`)).status).toBe(200);
       }
     });
@@ -265,7 +300,14 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
       });
       // the last 7 days: the two visitors of today with a known country, and the unknown one
       const week = await widget('countries', `key=${key}&window=7d`);
-      expect(week.body).toMatchObject({ visitors: 4, countries: [{ code: 'DE', visitors: 1, share: 25 }, { code: 'FR', visitors: 1, share: 25 }, { code: 'JP', visitors: 1, share: 25 }] });
+      expect(week.body).toMatchObject({
+        visitors: 4,
+        countries: [
+          { code: 'DE', visitors: 1, share: 25 },
+          { code: 'FR', visitors: 1, share: 25 },
+          { code: 'JP', visitors: 1, share: 25 },
+        ],
+      });
       for (const answer of [thirty, map, week]) {
         const text = JSON.stringify(answer.body);
         for (const secret of ['private-path', '/second', 'secret-referrer', String(VISITOR_BASE).slice(0, 6)]) expect(text).not.toContain(secret);
@@ -277,7 +319,10 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
       const key = await keyOf(siteId);
       const codes = Array.from({ length: 55 }, (_, i) => `${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
       const at = earlyToday(Date.now());
-      await seed(siteId, codes.map((code) => ({ attrs: { country: code }, events: [{ at }] })));
+      await seed(
+        siteId,
+        codes.map((code) => ({ attrs: { country: code }, events: [{ at }] })),
+      );
       const top = await widget('countries', `key=${key}`);
       const all = await widget('map', `key=${key}`);
       expect((top.body.countries as Array<{ code: string }>).map((c) => c.code)).toEqual(codes.slice(0, 50));
@@ -372,14 +417,18 @@ describe.skipIf(!pgGate.available)('widgets: snippet, key, data endpoint', () =>
     it('CORS open without credentials, public caching for 15 s, no-store on refusals', async () => {
       const siteId = await createSite('cors');
       const key = await keyOf(siteId);
-      const response = await fetch(`${sightline.url}/api/v1/widgets/countries?key=${key}`, { headers: { origin: 'https://blog.example', 'x-forwarded-for': freshIp() } });
+      const response = await fetch(`${sightline.url}/api/v1/widgets/countries?key=${key}`, {
+        headers: { origin: 'https://blog.example', 'x-forwarded-for': freshIp() },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('public, max-age=15');
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(response.headers.get('set-cookie')).toBeNull();
-      const refused = await fetch(`${sightline.url}/api/v1/widgets/countries?key=wk_${'x'.repeat(43)}`, { headers: { origin: 'https://blog.example', 'x-forwarded-for': freshIp() } });
+      const refused = await fetch(`${sightline.url}/api/v1/widgets/countries?key=wk_${'x'.repeat(43)}`, {
+        headers: { origin: 'https://blog.example', 'x-forwarded-for': freshIp() },
+      });
       expect(refused.status).toBe(404);
       expect(refused.headers.get('access-control-allow-origin')).toBe('*');
       expect(refused.headers.get('cache-control')).toBe('no-store');

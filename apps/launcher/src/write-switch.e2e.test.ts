@@ -33,7 +33,13 @@ describe('gateway edge, writes disabled (WRITES_ENABLED=false)', () => {
   });
 
   it('switches off the product’s write routes too: registration and key management', async () => {
-    for (const [method, path] of [['POST', '/api/v1/auth/send-otp'], ['POST', '/api/v1/auth/verify-otp'], ['POST', '/api/v1/keys'], ['DELETE', '/api/v1/keys/key_x'], ['PUT', '/api/v1/billing/subscription']]) {
+    for (const [method, path] of [
+      ['POST', '/api/v1/auth/send-otp'],
+      ['POST', '/api/v1/auth/verify-otp'],
+      ['POST', '/api/v1/keys'],
+      ['DELETE', '/api/v1/keys/key_x'],
+      ['PUT', '/api/v1/billing/subscription'],
+    ]) {
       const response = await fetch(`${base}${path}`, { method, body: '{}', headers: { 'content-type': 'application/json' } });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(((await response.json()) as { code: string }).code).toBe('write_disabled');
@@ -44,7 +50,11 @@ describe('gateway edge, writes disabled (WRITES_ENABLED=false)', () => {
   });
 
   it('keeps reads working, including reads sent as POST', async () => {
-    const search = await fetch(`${base}/api/v1/_test/search`, { method: 'POST', body: JSON.stringify({ q: 'x' }), headers: { 'content-type': 'application/json' } });
+    const search = await fetch(`${base}/api/v1/_test/search`, {
+      method: 'POST',
+      body: JSON.stringify({ q: 'x' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(search.status).toBe(200);
     expect((await fetch(`${base}/api/v1/openapi.yaml`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

@@ -23,8 +23,15 @@ const WEEK = ['2026-06-01', '2026-06-07'];
 /** A page goal at the creation limits: 16 wildcards, 2048 characters (it matches no page here). */
 const AT_LIMIT = `/${'*a'.repeat(16)}${'b'.repeat(2048 - 33)}`;
 const site: ReportSite = {
-  siteId: 1, timezone: 'UTC', weekStart: 1, nowMs: Date.parse('2026-06-10T12:00:00Z'),
-  goals: [{ displayName: 'At the limit', pagePath: AT_LIMIT }, { displayName: 'Blog', pagePath: '/blog/*' }, { displayName: 'Signup', eventName: 'Signup' }],
+  siteId: 1,
+  timezone: 'UTC',
+  weekStart: 1,
+  nowMs: Date.parse('2026-06-10T12:00:00Z'),
+  goals: [
+    { displayName: 'At the limit', pagePath: AT_LIMIT },
+    { displayName: 'Blog', pagePath: '/blog/*' },
+    { displayName: 'Signup', eventName: 'Signup' },
+  ],
 };
 
 describe('reads bounded per report (real chDB)', () => {

@@ -68,6 +68,7 @@ export class BoundedReads implements EventStore {
 function memoryLimitAnswer(error: unknown): ApiError | undefined {
   if (!(error instanceof EventStoreError) || error.code !== MEMORY_LIMIT_EXCEEDED) return undefined;
   // "Query memory limit exceeded" vs "Memory limit (total) exceeded"
-  if (/\(total\)/i.test(error.message)) return new ApiError('unavailable', 'The analytics engine is short of memory right now; retry shortly.', { retryAfterSeconds: 5 });
+  if (/\(total\)/i.test(error.message))
+    return new ApiError('unavailable', 'The analytics engine is short of memory right now; retry shortly.', { retryAfterSeconds: 5 });
   return new ApiError('query_too_large');
 }

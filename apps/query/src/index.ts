@@ -22,12 +22,20 @@ export const queryModule = defineServiceModule({
     const implementation: queryV1.QueryServiceServer = {
       siteActivity: unary('Query/SiteActivity', log, (request: queryV1.SiteActivityRequest) => siteActivity(events, request)),
       // readable names for visit:country/region/city rows come from the same geo data ingest codes with
-      query: unary('Query/Query', log, (request: queryV1.QueryRequest) => handleQuery({ events, geo: geoLabels, ...(config.EVENTS_RETENTION_DAYS !== undefined ? { retentionDays: config.EVENTS_RETENTION_DAYS } : {}) }, request)),
+      query: unary('Query/Query', log, (request: queryV1.QueryRequest) =>
+        handleQuery(
+          { events, geo: geoLabels, ...(config.EVENTS_RETENTION_DAYS !== undefined ? { retentionDays: config.EVENTS_RETENTION_DAYS } : {}) },
+          request,
+        ),
+      ),
       listProps: unary('Query/ListProps', log, (request: queryV1.ListPropsRequest) => handleListProps(events, request)),
       exportEvents: exportEventsHandler(events, log),
       funnelReport: unary('Query/FunnelReport', log, (request: queryV1.FunnelReportRequest) => handleFunnelReport(events, request)),
     };
-    return { services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }], stop: async () => {} };
+    return {
+      services: [{ definition: queryV1.QueryServiceService, implementation: implementation as unknown as UntypedServiceImplementation }],
+      stop: async () => {},
+    };
   },
 });
 

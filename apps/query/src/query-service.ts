@@ -19,10 +19,20 @@ export function reportSiteOf(site: queryV1.ReportSite | undefined): ReportSite {
   if (!site || site.siteId <= 0 || !Number.isFinite(nowMs)) throw new ApiError('invalid_request', 'The site context (site_id, timezone, now) is required.');
   const realtimeMinutes = site.realtimeMinutes ?? 0;
   if (realtimeMinutes > REALTIME_MINUTES) throw new ApiError('invalid_request', `realtime_minutes is at most ${REALTIME_MINUTES}.`);
-  return { siteId: site.siteId, timezone: site.timezone || 'UTC', weekStart: site.weekStart, nowMs, goals: site.goals, ...(realtimeMinutes > 0 ? { realtimeMinutes } : {}) };
+  return {
+    siteId: site.siteId,
+    timezone: site.timezone || 'UTC',
+    weekStart: site.weekStart,
+    nowMs,
+    goals: site.goals,
+    ...(realtimeMinutes > 0 ? { realtimeMinutes } : {}),
+  };
 }
 
-export async function handleQuery(deps: { events: EventStore; geo: GeoLabels; retentionDays?: number }, request: queryV1.QueryRequest): Promise<queryV1.QueryResponse> {
+export async function handleQuery(
+  deps: { events: EventStore; geo: GeoLabels; retentionDays?: number },
+  request: queryV1.QueryRequest,
+): Promise<queryV1.QueryResponse> {
   const query = decodeQueryRequest(request.query);
   return { answer: encodeQueryAnswer(await runQuery(deps, query, reportSiteOf(request.site))) };
 }

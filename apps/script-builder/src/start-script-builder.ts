@@ -49,32 +49,36 @@ export async function startScriptBuilder(deps: DepsFor<typeof SCRIPT_BUILDER_NEE
   let consumer: DurableConsumer | undefined;
   if (options.consumeSettings !== false) {
     await bus.ensureStreams(SIGHTLINE_STREAMS);
-    consumer = startDurableConsumer(bus, {
-      stream: STREAM_NAMES.settings,
-      durable: SETTINGS_DURABLE,
-      filterSubject: SUBJECTS.settingsChanged,
-      handler: async (msg) => {
-        const { site_id: siteId, kind, features } = msg.data ?? {};
-        // the new selection rides in the payload proper (kind tracking); checked anyway: the bus crosses versions
-        if (kind === 'tracking' && Array.isArray(features)) {
-          try {
-            await bundles.get(parseSelection(features.map(String)));
-          } catch (error) {
-            log.warn({ err: error, site_id: siteId }, 'settings.changed carried an unusable selection');
+    consumer = startDurableConsumer(
+      bus,
+      {
+        stream: STREAM_NAMES.settings,
+        durable: SETTINGS_DURABLE,
+        filterSubject: SUBJECTS.settingsChanged,
+        handler: async (msg) => {
+          const { site_id: siteId, kind, features } = msg.data ?? {};
+          // the new selection rides in the payload proper (kind tracking); checked anyway: the bus crosses versions
+          if (kind === 'tracking' && Array.isArray(features)) {
+            try {
+              await bundles.get(parseSelection(features.map(String)));
+            } catch (error) {
+              log.warn({ err: error, site_id: siteId }, 'settings.changed carried an unusable selection');
+            }
           }
-        }
-        if (options.purgeWebhookUrl && siteId !== undefined) {
-          const response = await fetch(options.purgeWebhookUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ site_id: siteId }),
-            signal: AbortSignal.timeout(5_000),
-          });
-          // throwing naks: the purge is retried with the message
-          if (!response.ok) throw new Error(`purge webhook answered ${response.status}`);
-        }
+          if (options.purgeWebhookUrl && siteId !== undefined) {
+            const response = await fetch(options.purgeWebhookUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ site_id: siteId }),
+              signal: AbortSignal.timeout(5_000),
+            });
+            // throwing naks: the purge is retried with the message
+            if (!response.ok) throw new Error(`purge webhook answered ${response.status}`);
+          }
+        },
       },
-    }, { onRetry: (error) => log.warn({ err: error }, 'settings.changed consumer could not start; retrying') });
+      { onRetry: (error) => log.warn({ err: error }, 'settings.changed consumer could not start; retrying') },
+    );
   }
 
   const implementation: scriptBuilderV1.ScriptBuilderServiceServer = {

@@ -13,9 +13,16 @@ export function blockedIpsSuite(suite: SettingsSuite): void {
     test('addresses and CIDR ranges, normalized and deduplicated; GET answers {blocked_ips}', async () => {
       const siteId = freshSiteId();
       expect(await h.rpc.getBlockedIps({ siteId })).toEqual({ siteId, blockedIps: [] });
-      const put = await h.rpc.putBlockedIps({ siteId, ...writer, blockedIps: ['203.0.113.9', '2001:DB8:0:0:0:0:0:1', '2001:db8::1', '10.0.0.0/8', '2001:db8::/32', ' 198.51.100.1 '] });
+      const put = await h.rpc.putBlockedIps({
+        siteId,
+        ...writer,
+        blockedIps: ['203.0.113.9', '2001:DB8:0:0:0:0:0:1', '2001:db8::1', '10.0.0.0/8', '2001:db8::/32', ' 198.51.100.1 '],
+      });
       expect(put).toEqual({ siteId, count: 5 });
-      expect(await h.rpc.getBlockedIps({ siteId })).toEqual({ siteId, blockedIps: ['203.0.113.9', '2001:db8::1', '10.0.0.0/8', '2001:db8::/32', '198.51.100.1'] });
+      expect(await h.rpc.getBlockedIps({ siteId })).toEqual({
+        siteId,
+        blockedIps: ['203.0.113.9', '2001:db8::1', '10.0.0.0/8', '2001:db8::/32', '198.51.100.1'],
+      });
       expect(await h.rpc.putBlockedIps({ siteId, ...writer, blockedIps: [] })).toEqual({ siteId, count: 0 });
       expect(await h.rpc.getBlockedIps({ siteId })).toEqual({ siteId, blockedIps: [] });
     });

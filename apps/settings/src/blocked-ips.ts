@@ -53,10 +53,10 @@ export async function putBlockedIps(ctx: SettingsContext, request: settingsV1.Pu
     await lockSite(tx, siteId, now);
     await tx.query('DELETE FROM settings.blocked_ips WHERE site_id = $1', [siteId]);
     if (list.length > 0) {
-      await tx.query(
-        'INSERT INTO settings.blocked_ips (site_id, address, position) SELECT $1, a, p::int FROM unnest($2::text[]) WITH ORDINALITY AS t(a, p)',
-        [siteId, list],
-      );
+      await tx.query('INSERT INTO settings.blocked_ips (site_id, address, position) SELECT $1, a, p::int FROM unnest($2::text[]) WITH ORDINALITY AS t(a, p)', [
+        siteId,
+        list,
+      ]);
     }
     await announce(tx, siteId, 'blocked_ips', 0, audit, { count: list.length }, now);
   });

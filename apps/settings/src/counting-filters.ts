@@ -11,9 +11,14 @@ import { siteIdOf } from './write.js';
 export async function getCountingFilters(ctx: SettingsContext, request: settingsV1.GetCountingFiltersRequest): Promise<settingsV1.CountingFilters> {
   const siteId = siteIdOf(request.siteId);
   const [hostnames, ips, countries] = await Promise.all([
-    ctx.db.query<{ kind: 'allowed' | 'blocked'; hostname: string }>('SELECT kind, hostname FROM settings.hostname_filters WHERE site_id = $1 ORDER BY kind, position', [siteId]),
+    ctx.db.query<{ kind: 'allowed' | 'blocked'; hostname: string }>(
+      'SELECT kind, hostname FROM settings.hostname_filters WHERE site_id = $1 ORDER BY kind, position',
+      [siteId],
+    ),
     ctx.db.query<{ address: string }>('SELECT address FROM settings.blocked_ips WHERE site_id = $1 ORDER BY position', [siteId]),
-    ctx.db.query<{ kind: 'allowed' | 'blocked'; code: string }>('SELECT kind, code FROM settings.country_filters WHERE site_id = $1 ORDER BY kind, position', [siteId]),
+    ctx.db.query<{ kind: 'allowed' | 'blocked'; code: string }>('SELECT kind, code FROM settings.country_filters WHERE site_id = $1 ORDER BY kind, position', [
+      siteId,
+    ]),
   ]);
   return {
     siteId,

@@ -36,7 +36,11 @@ export function countriesSuite(suite: SettingsSuite): void {
       for (const bad of ['XX', 'EU', 'UK', 'DEU', 'd', '']) {
         await expectApiError(h.rpc.putCountries({ siteId: freshSiteId(), ...writer, allowed: [bad], blocked: [] }), 'invalid_request');
       }
-      await expectApiError(h.rpc.putCountries({ siteId: freshSiteId(), ...writer, allowed: [], blocked: Array(301).fill('DE') }), 'invalid_request', /at most 300/);
+      await expectApiError(
+        h.rpc.putCountries({ siteId: freshSiteId(), ...writer, allowed: [], blocked: Array(301).fill('DE') }),
+        'invalid_request',
+        /at most 300/,
+      );
     });
   });
 }

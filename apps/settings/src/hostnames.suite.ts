@@ -27,7 +27,10 @@ export function hostnamesSuite(suite: SettingsSuite): void {
       });
       expect(put).toEqual({ siteId, count: 3 });
       expect(await h.rpc.getHostnames({ siteId })).toEqual({ siteId, allowed: ['example.com', '*.xn--bcher-kva.example'], blocked: ['staging.example.com'] });
-      expect(await h.rpc.putHostnames({ siteId, ...writer, allowed: [], blocked: ['ads.test'], siteHost: '', siteRecentlyActive: false })).toEqual({ siteId, count: 1 });
+      expect(await h.rpc.putHostnames({ siteId, ...writer, allowed: [], blocked: ['ads.test'], siteHost: '', siteRecentlyActive: false })).toEqual({
+        siteId,
+        count: 1,
+      });
       expect(await h.rpc.getHostnames({ siteId })).toEqual({ siteId, allowed: [], blocked: ['ads.test'] });
     });
 
@@ -39,11 +42,29 @@ export function hostnamesSuite(suite: SettingsSuite): void {
         );
       }
       await expectApiError(
-        h.rpc.putHostnames({ siteId: freshSiteId(), ...writer, allowed: [], blocked: Array.from({ length: 501 }, (_, i) => `h${i}.test`), siteHost: '', siteRecentlyActive: false }),
+        h.rpc.putHostnames({
+          siteId: freshSiteId(),
+          ...writer,
+          allowed: [],
+          blocked: Array.from({ length: 501 }, (_, i) => `h${i}.test`),
+          siteHost: '',
+          siteRecentlyActive: false,
+        }),
         'invalid_request',
         /at most 500/,
       );
-      expect((await h.rpc.putHostnames({ siteId: freshSiteId(), ...writer, allowed: [], blocked: Array.from({ length: 500 }, (_, i) => `h${i}.test`), siteHost: '', siteRecentlyActive: false })).count).toBe(500);
+      expect(
+        (
+          await h.rpc.putHostnames({
+            siteId: freshSiteId(),
+            ...writer,
+            allowed: [],
+            blocked: Array.from({ length: 500 }, (_, i) => `h${i}.test`),
+            siteHost: '',
+            siteRecentlyActive: false,
+          })
+        ).count,
+      ).toBe(500);
     });
 
     test('site_domain_blocked when a recently active site would block its own host; nothing written', async () => {
@@ -57,13 +78,22 @@ export function hostnamesSuite(suite: SettingsSuite): void {
         { allowed: ['SHOP.example.com'], blocked: ['Shop.Example.com'] },
       ];
       for (const lists of attempts) {
-        await expectApiError(h.rpc.putHostnames({ siteId, ...writer, ...lists, siteHost: 'shop.example.com', siteRecentlyActive: true }), 'site_domain_blocked');
+        await expectApiError(
+          h.rpc.putHostnames({ siteId, ...writer, ...lists, siteHost: 'shop.example.com', siteRecentlyActive: true }),
+          'site_domain_blocked',
+        );
       }
       expect(await h.rpc.getHostnames({ siteId })).toEqual({ siteId, allowed: [], blocked: ['old.test'] });
       expect(await outboxCount(siteId)).toBe(before);
       // allowed by wildcard, or not recently active: accepted
-      expect((await h.rpc.putHostnames({ siteId, ...writer, allowed: ['*.example.com'], blocked: [], siteHost: 'shop.example.com', siteRecentlyActive: true })).count).toBe(1);
-      expect((await h.rpc.putHostnames({ siteId, ...writer, allowed: [], blocked: ['shop.example.com'], siteHost: 'shop.example.com', siteRecentlyActive: false })).count).toBe(1);
+      expect(
+        (await h.rpc.putHostnames({ siteId, ...writer, allowed: ['*.example.com'], blocked: [], siteHost: 'shop.example.com', siteRecentlyActive: true }))
+          .count,
+      ).toBe(1);
+      expect(
+        (await h.rpc.putHostnames({ siteId, ...writer, allowed: [], blocked: ['shop.example.com'], siteHost: 'shop.example.com', siteRecentlyActive: false }))
+          .count,
+      ).toBe(1);
     });
   });
 }

@@ -42,7 +42,10 @@ function listOf(field: string, values: readonly string[]): string[] {
   for (const raw of boundedList(field, values, MAX_HOSTNAMES, MAX_RAW_LENGTH)) {
     const host = normalizeHostname(raw.trim());
     if (host === null) {
-      throw new ApiError('invalid_request', `${field}: ${quote(raw)} is not a hostname (plain host names only, optionally starting with "*.", no scheme, path or port).`);
+      throw new ApiError(
+        'invalid_request',
+        `${field}: ${quote(raw)} is not a hostname (plain host names only, optionally starting with "*.", no scheme, path or port).`,
+      );
     }
     if (!out.includes(host)) out.push(host);
   }
@@ -50,10 +53,10 @@ function listOf(field: string, values: readonly string[]): string[] {
 }
 
 async function readList(db: Queryable, siteId: number, kind: 'allowed' | 'blocked'): Promise<string[]> {
-  const { rows } = await db.query<{ hostname: string }>(
-    'SELECT hostname FROM settings.hostname_filters WHERE site_id = $1 AND kind = $2 ORDER BY position',
-    [siteId, kind],
-  );
+  const { rows } = await db.query<{ hostname: string }>('SELECT hostname FROM settings.hostname_filters WHERE site_id = $1 AND kind = $2 ORDER BY position', [
+    siteId,
+    kind,
+  ]);
   return rows.map((r) => r.hostname);
 }
 
@@ -69,16 +72,22 @@ export async function putHostnames(ctx: SettingsContext, request: settingsV1.Put
   const blocked = listOf('blocked', request.blocked);
   if (request.siteRecentlyActive) {
     const siteHost = normalizeHostname(request.siteHost.trim());
-    if (siteHost === null || siteHost.startsWith('*.')) throw new ApiError('invalid_request', 'site_host must be the site\'s own host name.');
+    if (siteHost === null || siteHost.startsWith('*.')) throw new ApiError('invalid_request', "site_host must be the site's own host name.");
     if (blocksHost(allowed, blocked, siteHost)) {
-      throw new ApiError('site_domain_blocked', `These lists would block the site's own domain ${siteHost}, which sent events in the last 7 days; nothing was written.`);
+      throw new ApiError(
+        'site_domain_blocked',
+        `These lists would block the site's own domain ${siteHost}, which sent events in the last 7 days; nothing was written.`,
+      );
     }
   }
   const now = ctx.clock();
   await ctx.db.transaction(async (tx) => {
     await lockSite(tx, siteId, now);
     await tx.query('DELETE FROM settings.hostname_filters WHERE site_id = $1', [siteId]);
-    for (const [kind, list] of [['allowed', allowed], ['blocked', blocked]] as const) {
+    for (const [kind, list] of [
+      ['allowed', allowed],
+      ['blocked', blocked],
+    ] as const) {
       if (list.length === 0) continue;
       await tx.query(
         `INSERT INTO settings.hostname_filters (site_id, kind, hostname, position)

@@ -18,7 +18,10 @@ export async function putPublicDashboard(ctx: SettingsContext, request: settings
   const siteId = siteIdOf(request.siteId);
   const audit = auditOf(request.actor, request.audit);
   if (!request.enabled && alwaysPublic(request.siteHobby, request.accountPaid)) {
-    throw new ApiError('hobby_always_public', 'A hobby site stays public unless its owner has a paid subscription (active or past_due; a trial does not count).');
+    throw new ApiError(
+      'hobby_always_public',
+      'A hobby site stays public unless its owner has a paid subscription (active or past_due; a trial does not count).',
+    );
   }
   const now = ctx.clock();
   await ctx.db.transaction(async (tx) => {

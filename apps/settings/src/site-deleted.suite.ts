@@ -20,7 +20,11 @@ export function siteDeletedSuite(suite: SettingsSuite): void {
         await h.rpc.putBlockedIps({ siteId: id, ...writer, blockedIps: ['10.0.0.1'] });
         await h.rpc.putCountries({ siteId: id, ...writer, allowed: ['DE'], blocked: [] });
       }
-      await h.bus.publish(SUBJECTS.siteDeleted, { site_id: siteId, account_id: 42, tracking_key: 'k', deleted_at: h.time.now().toISOString() }, { msgId: `test-deleted-${siteId}` });
+      await h.bus.publish(
+        SUBJECTS.siteDeleted,
+        { site_id: siteId, account_id: 42, tracking_key: 'k', deleted_at: h.time.now().toISOString() },
+        { msgId: `test-deleted-${siteId}` },
+      );
       const remaining = async (id: number) => {
         let n = 0;
         for (const table of ['site_settings', 'hostname_filters', 'blocked_ips', 'country_filters']) {

@@ -18,18 +18,25 @@ export async function dropSiteSettings(db: Db, siteId: number): Promise<void> {
  * with it. Retries in the background until the SITES stream exists.
  */
 export function consumeSiteDeleted(db: Db, bus: Bus, log: Logger, durable = SITE_DELETED_DURABLE, retryStartMs?: number): DurableConsumer {
-  return startDurableConsumer(bus, {
-    stream: STREAM_NAMES.sites,
-    durable,
-    filterSubject: SUBJECTS.siteDeleted,
-    handler: async (msg) => {
-      const siteId = msg.data?.site_id;
-      if (!Number.isSafeInteger(siteId) || siteId <= 0) {
-        log.warn({ msg_id: msg.msgId }, 'site.deleted without a valid site_id; dropped');
-        return;
-      }
-      await dropSiteSettings(db, siteId);
-      log.info({ site_id: siteId }, 'settings of a deleted site dropped');
+  return startDurableConsumer(
+    bus,
+    {
+      stream: STREAM_NAMES.sites,
+      durable,
+      filterSubject: SUBJECTS.siteDeleted,
+      handler: async (msg) => {
+        const siteId = msg.data?.site_id;
+        if (!Number.isSafeInteger(siteId) || siteId <= 0) {
+          log.warn({ msg_id: msg.msgId }, 'site.deleted without a valid site_id; dropped');
+          return;
+        }
+        await dropSiteSettings(db, siteId);
+        log.info({ site_id: siteId }, 'settings of a deleted site dropped');
+      },
     },
-  }, { ...(retryStartMs !== undefined ? { firstDelayMs: retryStartMs } : {}), onRetry: (error) => log.warn({ err: error }, 'site.deleted consumer could not start; retrying') });
+    {
+      ...(retryStartMs !== undefined ? { firstDelayMs: retryStartMs } : {}),
+      onRetry: (error) => log.warn({ err: error }, 'site.deleted consumer could not start; retrying'),
+    },
+  );
 }

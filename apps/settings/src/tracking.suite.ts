@@ -55,7 +55,11 @@ export function trackingSuite(suite: SettingsSuite): void {
       await expectApiError(h.rpc.putTracking({ siteId: freshSiteId(), ...writer, features: ['x'.repeat(101)] }), 'invalid_request');
       await expectApiError(h.rpc.getTracking({ siteId: 0 }), 'invalid_request', /site_id/);
       await expectApiError(h.rpc.putTracking({ siteId: freshSiteId(), audit: writer.audit, features: [] }), 'unauthorized', /actor/);
-      await expectApiError(h.rpc.putTracking({ siteId: freshSiteId(), ...writer, actor: { ...writer.actor, accountId: 0 }, features: [] }), 'unauthorized', /actor/);
+      await expectApiError(
+        h.rpc.putTracking({ siteId: freshSiteId(), ...writer, actor: { ...writer.actor, accountId: 0 }, features: [] }),
+        'unauthorized',
+        /actor/,
+      );
     });
   });
 }

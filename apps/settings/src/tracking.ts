@@ -37,7 +37,10 @@ export async function putTracking(ctx: SettingsContext, request: settingsV1.PutT
   const selection = normalizeSelection(wanted as FeatureId[]);
   const unmet = unmetRequirement(selection);
   if (unmet) {
-    throw new ApiError('invalid_request', `Feature "${unmet.feature}" requires "${unmet.requires}": enable "${unmet.requires}" too, or drop "${unmet.feature}".`);
+    throw new ApiError(
+      'invalid_request',
+      `Feature "${unmet.feature}" requires "${unmet.requires}": enable "${unmet.requires}" too, or drop "${unmet.feature}".`,
+    );
   }
   const now = ctx.clock();
   const version = await ctx.db.transaction(async (tx) => {

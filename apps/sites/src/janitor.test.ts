@@ -35,7 +35,11 @@ describe('janitor sweep', () => {
       [now],
     );
     const job = (createdAt: Date, seq: number) =>
-      t.db.query("INSERT INTO sites.import_jobs (site_id, format, created_by, created_at, progress_seq) VALUES ($1, 'sightline', 1, $2, $3)", [sites[0]!.id, createdAt, seq]);
+      t.db.query("INSERT INTO sites.import_jobs (site_id, format, created_by, created_at, progress_seq) VALUES ($1, 'sightline', 1, $2, $3)", [
+        sites[0]!.id,
+        createdAt,
+        seq,
+      ]);
     await job(at(-3_600_001), 0);
     await job(at(-3_600_001), 5);
     await job(at(-60_000), 0);

@@ -39,8 +39,13 @@ export async function sweep(db: Db, now: Date): Promise<SweepResult> {
 
 /** Sweeps every `intervalMs` in the background. */
 export function startJanitor(db: Db, clock: Clock, log: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startPeriodicTask('janitor', intervalMs, async () => {
-    const result = await sweep(db, clock());
-    if (result.idempotencyRecords + result.outboxRows + result.abandonedImports > 0) log.debug({ ...result }, 'janitor swept');
-  }, log);
+  return startPeriodicTask(
+    'janitor',
+    intervalMs,
+    async () => {
+      const result = await sweep(db, clock());
+      if (result.idempotencyRecords + result.outboxRows + result.abandonedImports > 0) log.debug({ ...result }, 'janitor swept');
+    },
+    log,
+  );
 }

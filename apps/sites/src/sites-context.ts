@@ -29,5 +29,10 @@ export interface SitesSettings {
 
 export function sitesSettings(config: Config): SitesSettings {
   const hobbyZones = config.HOBBY_ZONES.map((zone) => toAsciiHostname(zone.replace(/^\.+/, ''))).filter((zone): zone is string => !!zone);
-  return { publicUrl: config.publicUrl.replace(/\/+$/, ''), hobbyZones, defaultTimezone: config.defaultTimezone, ...(config.SECRET_KEY ? { secretKey: config.SECRET_KEY } : {}) };
+  return {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    hobbyZones,
+    defaultTimezone: config.defaultTimezone,
+    ...(config.SECRET_KEY ? { secretKey: config.SECRET_KEY } : {}),
+  };
 }

@@ -35,7 +35,8 @@ describe('buildWidgets', () => {
   });
 
   it('keeps every widget within its brotli budget (issue 32)', () => {
-    for (const type of WIDGET_TYPES) expect(manifest.widgets[type].br, `${type}: ${manifest.widgets[type].br} B brotli`).toBeLessThanOrEqual(WIDGET_BUDGETS_BR[type]);
+    for (const type of WIDGET_TYPES)
+      expect(manifest.widgets[type].br, `${type}: ${manifest.widgets[type].br} B brotli`).toBeLessThanOrEqual(WIDGET_BUDGETS_BR[type]);
     expect(WIDGET_BUDGETS_BR).toEqual({ 'live-users': 5120, countries: 5120, map: 51200, globe: 20480 });
   });
 
@@ -46,7 +47,8 @@ describe('buildWidgets', () => {
       expect(text, file.path).not.toMatch(/\beval\(|new Function\(|\bimport\(|^import |^export /m);
       // no <style> on the host page and no data: image (strict CSPs refuse both): cobe is patched at build time
       expect(text, file.path).not.toMatch(/document\.head|new Image\b|data:image/);
-      for (const url of text.match(/https?:\/\/[a-z0-9.-]+\.[a-z]{2,}[^"'\s)`]*/gi) ?? []) expect(url, file.path).toMatch(/^https:\/\/db-ip\.com$|^http:\/\/www\.w3\.org\/2000\/svg$/);
+      for (const url of text.match(/https?:\/\/[a-z0-9.-]+\.[a-z]{2,}[^"'\s)`]*/gi) ?? [])
+        expect(url, file.path).toMatch(/^https:\/\/db-ip\.com$|^http:\/\/www\.w3\.org\/2000\/svg$/);
     }
   });
 

@@ -27,7 +27,7 @@ describe('globe markers', () => {
     expect(pulseScale(3000, 3000)).toBe(1);
     expect(pulseScale(-1, 3000)).toBe(1);
   });
-  it("faces Berlin: phi = π − (lon·π/180 − π/2), theta = lat·π/180", () => {
+  it('faces Berlin: phi = π − (lon·π/180 − π/2), theta = lat·π/180', () => {
     const [phi, theta] = rotationToward(52.52, 13.41);
     expect(phi).toBeCloseTo(Math.PI - (0.234049 - Math.PI / 2), 5);
     expect(theta).toBeCloseTo(0.916646, 5);

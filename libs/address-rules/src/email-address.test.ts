@@ -13,7 +13,7 @@ const accepted: Array<[string, string]> = [
   ['x@example.com.au', 'x@example.com.au'],
   ['x@ru.com', 'x@ru.com'], // "ru" as a label, not the zone
   ['x@mail.rus', 'x@mail.rus'],
-  ['o\'brien_{1}@a-b.io', 'o\'brien_{1}@a-b.io'],
+  ["o'brien_{1}@a-b.io", "o'brien_{1}@a-b.io"],
   [`${'a'.repeat(64)}@mail.com`, `${'a'.repeat(64)}@mail.com`],
 ];
 

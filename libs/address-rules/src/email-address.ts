@@ -1,9 +1,7 @@
 import { toAsciiHostname } from './hostname.js';
 import { REFUSED_ZONES_TEXT, refusedZoneOf, undeliverableZoneOf } from './zones.js';
 
-export type EmailCheck =
-  | { ok: true; email: string }
-  | { ok: false; code: 'invalid_request' | 'email_undeliverable' | 'domain_not_allowed'; message: string };
+export type EmailCheck = { ok: true; email: string } | { ok: false; code: 'invalid_request' | 'email_undeliverable' | 'domain_not_allowed'; message: string };
 
 const MAX_ADDRESS = 254; // RFC 5321 path limit minus the angle brackets
 const MAX_MAILBOX = 64;

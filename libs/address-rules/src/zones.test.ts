@@ -19,9 +19,12 @@ describe('refusedZoneOf (site hostnames and mail domains)', () => {
     expect(refusedZoneOf(hostname)).toBe(zone);
   });
 
-  it.each(['mail.com', 'ru.com', 'russia.com', 'mail.rus', 'byte.dev', 'su.example.net', 'xn--p1ai.com', '', '   ', 'a b'])('%j is in no refused zone', (hostname) => {
-    expect(refusedZoneOf(hostname)).toBeNull();
-  });
+  it.each(['mail.com', 'ru.com', 'russia.com', 'mail.rus', 'byte.dev', 'su.example.net', 'xn--p1ai.com', '', '   ', 'a b'])(
+    '%j is in no refused zone',
+    (hostname) => {
+      expect(refusedZoneOf(hostname)).toBeNull();
+    },
+  );
 
   it('lists the zones in the order the spec names them', () => {
     expect(REFUSED_ZONES_TEXT).toBe('.ru, .su, .by, .рф, .бел');

@@ -26,15 +26,7 @@ export const REFUSED_ZONES_TEXT = REFUSED_ZONES.map((zone) => zone.display).join
  * Names that can never receive mail: the reserved example domains (RFC 2606) and
  * the special-use top-level names (RFC 6761). Spec: 400 `email_undeliverable`.
  */
-export const UNDELIVERABLE_ZONES: readonly string[] = [
-  'example.com',
-  'example.net',
-  'example.org',
-  'example',
-  'test',
-  'invalid',
-  'localhost',
-];
+export const UNDELIVERABLE_ZONES: readonly string[] = ['example.com', 'example.net', 'example.org', 'example', 'test', 'invalid', 'localhost'];
 
 /**
  * The refused zone `hostname` lies in (its display form, e.g. `.рф`), or null.

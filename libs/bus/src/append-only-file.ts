@@ -1,15 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  ftruncateSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**

@@ -60,6 +60,9 @@ export class WorkQueueConflictError extends Error {
     readonly durable: string,
     options?: ErrorOptions & { detail?: string },
   ) {
-    super(`durable "${durable}" overlaps another durable of work-queue stream "${stream}"${options?.detail ? ` (${options.detail})` : ''}: give each durable its own filter subject`, options);
+    super(
+      `durable "${durable}" overlaps another durable of work-queue stream "${stream}"${options?.detail ? ` (${options.detail})` : ''}: give each durable its own filter subject`,
+      options,
+    );
   }
 }

@@ -42,7 +42,6 @@ export type Subject = PublishSubject<SubjectPayloads>;
 /** The payload of a product subject or filter. */
 export type Payload<S extends ConsumeSubject<SubjectPayloads>> = SubjectPayloads[S];
 
-
 export interface DeliveredMessage<T = unknown> {
   subject: string;
   data: T;

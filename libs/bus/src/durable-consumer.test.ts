@@ -35,7 +35,11 @@ describe('startDurableConsumer', () => {
   it('stop() before the stream appears ends the retries', async () => {
     const bus = new LocalBus<UntypedSubjects>();
     let failures = 0;
-    const consumer = startDurableConsumer<UntypedSubjects>(bus, { stream: 'NEVER', durable: 'd', handler: async () => {} }, { firstDelayMs: 10, onRetry: () => void failures++ });
+    const consumer = startDurableConsumer<UntypedSubjects>(
+      bus,
+      { stream: 'NEVER', durable: 'd', handler: async () => {} },
+      { firstDelayMs: 10, onRetry: () => void failures++ },
+    );
     await waitFor(() => failures >= 1);
     await consumer.stop();
     const after = failures;

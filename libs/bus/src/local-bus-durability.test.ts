@@ -90,7 +90,13 @@ describe('LocalBus durability', () => {
 
     // Run 3: all acked now.
     const thirdRun: number[] = [];
-    await drain(journalDir, 'ingest', async (data) => void thirdRun.push(data.i), () => true, 300);
+    await drain(
+      journalDir,
+      'ingest',
+      async (data) => void thirdRun.push(data.i),
+      () => true,
+      300,
+    );
     expect(thirdRun).toEqual([]);
   }, 60_000);
 

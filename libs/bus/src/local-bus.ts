@@ -125,7 +125,12 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     this.expiryTimer.unref();
     // what each stream holds, for /metrics (read at scrape time)
     this.stopReporting = reportBusStreams(() =>
-      [...this.streams.values()].map((stream) => ({ stream: stream.name, messages: stream.retainedCount, bytes: stream.retainedBytes, limitBytes: options.maxStreamBytes })),
+      [...this.streams.values()].map((stream) => ({
+        stream: stream.name,
+        messages: stream.retainedCount,
+        bytes: stream.retainedBytes,
+        limitBytes: options.maxStreamBytes,
+      })),
     );
   }
 
@@ -329,4 +334,3 @@ export class LocalBus<P extends SubjectCatalogue = SubjectPayloads> implements B
     if (this.closed) throw new BusClosedError('local');
   }
 }
-

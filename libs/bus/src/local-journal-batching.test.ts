@@ -62,7 +62,11 @@ describe('LocalBus journal: one write per turn', () => {
   it('stores a msgId published twice in the same turn once', async () => {
     const { bus, journalFile } = await openBus();
     cleanups.push(() => bus.close());
-    await Promise.all([bus.publish('ev.1', { i: 1 }, { msgId: 'same' }), bus.publish('ev.1', { i: 2 }, { msgId: 'same' }), bus.publish('ev.1', { i: 3 }, { msgId: 'other' })]);
+    await Promise.all([
+      bus.publish('ev.1', { i: 1 }, { msgId: 'same' }),
+      bus.publish('ev.1', { i: 2 }, { msgId: 'same' }),
+      bus.publish('ev.1', { i: 3 }, { msgId: 'other' }),
+    ]);
     expect(journalPayloads(journalFile).map((p) => p.i)).toEqual([1, 3]);
     await bus.publish('ev.1', { i: 4 }, { msgId: 'same' });
     expect((await bus.streamState('EV'))?.messages).toBe(2);
@@ -72,7 +76,11 @@ describe('LocalBus journal: one write per turn', () => {
     const { bus, journalFile } = await openBus();
     cleanups.push(() => bus.close());
     const delivered: number[] = [];
-    await bus.consume({ stream: 'EV', durable: 'd', handler: async (message: DeliveredMessage<unknown>) => void delivered.push((message.data as { i: number }).i) });
+    await bus.consume({
+      stream: 'EV',
+      durable: 'd',
+      handler: async (message: DeliveredMessage<unknown>) => void delivered.push((message.data as { i: number }).i),
+    });
     await bus.publish('ev.0', { i: 0 });
     await waitFor(() => delivered.length === 1);
     const sizeBefore = readFileSync(journalFile).length;

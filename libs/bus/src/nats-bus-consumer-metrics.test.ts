@@ -65,7 +65,14 @@ describe.skipIf(!gate.available)('NatsBus consumer backlog metrics', () => {
     release();
     await expect.poll(() => handled, { timeout: 5_000 }).toBe(5);
     await expect
-      .poll(async () => [await readMetricValue(busConsumerPending, series), await readMetricValue(busConsumerAckPending, series), await readMetricValue(busConsumerLag, series)], { timeout: 5_000, interval: 300 })
+      .poll(
+        async () => [
+          await readMetricValue(busConsumerPending, series),
+          await readMetricValue(busConsumerAckPending, series),
+          await readMetricValue(busConsumerLag, series),
+        ],
+        { timeout: 5_000, interval: 300 },
+      )
       .toEqual([0, 0, 0]);
   });
 

@@ -145,7 +145,9 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
 
   it('ends a message whose last delivery hangs past the ack wait, and one whose payload is not JSON, each logged once', async () => {
     const logs: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-    const bus = await connectNatsBus<UntypedSubjects>(gate.url, { logger: (_level, message, fields) => void logs.push({ message, ...(fields ? { fields } : {}) }) });
+    const bus = await connectNatsBus<UntypedSubjects>(gate.url, {
+      logger: (_level, message, fields) => void logs.push({ message, ...(fields ? { fields } : {}) }),
+    });
     opened.push(bus);
     await withStream(bus, 'ends', async (name, prefix) => {
       const deliveries: number[] = [];
@@ -162,7 +164,9 @@ describe.skipIf(!gate.available)('NatsBus specifics', () => {
       });
       await bus.publish(`${prefix}.hang`, { n: 1 });
       await jetstream(bus.connection).publish(`${prefix}.raw`, 'not json {');
-      await vi.waitFor(() => expect(logs.map((l) => l.fields?.reason).sort()).toEqual(['ack wait expired', expect.stringMatching(/^payload is not JSON/)]), { timeout: 5000 });
+      await vi.waitFor(() => expect(logs.map((l) => l.fields?.reason).sort()).toEqual(['ack wait expired', expect.stringMatching(/^payload is not JSON/)]), {
+        timeout: 5000,
+      });
       await new Promise((resolve) => setTimeout(resolve, 1200));
       // the hanging handler ran once (maxDeliver 1): no redelivery, no second log line
       expect(deliveries).toEqual([1]);

@@ -16,17 +16,7 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { RequestError, connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import type {
-  Bus,
-  ConsumeOptions,
-  ConsumeSubject,
-  PublishOptions,
-  PublishSubject,
-  StreamConfig,
-  StreamState,
-  SubjectCatalogue,
-  Subscription,
-} from './bus.js';
+import type { Bus, ConsumeOptions, ConsumeSubject, PublishOptions, PublishSubject, StreamConfig, StreamState, SubjectCatalogue, Subscription } from './bus.js';
 import type { SubjectPayloads } from './streams.js';
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_MAX_ACK_PENDING, DEFAULT_MAX_DELIVER } from './bus-defaults.js';
 import { BusClosedError, NoStreamForSubjectError, StreamNotFoundError, WorkQueueConflictError } from './bus-errors.js';
@@ -41,7 +31,6 @@ import { PublishPerTurn } from './publish-per-turn.js';
 import { publishWithTelemetry } from './publish-telemetry.js';
 import { readConsumerFigures, type ConsumedDurable } from './nats-consumer-figures.js';
 import { reportBusConsumers } from '@sightline/telemetry';
-
 
 export interface NatsBusOptions {
   /** Reports messages given up after maxDeliver and crashing broadcast handlers. */

@@ -16,7 +16,13 @@ export interface ConsumedDurable {
  */
 export async function readConsumerFigures(jsm: JetStreamManager, consumed: ConsumedDurable, now = Date.now()): Promise<BusConsumerFigures> {
   const info = await jsm.consumers.info(consumed.stream, consumed.durable);
-  const figures = { stream: consumed.stream, durable: consumed.durable, pending: info.num_pending, ackPending: info.num_ack_pending, oldestUnackedAgeSeconds: 0 };
+  const figures = {
+    stream: consumed.stream,
+    durable: consumed.durable,
+    pending: info.num_pending,
+    ackPending: info.num_ack_pending,
+    oldestUnackedAgeSeconds: 0,
+  };
   if (info.num_pending + info.num_ack_pending === 0) return figures;
   // the server takes `next_by_subj` on this API (nats-server ≥ 2.9); the client's type names only seq / last_by_subj
   const query = { seq: info.ack_floor.stream_seq + 1, next_by_subj: consumed.filterSubject ?? '>' } as unknown as MsgRequest;

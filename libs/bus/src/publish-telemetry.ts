@@ -49,7 +49,11 @@ export async function publishWithTelemetry(adapter: Adapter, subject: string, pu
   const span = tracingActive()
     ? tracer.startSpan(`publish ${family}`, {
         kind: SpanKind.PRODUCER,
-        attributes: { 'messaging.system': adapter === 'nats' ? 'nats' : 'sightline-local', 'messaging.destination.name': subject, 'messaging.operation.type': 'publish' },
+        attributes: {
+          'messaging.system': adapter === 'nats' ? 'nats' : 'sightline-local',
+          'messaging.destination.name': subject,
+          'messaging.operation.type': 'publish',
+        },
       })
     : undefined;
   const headers = span && traceHeadersOf(trace.setSpan(context.active(), span));

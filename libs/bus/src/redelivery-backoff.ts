@@ -6,5 +6,4 @@
  */
 export type RedeliveryBackoff = (deliveryCount: number) => number;
 
-export const defaultRedeliveryBackoff: RedeliveryBackoff = (deliveryCount) =>
-  Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 30_000);
+export const defaultRedeliveryBackoff: RedeliveryBackoff = (deliveryCount) => Math.min(250 * 2 ** Math.max(0, deliveryCount - 1), 30_000);

@@ -23,7 +23,11 @@ describe('stream catalogue', () => {
 
   it('keeps collected events (raw IP and UA) in a work queue with a 3-day backstop, superseding EVENTS', () => {
     const events = SIGHTLINE_STREAMS.find((s) => s.name === STREAM_NAMES.events);
-    expect(events).toMatchObject({ retention: 'workqueue', maxAgeMs: 72 * 3_600_000, supersedes: { name: LEGACY_EVENTS_STREAM, narrowTo: ['events.collected'] } });
+    expect(events).toMatchObject({
+      retention: 'workqueue',
+      maxAgeMs: 72 * 3_600_000,
+      supersedes: { name: LEGACY_EVENTS_STREAM, narrowTo: ['events.collected'] },
+    });
     // the legacy unsharded subject is not captured by the new stream, so the narrowed EVENTS may keep it
     expect(captured('events.collected')).toEqual([]);
   });
@@ -33,7 +37,15 @@ describe('stream catalogue', () => {
     try {
       await bus.ensureStreams(SIGHTLINE_STREAMS);
       await bus.ensureStreams(SIGHTLINE_STREAMS); // idempotent
-      await bus.publish(collectedSubject(3), { k: 'abcdefgh', n: 'pageview', u: 'https://a.example/', d: 'a.example', ts: '2026-01-01T00:00:00Z', ip: '192.0.2.1', ua: 'x' });
+      await bus.publish(collectedSubject(3), {
+        k: 'abcdefgh',
+        n: 'pageview',
+        u: 'https://a.example/',
+        d: 'a.example',
+        ts: '2026-01-01T00:00:00Z',
+        ip: '192.0.2.1',
+        ua: 'x',
+      });
       expect(bus.streamStats('EVENTS_WQ')?.lastSeq).toBe(1);
     } finally {
       await bus.close();

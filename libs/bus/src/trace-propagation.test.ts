@@ -37,7 +37,12 @@ async function publishTraced(bus: Bus<UntypedSubjects>, subject: string, data: u
   });
   const producer = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.PRODUCER && s.spanContext().traceId === traceId);
   expect(producer?.name).toBe(`publish ${subjectFamily(subject)}`);
-  expect(producer?.parentSpanContext?.spanId).toBe(exporter.getFinishedSpans().find((s) => s.name === 'caller' && s.spanContext().traceId === traceId)?.spanContext().spanId);
+  expect(producer?.parentSpanContext?.spanId).toBe(
+    exporter
+      .getFinishedSpans()
+      .find((s) => s.name === 'caller' && s.spanContext().traceId === traceId)
+      ?.spanContext().spanId,
+  );
   return { traceId, producerSpanId: producer!.spanContext().spanId };
 }
 

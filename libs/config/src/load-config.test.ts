@@ -50,7 +50,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ QUERY_GRPC_ADDR: 'query:50051' }).QUERY_GRPC_ADDR).toBe('query:50051');
     expect(loadConfig({ QUERY_GRPC_ADDR: 'dns:///sightline-query:50051' }).QUERY_GRPC_ADDR).toBe('dns:///sightline-query:50051');
     expect(loadConfig({ QUERY_GRPC_ADDR: 'dns://10.0.0.10:53/sightline-query:50051' }).QUERY_GRPC_ADDR).toBe('dns://10.0.0.10:53/sightline-query:50051');
-    for (const bad of ['dns:///sightline-query', 'http://query:50051', 'dns:/query:50051', 'unix:///tmp/q.sock']) expect(() => loadConfig({ QUERY_GRPC_ADDR: bad }), bad).toThrow(ConfigError);
+    for (const bad of ['dns:///sightline-query', 'http://query:50051', 'dns:/query:50051', 'unix:///tmp/q.sock'])
+      expect(() => loadConfig({ QUERY_GRPC_ADDR: bad }), bad).toThrow(ConfigError);
     expect(loadConfig({}).GRPC_MAX_CONNECTION_AGE_MS).toBe(30_000);
   });
 

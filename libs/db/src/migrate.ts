@@ -113,9 +113,7 @@ function pendingMigrations(files: MigrationFile[], recorded: Map<string, string>
 async function applyMigration(db: Db, target: Target, file: MigrationFile): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lock(tx, target);
-    const existing = await tx.query<{ checksum: string }>(`SELECT checksum FROM ${target.table} WHERE version = $1`, [
-      file.version,
-    ]);
+    const existing = await tx.query<{ checksum: string }>(`SELECT checksum FROM ${target.table} WHERE version = $1`, [file.version]);
     const row = existing.rows[0];
     if (row) {
       assertUnchanged(file, row.checksum);
@@ -129,11 +127,7 @@ async function applyMigration(db: Db, target: Target, file: MigrationFile): Prom
         throw new MigrationError(failureMessage(file, err), file.fileName, { cause: err });
       }
     }
-    await tx.query(`INSERT INTO ${target.table} (version, name, checksum) VALUES ($1, $2, $3)`, [
-      file.version,
-      file.name,
-      file.checksum,
-    ]);
+    await tx.query(`INSERT INTO ${target.table} (version, name, checksum) VALUES ($1, $2, $3)`, [file.version, file.name, file.checksum]);
     return true;
   });
 }

@@ -13,8 +13,7 @@ describe('readMigrationFiles', () => {
   });
   afterEach(() => tmp.remove());
 
-  const write = (files: Record<string, string>) =>
-    Promise.all(Object.entries(files).map(([name, sql]) => writeFile(path.join(tmp.path, name), sql)));
+  const write = (files: Record<string, string>) => Promise.all(Object.entries(files).map(([name, sql]) => writeFile(path.join(tmp.path, name), sql)));
 
   it('returns .sql files in version order with name and sha256, ignoring other entries', async () => {
     await write({ '0010_later.sql': 'SELECT 10;', '0002_add-sessions.sql': 'SELECT 2;', 'README.md': '# notes' });

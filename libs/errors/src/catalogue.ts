@@ -32,7 +32,13 @@ export const ERROR_CATALOGUE = {
   site_id_required: { status: 400, message: 'site_id is required with an all-sites key.', retry: 'no' },
   limit_offset_misuse: { status: 400, message: 'limit and offset apply to breakdowns only.', retry: 'no' },
   invalid_scope: { status: 400, message: 'Unknown permission, or a permission that cannot be granted here.', retry: 'no' },
-  outside_retention: { status: 400, message: 'The date range reaches before the raw events this server keeps (EVENTS_RETENTION_DAYS), and only an aggregate, a time series or a visit:channel/source/country/browser/os/device breakdown without filters can be answered from its roll-ups there.', retry: 'no', extension: true },
+  outside_retention: {
+    status: 400,
+    message:
+      'The date range reaches before the raw events this server keeps (EVENTS_RETENTION_DAYS), and only an aggregate, a time series or a visit:channel/source/country/browser/os/device breakdown without filters can be answered from its roll-ups there.',
+    retry: 'no',
+    extension: true,
+  },
   invalid_expiry: { status: 400, message: 'expires_in_days must be between 1 and 365.', retry: 'no' },
   key_limit_reached: { status: 400, message: 'The account is at its cap of active keys.', retry: 'no' },
   terms_not_accepted: { status: 400, message: 'accept_terms must be true; no account was created.', retry: 'no' },
@@ -64,14 +70,23 @@ export const ERROR_CATALOGUE = {
   goal_exists: { status: 409, message: 'The site already has a goal with this name.', retry: 'no' },
   funnel_exists: { status: 409, message: 'The site already has a funnel with this name.', retry: 'no' },
   goal_in_use: { status: 409, message: 'A funnel still uses this goal.', retry: 'no' },
-  idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used with another body, or its first request is still running.', retry: 'resend-same-body' },
+  idempotency_conflict: {
+    status: 409,
+    message: 'This Idempotency-Key was used with another body, or its first request is still running.',
+    retry: 'resend-same-body',
+  },
   self_modification: { status: 409, message: 'A key cannot rotate or revoke itself.', retry: 'no' },
   hobby_always_public: { status: 409, message: 'A hobby site stays public without a paid subscription.', retry: 'no' },
   site_domain_blocked: { status: 409, message: "These hostname lists would block the site's own domain while it is sending events.", retry: 'no' },
   // 413: Sightline extension; the spec asks only for "a clear 4xx"
   payload_too_large: { status: 413, message: 'The request body is too large.', retry: 'no', extension: true },
   // 422: Sightline extension; a report that needs more memory than one statement may use (QUERY_MAX_MEMORY_BYTES)
-  query_too_large: { status: 422, message: 'This report needs more memory than one query may use; narrow the date range, add filters or ask for fewer rows.', retry: 'no', extension: true },
+  query_too_large: {
+    status: 422,
+    message: 'This report needs more memory than one query may use; narrow the date range, add filters or ask for fewer rows.',
+    retry: 'no',
+    extension: true,
+  },
   // 429 and 5xx
   rate_limited: { status: 429, message: 'An hourly budget ran out.', retry: 'after-retry-after' },
   internal: { status: 500, message: 'Something failed on our side.', retry: 'with-backoff' },

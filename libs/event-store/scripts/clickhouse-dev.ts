@@ -27,7 +27,9 @@ const dataDir = path.resolve(process.env.CLICKHOUSE_DEV_DATA_DIR || '.data/click
 const host = process.env.CLICKHOUSE_DEV_HOST || '127.0.0.1';
 const server = await startChdbHttpServer({ dataDir, host, port: portFrom(process.env.CLICKHOUSE_DEV_PORT) }).catch((error: unknown) => {
   const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-  console.error(busy ? `CLICKHOUSE_DEV_PORT ${process.env.CLICKHOUSE_DEV_PORT || 8123} is already in use: set CLICKHOUSE_DEV_PORT to a free port.` : String(error));
+  console.error(
+    busy ? `CLICKHOUSE_DEV_PORT ${process.env.CLICKHOUSE_DEV_PORT || 8123} is already in use: set CLICKHOUSE_DEV_PORT to a free port.` : String(error),
+  );
   process.exit(1);
 });
 

@@ -29,7 +29,11 @@ describe('the embedded store without the chDB engine installed', () => {
       import { ChdbEventStore } from './libs/event-store/src/index.ts';
       try { await ChdbEventStore.open({ path: ${JSON.stringify(path.join(dir, 'data'))} }); console.log('opened'); }
       catch (e) { console.log(JSON.stringify({ name: e.name, type: e.type, message: e.message })); }`;
-    const child = spawnSync(process.execPath, ['-r', hide, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const child = spawnSync(process.execPath, ['-r', hide, '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const outcome = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { name?: string; type?: string; message?: string };
     expect(outcome.name).toBe('EventStoreError');
     expect(outcome.type).toBe('EMBEDDED_ENGINE_MISSING');

@@ -30,7 +30,10 @@ describe('ChdbEventStore specifics', () => {
     const database = uniqueName('persist');
     const first = await ChdbEventStore.open({ path: dataDir, database });
     await first.command(`CREATE TABLE kept (id UInt64, at DateTime('UTC')) ENGINE = MergeTree ORDER BY id`);
-    await first.insert('kept', [{ id: 7, at: new Date() }, { id: 8, at: new Date() }]);
+    await first.insert('kept', [
+      { id: 7, at: new Date() },
+      { id: 8, at: new Date() },
+    ]);
     await first.close();
     await expect(first.query('SELECT 1')).rejects.toThrow(/closed/);
 

@@ -98,7 +98,11 @@ export class ChdbEventStore implements EventStore {
   async writeFile(sql: string, params: EventStoreParams | undefined, format: 'Parquet', path: string, settings?: Record<string, number>): Promise<void> {
     // the path is ours (a temporary file name), never request data: INTO OUTFILE takes only a literal
     if (!/^[\w./-]+$/.test(path)) throw new Error(`unsafe output path ${path}`);
-    const clause = settings ? `\nSETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${Math.trunc(value)}`).join(', ')}` : '';
+    const clause = settings
+      ? `\nSETTINGS ${Object.entries(settings)
+          .map(([name, value]) => `${name} = ${Math.trunc(value)}`)
+          .join(', ')}`
+      : '';
     await traced('query', this.#target(sql), async () => {
       await this.#run(`${sql.trimEnd()}\nINTO OUTFILE '${path}' TRUNCATE FORMAT ${format}${clause}`, params, 'JSONEachRow');
     });
@@ -132,7 +136,13 @@ export class ChdbEventStore implements EventStore {
       if (rows.rows === 0) return;
       this.#assertOpen();
       try {
-        await this.#session.insert({ table, values: rows.payload, format: rows.format, ...(rows.columns ? { columns: rows.columns } : {}), settings: INSERT_SETTINGS });
+        await this.#session.insert({
+          table,
+          values: rows.payload,
+          format: rows.format,
+          ...(rows.columns ? { columns: rows.columns } : {}),
+          settings: INSERT_SETTINGS,
+        });
       } catch (error) {
         throw toEventStoreError(error);
       } finally {
@@ -161,9 +171,7 @@ export class ChdbEventStore implements EventStore {
     try {
       const bound = normalizeParams(params);
       const result =
-        Object.keys(bound).length > 0
-          ? await this.#session.queryBindAsync(sql, bound, { format })
-          : await this.#session.queryAsync(sql, { format });
+        Object.keys(bound).length > 0 ? await this.#session.queryBindAsync(sql, bound, { format }) : await this.#session.queryAsync(sql, { format });
       return result.text();
     } catch (error) {
       throw toEventStoreError(error);
@@ -199,7 +207,9 @@ export class ChdbEventStore implements EventStore {
  */
 function withSettingsClause(sql: string, settings: Record<string, string> | undefined): string {
   if (!settings) return sql;
-  return `${sql.trimEnd().replace(/;$/, '')}\nSETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ')}`;
+  return `${sql.trimEnd().replace(/;$/, '')}\nSETTINGS ${Object.entries(settings)
+    .map(([name, value]) => `${name} = ${value}`)
+    .join(', ')}`;
 }
 
 /** chDB's native engine is absent (the image built with EMBEDDED_CLICKHOUSE=false, or an unsupported platform). */

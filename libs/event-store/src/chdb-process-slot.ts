@@ -55,10 +55,12 @@ export async function acquireChdbDataDir(dir: string): Promise<() => Promise<voi
     // A closed Session may still be finishing native work; a different
     // directory can only open once that has landed.
     // chDB is loaded already: a holder opened a Session (importing it here would load it for everyone).
-    const draining = import('chdb').then(({ drainPending }) => drainPending()).finally(() => {
-      if (held.releasing === draining) held.releasing = undefined;
-      if (held.holders === 0 && host[SLOT_KEY] === held) delete host[SLOT_KEY];
-    });
+    const draining = import('chdb')
+      .then(({ drainPending }) => drainPending())
+      .finally(() => {
+        if (held.releasing === draining) held.releasing = undefined;
+        if (held.holders === 0 && host[SLOT_KEY] === held) delete host[SLOT_KEY];
+      });
     held.releasing = draining;
     await draining;
   };

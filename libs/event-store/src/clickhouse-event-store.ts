@@ -62,7 +62,12 @@ export class ClickHouseEventStore implements EventStore {
       this.#assertOpen();
       const settings = querySettings(options);
       try {
-        const result = await this.#client.query({ query: sql, format: 'JSONEachRow', query_params: normalizeParams(params), ...(settings ? { clickhouse_settings: settings } : {}) });
+        const result = await this.#client.query({
+          query: sql,
+          format: 'JSONEachRow',
+          query_params: normalizeParams(params),
+          ...(settings ? { clickhouse_settings: settings } : {}),
+        });
         return await result.json<R>();
       } catch (error) {
         throw toEventStoreError(error);
@@ -74,7 +79,12 @@ export class ClickHouseEventStore implements EventStore {
     await traced('query', this.#target(sql), async () => {
       this.#assertOpen();
       try {
-        const result = await this.#client.query({ query: sql, format, query_params: normalizeParams(params), ...(settings ? { clickhouse_settings: settings } : {}) });
+        const result = await this.#client.query({
+          query: sql,
+          format,
+          query_params: normalizeParams(params),
+          ...(settings ? { clickhouse_settings: settings } : {}),
+        });
         await pipeline(result.stream(), createWriteStream(path));
       } catch (error) {
         throw toEventStoreError(error);

@@ -13,15 +13,23 @@ const MIGRATION_DIRS = ['apps/ingest/clickhouse'].map((d) => path.resolve(import
 
 describe('toClusterDdl', () => {
   it('turns a MergeTree table into a Replicated local table plus a Distributed table sharded by site', () => {
-    const [local, distributed] = toClusterDdl('CREATE TABLE IF NOT EXISTS events (site_id UInt64, t DateTime) ENGINE = MergeTree ORDER BY (site_id, t)', OPTIONS);
+    const [local, distributed] = toClusterDdl(
+      'CREATE TABLE IF NOT EXISTS events (site_id UInt64, t DateTime) ENGINE = MergeTree ORDER BY (site_id, t)',
+      OPTIONS,
+    );
     expect(local).toBe(
       "CREATE TABLE IF NOT EXISTS sightline.events_local ON CLUSTER analytics (site_id UInt64, t DateTime) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/sightline/events_local', '{replica}') ORDER BY (site_id, t)",
     );
-    expect(distributed).toBe('CREATE TABLE IF NOT EXISTS sightline.events ON CLUSTER analytics AS sightline.events_local ENGINE = Distributed(analytics, sightline, events_local, sipHash64(site_id))');
+    expect(distributed).toBe(
+      'CREATE TABLE IF NOT EXISTS sightline.events ON CLUSTER analytics AS sightline.events_local ENGINE = Distributed(analytics, sightline, events_local, sipHash64(site_id))',
+    );
   });
 
   it('keeps engine arguments after the replication path', () => {
-    const [local] = toClusterDdl('CREATE TABLE s (site_id UInt64, sign Int8, version UInt32) ENGINE = VersionedCollapsingMergeTree(sign, version) ORDER BY site_id', OPTIONS);
+    const [local] = toClusterDdl(
+      'CREATE TABLE s (site_id UInt64, sign Int8, version UInt32) ENGINE = VersionedCollapsingMergeTree(sign, version) ORDER BY site_id',
+      OPTIONS,
+    );
     expect(local).toContain("ReplicatedVersionedCollapsingMergeTree('/clickhouse/tables/{shard}/sightline/s_local', '{replica}', sign, version)");
   });
 
@@ -34,11 +42,15 @@ describe('toClusterDdl', () => {
       'ALTER TABLE sightline.events_local ON CLUSTER analytics ADD COLUMN IF NOT EXISTS x UInt8',
       'ALTER TABLE sightline.events ON CLUSTER analytics ADD COLUMN IF NOT EXISTS x UInt8',
     ]);
-    expect(toClusterDdl('ALTER TABLE events DELETE WHERE site_id = 1', OPTIONS)).toEqual(['ALTER TABLE sightline.events_local ON CLUSTER analytics DELETE WHERE site_id = 1']);
+    expect(toClusterDdl('ALTER TABLE events DELETE WHERE site_id = 1', OPTIONS)).toEqual([
+      'ALTER TABLE sightline.events_local ON CLUSTER analytics DELETE WHERE site_id = 1',
+    ]);
   });
 
   it('points a materialized view at the local source and target tables, and leaves a backfill on the Distributed tables', () => {
-    expect(toClusterDdl('CREATE MATERIALIZED VIEW IF NOT EXISTS h_mv TO h AS SELECT site_id, count() AS n FROM events WHERE name != \'x\' GROUP BY site_id', OPTIONS)).toEqual([
+    expect(
+      toClusterDdl("CREATE MATERIALIZED VIEW IF NOT EXISTS h_mv TO h AS SELECT site_id, count() AS n FROM events WHERE name != 'x' GROUP BY site_id", OPTIONS),
+    ).toEqual([
       "CREATE MATERIALIZED VIEW IF NOT EXISTS sightline.h_mv ON CLUSTER analytics TO sightline.h_local AS SELECT site_id, count() AS n FROM sightline.events_local WHERE name != 'x' GROUP BY site_id",
     ]);
     const backfill = 'INSERT INTO h SELECT site_id, count() FROM events GROUP BY site_id';

@@ -15,8 +15,10 @@ export interface ClusterDdlOptions {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const CREATE = /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\([\s\S]*\))\s*ENGINE\s*=\s*([A-Za-z]*MergeTree)\s*(\(([^)]*)\))?([\s\S]*)$/i;
-const VIEW = /^\s*CREATE\s+MATERIALIZED\s+VIEW\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+TO\s+([A-Za-z_][A-Za-z0-9_]*)\s+AS\s+([\s\S]*\bFROM\s+)([A-Za-z_][A-Za-z0-9_]*)\b([\s\S]*)$/i;
+const CREATE =
+  /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\([\s\S]*\))\s*ENGINE\s*=\s*([A-Za-z]*MergeTree)\s*(\(([^)]*)\))?([\s\S]*)$/i;
+const VIEW =
+  /^\s*CREATE\s+MATERIALIZED\s+VIEW\s+(IF\s+NOT\s+EXISTS\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+TO\s+([A-Za-z_][A-Za-z0-9_]*)\s+AS\s+([\s\S]*\bFROM\s+)([A-Za-z_][A-Za-z0-9_]*)\b([\s\S]*)$/i;
 const INSERT_SELECT = /^\s*INSERT\s+INTO\s+[A-Za-z_][A-Za-z0-9_]*\s+SELECT\b/i;
 const ALTER = /^\s*ALTER\s+TABLE\s+([A-Za-z_][A-Za-z0-9_]*)\s+([\s\S]*)$/i;
 
@@ -31,10 +33,20 @@ export function toClusterDdl(statement: string, options: ClusterDdlOptions): str
   statement = withoutLineComments(statement);
   const create = CREATE.exec(statement);
   if (create) {
-    const [, , table, columns, engine, , engineArgs, rest] = create as unknown as [string, string | undefined, string, string, string, string | undefined, string | undefined, string];
+    const [, , table, columns, engine, , engineArgs, rest] = create as unknown as [
+      string,
+      string | undefined,
+      string,
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string,
+    ];
     const local = localTableName(table);
     const args = [`'/clickhouse/tables/{shard}/${database}/${local}'`, `'{replica}'`, ...(engineArgs?.trim() ? [engineArgs.trim()] : [])].join(', ');
-    const replicated = `CREATE TABLE IF NOT EXISTS ${database}.${local} ON CLUSTER ${cluster} ${columns} ENGINE = Replicated${engine}(${args}) ${rest.trim()}`.trimEnd();
+    const replicated =
+      `CREATE TABLE IF NOT EXISTS ${database}.${local} ON CLUSTER ${cluster} ${columns} ENGINE = Replicated${engine}(${args}) ${rest.trim()}`.trimEnd();
     if (!/\bsite_id\b/.test(columns)) return [replicated];
     const distributed = `CREATE TABLE IF NOT EXISTS ${database}.${table} ON CLUSTER ${cluster} AS ${database}.${local} ENGINE = Distributed(${cluster}, ${database}, ${local}, sipHash64(${SHARDING_KEY}))`;
     return [replicated, distributed];
@@ -43,7 +55,9 @@ export function toClusterDdl(statement: string, options: ClusterDdlOptions): str
   if (view) {
     // a materialized view fires on inserts into the node's local source table and writes the local target
     const [, , name, target, select, source, rest] = view as unknown as [string, string | undefined, string, string, string, string, string];
-    return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${name} ON CLUSTER ${cluster} TO ${database}.${localTableName(target)} AS ${select}${database}.${localTableName(source)}${rest}`];
+    return [
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${name} ON CLUSTER ${cluster} TO ${database}.${localTableName(target)} AS ${select}${database}.${localTableName(source)}${rest}`,
+    ];
   }
   // a backfill (INSERT … SELECT) reads and writes the Distributed tables from one node
   if (INSERT_SELECT.test(statement)) return [statement];
@@ -55,7 +69,9 @@ export function toClusterDdl(statement: string, options: ClusterDdlOptions): str
     if (/^\s*(ADD|DROP|MODIFY|RENAME)\s+COLUMN\b/i.test(action)) return [onLocal, `ALTER TABLE ${database}.${table} ON CLUSTER ${cluster} ${action}`];
     return [onLocal];
   }
-  throw new Error(`cluster mode cannot rewrite this migration statement; write it as CREATE TABLE … ENGINE = *MergeTree or ALTER TABLE: ${statement.slice(0, 80)}`);
+  throw new Error(
+    `cluster mode cannot rewrite this migration statement; write it as CREATE TABLE … ENGINE = *MergeTree or ALTER TABLE: ${statement.slice(0, 80)}`,
+  );
 }
 
 function withoutLineComments(sql: string): string {

@@ -134,10 +134,10 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       expect(rows).toEqual([{ path: '/a', ts: clickhouseUtc(new Date(now.getTime() - 2 * HOUR)) }]);
 
       // A JS Date binds as an instant, independent of any time zone.
-      const [viaDate] = await store.query<{ n: number }>(
-        `SELECT count() AS n FROM ${table} WHERE ts >= {from:DateTime} AND site_id = {site:UInt64}`,
-        { from: new Date(now.getTime() - 24 * HOUR), site: 1n },
-      );
+      const [viaDate] = await store.query<{ n: number }>(`SELECT count() AS n FROM ${table} WHERE ts >= {from:DateTime} AND site_id = {site:UInt64}`, {
+        from: new Date(now.getTime() - 24 * HOUR),
+        site: 1n,
+      });
       expect(viaDate?.n).toBe(2);
     });
 
@@ -152,11 +152,7 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
 
     it('treats hostile string parameters as data', async () => {
       const table = await createEventsTable();
-      const hostile = [
-        "'; DROP TABLE " + table + '; --',
-        "it's a \"quote\" and a back\\slash \\' \\\\",
-        'tab\tnew\nline and unicode ✓ {curly:String}',
-      ];
+      const hostile = ["'; DROP TABLE " + table + '; --', 'it\'s a "quote" and a back\\slash \\\' \\\\', 'tab\tnew\nline and unicode ✓ {curly:String}'];
       await store.insert(
         table,
         hostile.map((path, i) => ({ site_id: i, name: 'pageview', path, tags: [path], ts: clickhouseUtc(now) })),
@@ -167,10 +163,7 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
           a: [value, 'plain'],
         });
         expect(echo).toEqual({ s: value, a: [value, 'plain'] });
-        const found = await store.query<{ site_id: number }>(
-          `SELECT site_id FROM ${table} WHERE path = {p:String} AND has(tags, {p:String})`,
-          { p: value },
-        );
+        const found = await store.query<{ site_id: number }>(`SELECT site_id FROM ${table} WHERE path = {p:String} AND has(tags, {p:String})`, { p: value });
         expect(found).toEqual([{ site_id: i }]);
       }
       const [still] = await store.query<{ n: number }>(`SELECT count() AS n FROM ${table}`);
@@ -205,9 +198,7 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       await expect(
         store.command(`ALTER TABLE ${table} DELETE WHERE site_id = {site:UInt64} SETTINGS mutations_sync = 2`, { site: 3 }),
       ).resolves.toBeUndefined();
-      const rows = await store.query<{ site_id: number; n: number }>(
-        `SELECT site_id, count() AS n FROM ${table} GROUP BY site_id ORDER BY site_id`,
-      );
+      const rows = await store.query<{ site_id: number; n: number }>(`SELECT site_id, count() AS n FROM ${table} GROUP BY site_id ORDER BY site_id`);
       expect(rows).toEqual([
         { site_id: 0, n: 25 },
         { site_id: 1, n: 25 },
@@ -222,9 +213,7 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       await store.insert(table, [{ site_id: 12345678901234n, name: 'pageview', path: '/', tags: [], ts: now }]);
       const rows = await store.query(`SELECT site_id, ts FROM ${table}`);
       expect(rows).toEqual([{ site_id: 12345678901234, ts: clickhouseUtc(now) }]);
-      await expect(
-        store.insert(table, [{ site_id: 1, name: 'x', path: '/', tags: [], ts: now, no_such_column: 1 }]),
-      ).rejects.toBeInstanceOf(EventStoreError);
+      await expect(store.insert(table, [{ site_id: 1, name: 'x', path: '/', tags: [], ts: now, no_such_column: 1 }])).rejects.toBeInstanceOf(EventStoreError);
       await expect(store.insert(`${table}; DROP TABLE ${table}`, [{ site_id: 1 }])).rejects.toThrow(/Invalid table name/);
     });
 
@@ -259,7 +248,10 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
       expect(positional.format).toBe('JSONCompactEachRow');
       // a copy, as a worker thread's transferred buffer arrives: no Buffer, a bare Uint8Array
       await store.insertEncoded(table, { ...positional, payload: new Uint8Array(positional.payload) });
-      const keyed = encodeRows([{ site_id: 3, name: 'pageview', path: '/c', tags: ['y'], ts }, { site_id: 4, name: 'x', tags: [], ts }]);
+      const keyed = encodeRows([
+        { site_id: 3, name: 'pageview', path: '/c', tags: ['y'], ts },
+        { site_id: 4, name: 'x', tags: [], ts },
+      ]);
       expect(keyed.format).toBe('JSONEachRow');
       await store.insertEncoded(table, keyed);
       await store.insertEncoded(table, encodeRows([]));
@@ -271,7 +263,9 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
         { site_id: 4, name: 'x', path: '', tags: [] },
       ]);
       await expect(store.insertEncoded(table, encodeRows([{ site_id: 5, no_such_column: 1 }]))).rejects.toBeInstanceOf(EventStoreError);
-      await expect(store.insertEncoded(table, { ...encodeRows([{ site_id: 6 }]), columns: ['site_id`) FORMAT CSV --'] })).rejects.toThrow(/Invalid column name/);
+      await expect(store.insertEncoded(table, { ...encodeRows([{ site_id: 6 }]), columns: ['site_id`) FORMAT CSV --'] })).rejects.toThrow(
+        /Invalid column name/,
+      );
       expect(await store.query(`SELECT count() AS n FROM ${table}`)).toEqual([{ n: 4 }]);
     });
 
@@ -308,9 +302,7 @@ export function describeEventStoreContract(title: string, getHarness: () => Even
     });
 
     it('serves concurrent queries', async () => {
-      const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => store.query<{ v: number }>('SELECT {i:UInt32} * 2 AS v', { i })),
-      );
+      const results = await Promise.all(Array.from({ length: 16 }, (_, i) => store.query<{ v: number }>('SELECT {i:UInt32} * 2 AS v', { i })));
       expect(results.map((r) => r[0]?.v)).toEqual(Array.from({ length: 16 }, (_, i) => i * 2));
     });
 

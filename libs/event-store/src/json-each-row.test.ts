@@ -14,7 +14,12 @@ describe('encodeJsonCompactEachRow', () => {
   it('declines rows whose keys differ from the first row’s, so no value is dropped silently', () => {
     expect(encodeJsonCompactEachRow([{ a: 1, b: 2 }, { a: 1 }])).toBeUndefined();
     expect(encodeJsonCompactEachRow([{ a: 1 }, { a: 1, b: 2 }])).toBeUndefined();
-    expect(encodeJsonCompactEachRow([{ a: 1, b: 2 }, { a: 1, c: 2 }])).toBeUndefined();
+    expect(
+      encodeJsonCompactEachRow([
+        { a: 1, b: 2 },
+        { a: 1, c: 2 },
+      ]),
+    ).toBeUndefined();
   });
 
   it('says less than JSONEachRow for the same rows (no key names per row)', () => {

@@ -77,5 +77,10 @@ export function parseJsonEachRow<R>(text: string): R[] {
   const body = text.trim();
   if (body === '') return [];
   // One JSON.parse over the whole result is much faster than one per line.
-  return JSON.parse(`[${body.split('\n').filter((line) => line.trim() !== '').join(',')}]`) as R[];
+  return JSON.parse(
+    `[${body
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .join(',')}]`,
+  ) as R[];
 }

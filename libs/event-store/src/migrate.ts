@@ -82,9 +82,7 @@ export async function runEventMigrations(store: EventStore, options: RunEventMig
   const placement = placementOf(store, options.cluster);
   for (const ddl of placement(CREATE_MIGRATIONS_TABLE)) await store.command(ddl);
   const record = options.cluster ? localTableName('schema_migrations') : 'schema_migrations';
-  const applied = await store.query<AppliedMigration>(
-    `SELECT version, name, checksum FROM ${record} FINAL ORDER BY version`,
-  );
+  const applied = await store.query<AppliedMigration>(`SELECT version, name, checksum FROM ${record} FINAL ORDER BY version`);
   const appliedByVersion = new Map(applied.map((row) => [Number(row.version), row]));
 
   // Refuse drift before running anything.
@@ -133,9 +131,7 @@ async function applyMigration(store: EventStore, file: MigrationFile, placement:
       );
     }
   }
-  await store.insert(record, [
-    { version: file.version, name: file.name, checksum: file.checksum, applied_at: new Date().toISOString() },
-  ]);
+  await store.insert(record, [{ version: file.version, name: file.name, checksum: file.checksum, applied_at: new Date().toISOString() }]);
 }
 
 async function readMigrationFiles(dir: string): Promise<MigrationFile[]> {

@@ -25,7 +25,10 @@ export async function applyEventsRetention(store: EventStore, days: number | und
   const hasTtl: Record<string, boolean> = {};
   for (const table of RETENTION_TABLES) {
     const name = cluster ? localTableName(table) : table;
-    const [row] = await store.query<{ ttl: number | boolean }>("SELECT position(engine_full, ' TTL ') > 0 AS ttl FROM system.tables WHERE database = currentDatabase() AND name = {name:String}", { name });
+    const [row] = await store.query<{ ttl: number | boolean }>(
+      "SELECT position(engine_full, ' TTL ') > 0 AS ttl FROM system.tables WHERE database = currentDatabase() AND name = {name:String}",
+      { name },
+    );
     hasTtl[table] = Number(row?.ttl ?? 0) > 0;
   }
   for (const statement of retentionStatements(days, hasTtl)) {

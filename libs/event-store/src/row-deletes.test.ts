@@ -29,7 +29,11 @@ describe('deleteRows on the ClickHouse engine (chDB)', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'sightline-row-deletes-'));
     store = await ChdbEventStore.open({ path: dir, database: 'row_deletes' });
     await store.command('CREATE TABLE t (site_id UInt64, v String) ENGINE = MergeTree ORDER BY site_id');
-    await store.insert('t', [{ site_id: 1, v: 'a' }, { site_id: 2, v: 'b' }, { site_id: 1, v: 'c' }]);
+    await store.insert('t', [
+      { site_id: 1, v: 'a' },
+      { site_id: 2, v: 'b' },
+      { site_id: 1, v: 'c' },
+    ]);
   });
   afterAll(async () => {
     await store?.close();

@@ -18,15 +18,8 @@ CREATE TABLE b (y String DEFAULT 'semi;colon') ENGINE = MergeTree ORDER BY y;
   });
 
   it('respects escapes and doubled quotes in strings, and quoted identifiers', () => {
-    const parts = splitSqlStatements(
-      "SELECT 'it\\'s; fine', 'a''b;c' FROM `weird;name`;\nSELECT \"col;umn\" FROM t;\nSELECT '\\\\';SELECT 2",
-    );
-    expect(parts).toEqual([
-      "SELECT 'it\\'s; fine', 'a''b;c' FROM `weird;name`",
-      'SELECT "col;umn" FROM t',
-      "SELECT '\\\\'",
-      'SELECT 2',
-    ]);
+    const parts = splitSqlStatements("SELECT 'it\\'s; fine', 'a''b;c' FROM `weird;name`;\nSELECT \"col;umn\" FROM t;\nSELECT '\\\\';SELECT 2");
+    expect(parts).toEqual(["SELECT 'it\\'s; fine', 'a''b;c' FROM `weird;name`", 'SELECT "col;umn" FROM t', "SELECT '\\\\'", 'SELECT 2']);
   });
 
   it('treats "# " as a comment but not a bare #', () => {

@@ -51,7 +51,7 @@ describe('tracing', () => {
 
   it('marks failures with the ClickHouse error type, not the message', async () => {
     exporter.reset();
-    await expect(store.query("SELECT CAST({v:String} AS UInt8)", { v: 'leaky-value' })).rejects.toThrow();
+    await expect(store.query('SELECT CAST({v:String} AS UInt8)', { v: 'leaky-value' })).rejects.toThrow();
     const [span] = exporter.getFinishedSpans();
     expect(span?.status.code).toBe(2); // ERROR
     expect(span?.attributes['error.type']).toBe('CANNOT_PARSE_TEXT');

@@ -9,7 +9,11 @@ import { renderTrackerFieldsModule, TRACKER_FIELDS_GENERATED_PATH } from './rend
 // attribute catalogue (attributes.ts), the row columns (columns.ts) or the tracker's
 // fields (tracker-fields.ts).
 const lib = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-for (const [file, text] of [[GENERATED_PATH, renderAttributesModule()], [TRACKER_FIELDS_GENERATED_PATH, renderTrackerFieldsModule()], [ROW_ENCODERS_GENERATED_PATH, renderRowEncodersModule()]] as const) {
+for (const [file, text] of [
+  [GENERATED_PATH, renderAttributesModule()],
+  [TRACKER_FIELDS_GENERATED_PATH, renderTrackerFieldsModule()],
+  [ROW_ENCODERS_GENERATED_PATH, renderRowEncodersModule()],
+] as const) {
   writeFileSync(path.join(lib, file), text);
   console.log(`wrote ${path.relative(process.cwd(), path.join(lib, file))}`);
 }

@@ -19,7 +19,12 @@ import { z } from 'zod';
 /** What the query shows for an empty attribute when no other label is given (SEMANTICS "Empty values"). */
 export const NOT_SET = '(not set)';
 
-const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? '');
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? '');
 
 /** The visit's size class from the viewport width: Mobile < 576 px, Tablet < 992, Laptop < 1440, Desktop. */
 export const SCREEN_CLASSES = ['Mobile', 'Tablet', 'Laptop', 'Desktop'] as const;
@@ -40,11 +45,19 @@ export function screenClass(width: number | undefined): ScreenClass | '' {
 /** An import's `screen`: a class name (any case) or a viewport width in pixels, classified like live traffic. */
 const importScreen = z
   .union([
-    z.string().max(16).refine((v) => v === '' || SCREEN_CLASSES.some((c) => c.toLowerCase() === v.trim().toLowerCase()), `screen must be one of ${SCREEN_CLASSES.join(', ')} or a width in pixels`),
+    z
+      .string()
+      .max(16)
+      .refine(
+        (v) => v === '' || SCREEN_CLASSES.some((c) => c.toLowerCase() === v.trim().toLowerCase()),
+        `screen must be one of ${SCREEN_CLASSES.join(', ')} or a width in pixels`,
+      ),
     z.number().int().min(0).max(100_000),
   ])
   .nullish()
-  .transform((v): ScreenClass | '' => (typeof v === 'number' ? screenClass(v) : (SCREEN_CLASSES.find((c) => c.toLowerCase() === (v ?? '').trim().toLowerCase()) ?? '')));
+  .transform((v): ScreenClass | '' =>
+    typeof v === 'number' ? screenClass(v) : (SCREEN_CLASSES.find((c) => c.toLowerCase() === (v ?? '').trim().toLowerCase()) ?? ''),
+  );
 
 export interface SessionAttributeSpec {
   /** the column in events, sessions and import_staging; the import line's key */
@@ -85,15 +98,35 @@ export const SESSION_ATTRIBUTES = [
   visitText('click_id', 32, { queried: false }),
   visitText('country', 2, {
     labels: 'country',
-    importSchema: z.string().regex(/^([A-Za-z]{2})?$/, 'country must be an ISO 3166-1 alpha-2 code').nullish().transform((v) => (v ?? '').toUpperCase()),
+    importSchema: z
+      .string()
+      .regex(/^([A-Za-z]{2})?$/, 'country must be an ISO 3166-1 alpha-2 code')
+      .nullish()
+      .transform((v) => (v ?? '').toUpperCase()),
   }),
   visitText('region', 7, {
     labels: 'region',
-    importSchema: z.string().regex(/^([A-Za-z]{2}-[A-Za-z0-9]{1,3})?$/, 'region must be an ISO 3166-2 code such as DE-BE').nullish().transform((v) => (v ?? '').toUpperCase()),
+    importSchema: z
+      .string()
+      .regex(/^([A-Za-z]{2}-[A-Za-z0-9]{1,3})?$/, 'region must be an ISO 3166-2 code such as DE-BE')
+      .nullish()
+      .transform((v) => (v ?? '').toUpperCase()),
   }),
   {
-    name: 'city', ts: 'number', clickhouse: 'UInt32', empty: 0, emptyLabel: NOT_SET, queried: true, labels: 'city',
-    importSchema: z.number().int().min(0).max(4_294_967_295).nullish().transform((v) => v ?? 0),
+    name: 'city',
+    ts: 'number',
+    clickhouse: 'UInt32',
+    empty: 0,
+    emptyLabel: NOT_SET,
+    queried: true,
+    labels: 'city',
+    importSchema: z
+      .number()
+      .int()
+      .min(0)
+      .max(4_294_967_295)
+      .nullish()
+      .transform((v) => v ?? 0),
   },
   visitText('browser', 64),
   visitText('browser_version', 32),

@@ -35,7 +35,12 @@ export function importTimestampMs(value: string): number {
   return Date.parse(WITHOUT_ZONE.test(trimmed) ? `${trimmed.replace(' ', 'T')}Z` : trimmed);
 }
 
-const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? '');
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? '');
 const propValue = z.union([z.string().max(256), z.number().finite(), z.boolean()]);
 
 /** Each session attribute's column of the line, as the catalogue declares it (attributes.ts). */
@@ -50,7 +55,11 @@ const IMPORT_ATTRIBUTE_FIELDS = Object.fromEntries(SESSION_ATTRIBUTES.map((a) =>
  * Unknown keys are ignored, so exports with extra columns load.
  */
 export const ImportRow = z.object({
-  timestamp: z.string().min(1).max(40).refine((v) => !Number.isNaN(importTimestampMs(v)), 'timestamp must be an ISO 8601 date-time such as 2024-03-01T12:00:00Z (no zone = UTC)'),
+  timestamp: z
+    .string()
+    .min(1)
+    .max(40)
+    .refine((v) => !Number.isNaN(importTimestampMs(v)), 'timestamp must be an ISO 8601 date-time such as 2024-03-01T12:00:00Z (no zone = UTC)'),
   name: z.string().trim().min(1).max(120),
   visitor_id: z.union([z.string().min(1).max(128), z.number().int().nonnegative()]).transform(String),
   pathname: z.string().min(1).max(2048).startsWith('/', 'pathname must start with /'),
@@ -61,9 +70,27 @@ export const ImportRow = z.object({
     .refine((props) => Object.keys(props).length <= 30, 'at most 30 props')
     .nullish()
     .transform((v) => v ?? {}),
-  scroll_depth: z.number().int().min(0).max(100).nullish().transform((v) => v ?? null),
-  engagement_ms: z.number().int().min(0).max(86_400_000).nullish().transform((v) => v ?? null),
-  status_code: z.number().int().min(100).max(599).nullish().transform((v) => v ?? null),
+  scroll_depth: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .nullish()
+    .transform((v) => v ?? null),
+  engagement_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .nullish()
+    .transform((v) => v ?? null),
+  status_code: z
+    .number()
+    .int()
+    .min(100)
+    .max(599)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 export type ImportRow = z.output<typeof ImportRow>;

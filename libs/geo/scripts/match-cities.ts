@@ -48,8 +48,7 @@ export type CityMatchMethod = 'region' | 'division' | 'name' | 'alternate' | 'co
 /** The ISO 3166-2 region of a GeoNames city or division ('' when not known). */
 export type RegionOfCity = (place: { country: string; admin1: string }) => string;
 
-const cellKey = (country: string, lat: number, lon: number) =>
-  `${country}\t${Math.floor(lat / CELL)}\t${Math.floor(lon / CELL)}`;
+const cellKey = (country: string, lat: number, lon: number) => `${country}\t${Math.floor(lat / CELL)}\t${Math.floor(lon / CELL)}`;
 
 function push<T>(map: Map<string, T[]>, key: string, city: T): void {
   const list = map.get(key);

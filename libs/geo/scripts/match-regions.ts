@@ -52,7 +52,7 @@ function byName(iso: IsoCountry, state: string, english: ReadonlyMap<string, str
   const codes: string[] = [];
   for (const [code, sub] of Object.entries(iso.sub)) {
     const names = [sub.name, ...sub.name.split(/[,;/]/), english.get(code) ?? ''].map((n) => n.replace(/\*$/, ''));
-    if (names.some((n) => n !== '' && nameKey(n) === full || (bare !== '' && regionNameKey(n) === bare))) codes.push(code);
+    if (names.some((n) => (n !== '' && nameKey(n) === full) || (bare !== '' && regionNameKey(n) === bare))) codes.push(code);
   }
   return codes;
 }
@@ -72,20 +72,14 @@ function byPrefix(iso: IsoCountry, state: string): string[] {
 /** Among several same-named codes, the one of the subdivision kind this country's states usually match. */
 function preferKind(iso: IsoCountry, codes: string[], kindCounts: Map<string, number>): string | undefined {
   if (codes.length <= 1) return codes[0];
-  const ranked = [...codes].sort(
-    (a, b) => (kindCounts.get(iso.sub[b]!.type) ?? 0) - (kindCounts.get(iso.sub[a]!.type) ?? 0),
-  );
+  const ranked = [...codes].sort((a, b) => (kindCounts.get(iso.sub[b]!.type) ?? 0) - (kindCounts.get(iso.sub[a]!.type) ?? 0));
   const first = kindCounts.get(iso.sub[ranked[0]!]!.type) ?? 0;
   const second = kindCounts.get(iso.sub[ranked[1]!]!.type) ?? 0;
   return first > second ? ranked[0] : undefined;
 }
 
 /** `english`: CLDR's English name by ISO 3166-2 code (DB-IP writes English names: "Bavaria", "Attica"). */
-export function matchRegions(
-  states: DbipState[],
-  isoData: Record<string, IsoCountry>,
-  english: ReadonlyMap<string, string>,
-): Map<DbipState, RegionMatch> {
+export function matchRegions(states: DbipState[], isoData: Record<string, IsoCountry>, english: ReadonlyMap<string, string>): Map<DbipState, RegionMatch> {
   const result = new Map<DbipState, RegionMatch>();
   const byCountry = new Map<string, DbipState[]>();
   for (const s of states) byCountry.set(s.country, [...(byCountry.get(s.country) ?? []), s]);
@@ -96,8 +90,7 @@ export function matchRegions(
     const admin1Codes = new Set(countryStates.flatMap((s) => [...s.admin1Votes.keys()]));
     const isoSuffixes = new Set(Object.keys(iso?.sub ?? {}).map((code) => code.slice(3)));
     // GeoNames uses the ISO suffix as admin1 in some countries only; trust it where nearly all codes fit.
-    const admin1IsIso =
-      admin1Codes.size > 0 && [...admin1Codes].filter((a) => isoSuffixes.has(a)).length >= 0.8 * admin1Codes.size;
+    const admin1IsIso = admin1Codes.size > 0 && [...admin1Codes].filter((a) => isoSuffixes.has(a)).length >= 0.8 * admin1Codes.size;
 
     const pending: DbipState[] = [];
     const ambiguous = new Map<DbipState, string[]>();

@@ -40,8 +40,7 @@ export async function readWeightedRecords(path: string): Promise<WeightedRecord[
   const db = await readFile(path);
   const reader = new Reader(db);
   // resolveDataPointer is public in mmdb-lib's JavaScript, only private in its typings.
-  const decode = (pointer: number) =>
-    (reader as unknown as { resolveDataPointer(p: number): DbipCityRecord }).resolveDataPointer(pointer);
+  const decode = (pointer: number) => (reader as unknown as { resolveDataPointer(p: number): DbipCityRecord }).resolveDataPointer(pointer);
   const { nodeCount, recordSize, ipVersion } = reader.metadata;
   const bits = ipVersion === 4 ? 32 : 128;
   // IPv6 space is weighed in /64 networks, the usual size of one subscriber's allocation.

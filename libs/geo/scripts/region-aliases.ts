@@ -118,7 +118,15 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
     Zealand: 'DK-85',
     'North Denmark': 'DK-81',
   },
-  PL: { 'Lodz Voivodeship': 'PL-LD', Mazovia: 'PL-MZ', Silesia: 'PL-SL', 'Lesser Poland': 'PL-MA', 'Greater Poland': 'PL-WP', 'Lower Silesia': 'PL-DS', Pomerania: 'PL-PM' },
+  PL: {
+    'Lodz Voivodeship': 'PL-LD',
+    Mazovia: 'PL-MZ',
+    Silesia: 'PL-SL',
+    'Lesser Poland': 'PL-MA',
+    'Greater Poland': 'PL-WP',
+    'Lower Silesia': 'PL-DS',
+    Pomerania: 'PL-PM',
+  },
   KR: {
     'Gyeonggi-do': 'KR-41',
     'Jeollanam-do': 'KR-46',
@@ -182,7 +190,6 @@ export const REGION_ALIASES: Record<string, Record<string, string>> = {
   // Iż-Żebbuġ is Gozo's council (ISO "Żebbuġ Gozo"); Malta's is Ħaż-Żebbuġ (MT-66)
   MT: { 'Iz-Zebbug': 'MT-65' },
 };
-
 
 /**
  * Names of codes that iso-3166-2 1.0.0 (2016 data) predates: France's 2016 regions,

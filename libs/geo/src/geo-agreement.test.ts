@@ -122,9 +122,7 @@ function sameRegion(code: string, theirs: string): boolean {
   const ours = geoLabels.regionName(code);
   if (!ours) return false;
   const local = geoData().file.regionLocalNames[code];
-  return (
-    SAME_REGION[theirs] === ours || MERGED_INTO[theirs] === ours || sameName(ours, theirs) || (!!local && sameName(local, theirs))
-  );
+  return SAME_REGION[theirs] === ours || MERGED_INTO[theirs] === ours || sameName(ours, theirs) || (!!local && sameName(local, theirs));
 }
 
 /**
@@ -162,18 +160,14 @@ function judge(geo: GeoLookup, reader: Reader<Response>, ip: string): Verdict | 
     dbip,
     ours,
     country: location.country === dbip.country_code,
-    region:
-      dbip.state1 && !namesTheCountry(dbip.country_code, dbip.state1)
-        ? !!location.region && sameRegion(location.region, dbip.state1)
-        : !location.region,
+    region: dbip.state1 && !namesTheCountry(dbip.country_code, dbip.state1) ? !!location.region && sameRegion(location.region, dbip.state1) : !location.region,
     city: dbip.city
-      ? sameCity(dbip.country_code, ours.city, dbip.city) ||
-        sameCity(dbip.country_code, ours.city, withoutStateName(dbip.city, dbip.state1))
+      ? sameCity(dbip.country_code, ours.city, dbip.city) || sameCity(dbip.country_code, ours.city, withoutStateName(dbip.city, dbip.state1))
       : !location.city,
   };
 }
 
-describe('geo labels agree with DB-IP\'s own place names', () => {
+describe("geo labels agree with DB-IP's own place names", () => {
   let verdicts: Verdict[];
   beforeAll(async () => {
     const require = createRequire(import.meta.url);
@@ -193,7 +187,7 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
 
   const share = (pick: (v: Verdict) => boolean) => verdicts.filter(pick).length / verdicts.length;
 
-  it('reads DB-IP\'s state names by ISO\'s local names, merged regions and the country\'s own name only', () => {
+  it("reads DB-IP's state names by ISO's local names, merged regions and the country's own name only", () => {
     expect(sameRegion('DE-RP', 'Rheinland-Pfalz')).toBe(true); // ISO's local name, our label "Rhineland-Palatinate"
     expect(sameRegion('PL-KP', 'Kujawsko-Pomorskie')).toBe(true); // ISO's local name, our label "Kuyavia-Pomerania"
     expect(sameRegion('FR-ARA', 'Rhone-Alpes')).toBe(true);
@@ -235,7 +229,12 @@ describe('geo labels agree with DB-IP\'s own place names', () => {
       `agreement with DB-IP over ${verdicts.length} addresses (seed ${SEED}): country ${share((v) => v.country)}, ` +
         `region ${share((v) => v.region)}, city ${share((v) => v.city)}, all three ${share((v) => v.country && v.region && v.city)}; ` +
         `a city for ${share((v) => !!v.ours.city)}; first disagreements:`,
-      disagreements.slice(0, 20).map((v) => `${v.region ? '' : 'region '}${v.city ? '' : 'city '}${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`),
+      disagreements
+        .slice(0, 20)
+        .map(
+          (v) =>
+            `${v.region ? '' : 'region '}${v.city ? '' : 'city '}${v.dbip.country_code} ${v.dbip.state1} / ${v.dbip.city} → ${v.ours.region ?? '-'} / ${v.ours.city ?? '-'}`,
+        ),
     );
     expect(share((v) => v.city)).toBeGreaterThanOrEqual(0.95);
     expect(share((v) => v.country && v.region && v.city)).toBeGreaterThanOrEqual(0.95);

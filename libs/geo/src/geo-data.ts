@@ -164,7 +164,9 @@ function index(file: GeoDataFile): GeoData {
 
   // an ambiguous key's value is -(1 + its index in `ambiguous`); GeoNames ids are positive
   const ambiguous: GeoDataCityPoint[][] = [];
-  const records = new PackedKeys(Object.entries(recordCities).map(([key, match]) => [key, typeof match === 'number' ? match : -ambiguous.push(match)] as const));
+  const records = new PackedKeys(
+    Object.entries(recordCities).map(([key, match]) => [key, typeof match === 'number' ? match : -ambiguous.push(match)] as const),
+  );
   const cityTable = new CityTable(cities);
   return {
     file: tables,

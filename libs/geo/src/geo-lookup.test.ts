@@ -25,7 +25,7 @@ describe('openGeoLookup', () => {
     expect(geo.lookup('2a01:4f8::1')).toEqual({ country: 'DE', region: 'DE-BY', city: 2861650 });
   });
 
-  it('labels a city with DB-IP\'s English name where GeoNames lists it for that place', () => {
+  it("labels a city with DB-IP's English name where GeoNames lists it for that place", () => {
     // GeoNames' names are "Nürnberg", "Genève" and "Köln"; their alternate names hold DB-IP's
     expect(geoLabels.cityName(2861650)).toBe('Nuremberg');
     expect(geo.lookup('84.226.98.145')).toEqual({ country: 'CH', region: 'CH-GE', city: 2660646 });
@@ -59,7 +59,7 @@ describe('openGeoLookup', () => {
     expect(geo.lookup('70.69.152.193')).toEqual({ country: 'CA', region: 'CA-BC', city: 5881791 });
   });
 
-  it('finds a city by one of GeoNames\' alternate names, and labels it with DB-IP\'s', () => {
+  it("finds a city by one of GeoNames' alternate names, and labels it with DB-IP's", () => {
     // DB-IP "Petah Tikva" is GeoNames "Petaẖ Tiqva" (293918), which lists "Petah Tikva"; was Giv'at Shmuel by its point
     expect(geo.lookup('80.179.128.146')).toEqual({ country: 'IL', region: 'IL-M', city: 293918 });
     expect(geoLabels.cityName(293918)).toBe('Petah Tikva');
@@ -119,9 +119,29 @@ describe('openGeoLookup', () => {
   });
 
   it.each([
-    '192.168.1.1', '10.0.0.1', '172.16.5.4', '127.0.0.1', '100.64.0.1', '169.254.1.1', '0.0.0.0',
-    '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '::ffff:192.168.1.1',
-    '', 'not-an-ip', '8.8.8', '8.8.8.8.8', '0x8.8.8.8', '256.1.1.1', '8.8.8.8 ', '1'.repeat(100),
+    '192.168.1.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '127.0.0.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    'ff02::1',
+    '::ffff:192.168.1.1',
+    '',
+    'not-an-ip',
+    '8.8.8',
+    '8.8.8.8.8',
+    '0x8.8.8.8',
+    '256.1.1.1',
+    '8.8.8.8 ',
+    '1'.repeat(100),
   ])('gives unknown for a non-public or invalid address %j', (ip) => {
     expect(geo.lookup(ip)).toEqual({ country: '', region: '', city: 0 });
   });
@@ -136,7 +156,10 @@ describe('readGeoDatabases: the data sections once in memory that threads share'
     const files = await openGeoLookup();
     for (const ip of ['8.8.8.8', '217.0.0.1', '2a01:4f8::1', '1.1.1.1', '81.2.69.160', '192.168.1.1']) expect(shared.lookup(ip)).toEqual(files.lookup(ip));
     // a thread that changes a byte changes it for everyone: the memory is shared, not copied
-    const worker = new Worker('require("node:worker_threads").parentPort.once("message", (bytes) => { bytes[0] ^= 0xff; require("node:worker_threads").parentPort.postMessage("done"); });', { eval: true });
+    const worker = new Worker(
+      'require("node:worker_threads").parentPort.once("message", (bytes) => { bytes[0] ^= 0xff; require("node:worker_threads").parentPort.postMessage("done"); });',
+      { eval: true },
+    );
     const first = databases.ipv4.data[0]!;
     const done = new Promise((resolve) => worker.once('message', resolve));
     worker.postMessage(databases.ipv4.data);

@@ -124,12 +124,7 @@ export async function openGeoLookup(opts: GeoLookupOptions = {}): Promise<GeoLoo
     const state = record.state1 ?? '';
     const region = (state && stateRegions[stateKey(country, state)]) || '';
     const match = record.city ? data.recordCity(country, state, record.city) : undefined;
-    const city =
-      typeof match === 'number'
-        ? match
-        : match
-          ? nearestPoint(match, record.latitude ?? 0, record.longitude ?? 0)
-          : 0;
+    const city = typeof match === 'number' ? match : match ? nearestPoint(match, record.latitude ?? 0, record.longitude ?? 0) : 0;
     // shared by every event of the record: frozen so no caller can change another's
     return Object.freeze({ country, region, city });
   }

@@ -27,7 +27,7 @@ describe('names to codes', () => {
     expect(regionCodeByName('FR', 'Île-de-France')).toBe('FR-IDF');
   });
 
-  it('finds regions by DB-IP\'s names that no automatic rule maps right (hand-checked aliases)', () => {
+  it("finds regions by DB-IP's names that no automatic rule maps right (hand-checked aliases)", () => {
     // the kraj, not the district of its seat (CZ-532 Pardubice)
     expect(regionCodeByName('CZ', 'Pardubice Region')).toBe('CZ-PA');
     expect(regionCodeByName('CZ', 'Plzen Region')).toBe('CZ-PL');

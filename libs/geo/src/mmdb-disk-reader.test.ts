@@ -32,7 +32,13 @@ const octet = () => Math.floor(random() * 256);
 /** uniform over the whole IPv4 space (reserved blocks included: the file answers "none" there) */
 const RANDOM_IPV4 = Array.from({ length: 20_000 }, () => [octet(), octet(), octet(), octet()].join('.'));
 /** within 2000::/4, where the allocated IPv6 space is, down to the /64s DB-IP distinguishes */
-const RANDOM_IPV6 = Array.from({ length: 5_000 }, () => `2${Math.floor(random() * 0x1000).toString(16).padStart(3, '0')}:${word()}:${word()}:${word()}::1`);
+const RANDOM_IPV6 = Array.from(
+  { length: 5_000 },
+  () =>
+    `2${Math.floor(random() * 0x1000)
+      .toString(16)
+      .padStart(3, '0')}:${word()}:${word()}:${word()}::1`,
+);
 const EDGES_IPV4 = ['0.0.0.0', '255.255.255.255', '1.0.0.0', '8.8.8.8', '217.0.0.1', '223.255.255.255', '224.0.0.0'];
 const EDGES_IPV6 = ['::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2a01:4f8::1', '2001:db8::1', '::ffff:8.8.8.8', '2c0f:ffff:ffff:ffff::1'];
 

@@ -51,7 +51,7 @@ export function readMmdbData(path: string, shared: boolean): MmdbFile {
 }
 
 function readFully(fd: number, into: Uint8Array, position: number, path: string): void {
-  for (let at = 0; at < into.byteLength; ) {
+  for (let at = 0; at < into.byteLength;) {
     const read = readSync(fd, into, at, into.byteLength - at, position + at);
     if (read === 0) throw new Error(`${path} ended at ${position + at} bytes`);
     at += read;

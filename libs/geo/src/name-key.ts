@@ -4,7 +4,16 @@
 
 /** Letters Unicode does not decompose into a base letter and a mark, as DB-IP's ASCII names write them. */
 const UNDECOMPOSED: Record<string, string> = {
-  ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h',
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
 };
 
 /** `"Thüringen"` → `"thuringen"`, `"Val-d'Oise"` → `"val d oise"`, `"Łódź"` → `"lodz"`. */
@@ -20,17 +29,67 @@ export function nameKey(name: string): string {
 
 /** Words that name the kind of subdivision rather than the place ("State of Berlin", "Moscow Oblast"). */
 const SUBDIVISION_WORDS = new Set([
-  'state', 'of', 'the', 'province', 'provincia', 'region', 'oblast', 'oblast’', 'krai', 'kray', 'kraj',
-  'republic', 'respublika', 'division', 'county', 'prefecture', 'department', 'departement', 'governorate',
-  'district', 'voivodeship', 'municipality', 'city', 'metropolitan', 'autonomous', 'community', 'canton',
-  'land', 'region de', 'de', 'del', 'la', 'do', 'special', 'capital', 'territory', 'federal', 'atoll', 'parish', 'zupanija',
+  'state',
+  'of',
+  'the',
+  'province',
+  'provincia',
+  'region',
+  'oblast',
+  'oblast’',
+  'krai',
+  'kray',
+  'kraj',
+  'republic',
+  'respublika',
+  'division',
+  'county',
+  'prefecture',
+  'department',
+  'departement',
+  'governorate',
+  'district',
+  'voivodeship',
+  'municipality',
+  'city',
+  'metropolitan',
+  'autonomous',
+  'community',
+  'canton',
+  'land',
+  'region de',
+  'de',
+  'del',
+  'la',
+  'do',
+  'special',
+  'capital',
+  'territory',
+  'federal',
+  'atoll',
+  'parish',
+  'zupanija',
   // Maltese articles DB-IP writes before a council's name ("Il-Kalkara", "Hal Ghaxaq"; ISO: "Kalkara")
-  'il', 'l', 'ix', 'iz', 'in', 'is', 'ir', 'it', 'tal', 'tas', 'tax', 'haz', 'hal',
+  'il',
+  'l',
+  'ix',
+  'iz',
+  'in',
+  'is',
+  'ir',
+  'it',
+  'tal',
+  'tas',
+  'tax',
+  'haz',
+  'hal',
 ]);
 
 /** nameKey without subdivision-kind words: `"State of Berlin"` → `"berlin"`. */
 export function regionNameKey(name: string): string {
-  const words = nameKey(name).split(' ').filter((word) => !SUBDIVISION_WORDS.has(word));
+  const words = nameKey(name)
+    .split(' ')
+    .filter((word) => !SUBDIVISION_WORDS.has(word));
   return words.join(' ');
 }
 

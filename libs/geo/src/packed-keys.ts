@@ -27,7 +27,10 @@ export class PackedKeys {
       length += encoded[i]!.length;
     }
     this.#offsets[this.size] = length;
-    this.#bytes = Buffer.concat(order.map((i) => encoded[i]!), length);
+    this.#bytes = Buffer.concat(
+      order.map((i) => encoded[i]!),
+      length,
+    );
   }
 
   /** The first value of `key`, or undefined. */

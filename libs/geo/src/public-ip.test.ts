@@ -14,7 +14,19 @@ describe('publicIp', () => {
   });
 
   it('refuses special-purpose IPv4 blocks at their edges', () => {
-    for (const special of ['0.0.0.0', '10.255.255.255', '127.0.0.1', '169.254.1.1', '192.168.0.1', '192.0.2.1', '198.51.100.7', '203.0.113.255', '224.0.0.1', '255.255.255.255', '010.0.0.1']) {
+    for (const special of [
+      '0.0.0.0',
+      '10.255.255.255',
+      '127.0.0.1',
+      '169.254.1.1',
+      '192.168.0.1',
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.255',
+      '224.0.0.1',
+      '255.255.255.255',
+      '010.0.0.1',
+    ]) {
       expect(publicIp(special), special).toBeUndefined();
     }
   });
@@ -29,7 +41,7 @@ describe('publicIp', () => {
 
   it('agrees with ipaddr.js on 20 000 random dotted quads, special blocks included', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     // bias the first octet toward the special blocks so their edges are hit often
     const firsts = [0, 10, 100, 127, 169, 172, 192, 198, 203, 223, 224, 239, 240, 255];
     for (let i = 0; i < 20_000; i += 1) {

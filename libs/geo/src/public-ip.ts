@@ -14,10 +14,24 @@ const MAX_IP_LENGTH = 64;
 
 /** IPv4 special-purpose blocks (RFC 6890 and successors) as [network, prefix length]. */
 const IPV4_SPECIAL: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24],
-  ['192.88.99.0', 24], ['192.168.0.0', 16], ['192.175.48.0', 24], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['192.175.48.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 // as parallel typed arrays: the per-event check walks them without an iterator or a destructured pair
 const SPECIAL_NETWORKS = Uint32Array.from(IPV4_SPECIAL, ([net]) => net.split('.').reduce((n, octet) => n * 256 + Number(octet), 0));
@@ -77,7 +91,5 @@ export function publicIp(text: string): PublicIp | undefined {
     return publicIp((parsed as ipaddr.IPv6).toIPv4Address().toString());
   }
   if (parsed.range() !== 'unicast') return undefined;
-  return parsed.kind() === 'ipv4'
-    ? { family: 4, address: parsed.toString() }
-    : { family: 6, address: (parsed as ipaddr.IPv6).toNormalizedString() };
+  return parsed.kind() === 'ipv4' ? { family: 4, address: parsed.toString() } : { family: 6, address: (parsed as ipaddr.IPv6).toNormalizedString() };
 }

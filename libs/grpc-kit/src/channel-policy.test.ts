@@ -27,14 +27,20 @@ afterEach(async () => {
 
 /** One replica on `host:port`; its answers name it. */
 async function replica(name: string, host: string, port: number): Promise<RunningGrpcServer> {
-  const slow = (path: string) => unary<Json, Json>(path, log, async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, Number(request.sleepMs ?? 0)));
-    return { replica: name };
-  });
+  const slow = (path: string) =>
+    unary<Json, Json>(path, log, async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, Number(request.sleepMs ?? 0)));
+      return { replica: name };
+    });
   const server = await startGrpcServer({
-    name, version: '0.0.0-test', host, port,
+    name,
+    version: '0.0.0-test',
+    host,
+    port,
     services: [{ definition: SlowService, implementation: { read: slow('Slow/Read'), write: slow('Slow/Write') } }],
-    probes: [], probeIntervalMs: 60_000, log,
+    probes: [],
+    probeIntervalMs: 60_000,
+    log,
   });
   servers.push(server);
   return server;
@@ -44,9 +50,15 @@ function client(address: string, policy?: ChannelPolicy) {
   const info = createClient(commonV1.ServiceInfoServiceClient, address, policy);
   const whoAnswers = async () => (await callUnary(info, info.getInfo, 'ServiceInfo/GetInfo', {}, { requestId: 'req_rr', deadlineMs: 5_000 })).service;
   const call = (method: 'read' | 'write', sleepMs: number) =>
-    callUnary<Json, Json>(info, function (this: typeof info, req, md, opts, cb) {
-      return this.makeUnaryRequest(SlowService[method]!.path, json.requestSerialize, json.responseDeserialize, req, md, opts, cb as never);
-    }, `Slow/${method}`, { sleepMs }, { requestId: 'req_rr', deadlineMs: 5_000 });
+    callUnary<Json, Json>(
+      info,
+      function (this: typeof info, req, md, opts, cb) {
+        return this.makeUnaryRequest(SlowService[method]!.path, json.requestSerialize, json.responseDeserialize, req, md, opts, cb as never);
+      },
+      `Slow/${method}`,
+      { sleepMs },
+      { requestId: 'req_rr', deadlineMs: 5_000 },
+    );
   return { info, whoAnswers, call };
 }
 
@@ -85,7 +97,12 @@ describe('channel policy: replicas behind one address', () => {
       // both replicas connected, then 8 slow calls of each kind in flight, half of them on a
       await Promise.all([call('read', 0), call('read', 0)]);
       const reads = Array.from({ length: 8 }, () => call('read', 400));
-      const writes = Array.from({ length: 8 }, () => call('write', 400).then(() => 'ok', (error: { code?: string }) => error.code ?? 'error'));
+      const writes = Array.from({ length: 8 }, () =>
+        call('write', 400).then(
+          () => 'ok',
+          (error: { code?: string }) => error.code ?? 'error',
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       await a.stop(0); // no grace: its running calls are cancelled
       const answered = await Promise.all(reads);

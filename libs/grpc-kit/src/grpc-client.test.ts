@@ -25,22 +25,29 @@ afterEach(async () => {
 
 async function start(): Promise<string> {
   const server = await startGrpcServer({
-    name: 'tick', version: '0.0.0-test', host: '127.0.0.1', port: 0, probes: [], probeIntervalMs: 60_000,
+    name: 'tick',
+    version: '0.0.0-test',
+    host: '127.0.0.1',
+    port: 0,
+    probes: [],
+    probeIntervalMs: 60_000,
     maxConnectionAgeMs: AGE_MS,
     log: createLogger({ level: 'silent' }),
-    services: [{
-      definition: TickService,
-      implementation: {
-        ticks: (call: ServerWritableStream<Json, Json>) => {
-          let n = 0;
-          const timer = setInterval(() => {
-            call.write({ n: (n += 1) });
-            if (n === TICKS) (clearInterval(timer), call.end());
-          }, TICK_MS);
-          call.on('cancelled', () => clearInterval(timer));
+    services: [
+      {
+        definition: TickService,
+        implementation: {
+          ticks: (call: ServerWritableStream<Json, Json>) => {
+            let n = 0;
+            const timer = setInterval(() => {
+              call.write({ n: (n += 1) });
+              if (n === TICKS) (clearInterval(timer), call.end());
+            }, TICK_MS);
+            call.on('cancelled', () => clearInterval(timer));
+          },
         },
       },
-    }],
+    ],
   });
   servers.push(server);
   return server.address;
@@ -50,7 +57,13 @@ async function start(): Promise<string> {
 function ticks(client: Client): Promise<{ received: number; code?: number; details?: string }> {
   return new Promise((resolve) => {
     let received = 0;
-    const call = client.makeServerStreamRequest(TickService.ticks!.path, json.requestSerialize, json.responseDeserialize, {}, { deadline: Date.now() + 30_000 });
+    const call = client.makeServerStreamRequest(
+      TickService.ticks!.path,
+      json.requestSerialize,
+      json.responseDeserialize,
+      {},
+      { deadline: Date.now() + 30_000 },
+    );
     call.on('data', () => (received += 1));
     call.on('error', (error: { code: number; details: string }) => resolve({ received, code: error.code, details: error.details }));
     call.on('end', () => resolve({ received }));

@@ -42,16 +42,30 @@ async function start(probeOk: () => boolean = () => true) {
     host: '127.0.0.1',
     port: 0,
     services: [{ definition: ProbeService, implementation }],
-    probes: [{ role: 'db', kind: 'fake-in-test', check: async () => { if (!probeOk()) throw new Error('db down'); } }],
+    probes: [
+      {
+        role: 'db',
+        kind: 'fake-in-test',
+        check: async () => {
+          if (!probeOk()) throw new Error('db down');
+        },
+      },
+    ],
     probeIntervalMs: 50,
     log,
   });
   servers.push(server);
   const client = new Client(server.address, credentials.createInsecure());
   const run = (request: Json, requestId = 'req_test') =>
-    callUnary<Json, Json>(client, function (this: Client, req, md, opts, cb) {
-      return this.makeUnaryRequest(ProbeService.run!.path, json.requestSerialize, json.responseDeserialize, req, md, opts, cb as never);
-    }, 'Probe/Run', request, { requestId, deadlineMs: 5_000 });
+    callUnary<Json, Json>(
+      client,
+      function (this: Client, req, md, opts, cb) {
+        return this.makeUnaryRequest(ProbeService.run!.path, json.requestSerialize, json.responseDeserialize, req, md, opts, cb as never);
+      },
+      'Probe/Run',
+      request,
+      { requestId, deadlineMs: 5_000 },
+    );
   return { server, client, run };
 }
 

@@ -54,7 +54,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const { log } = options;
   const server = new Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
-    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs, 'grpc.max_connection_age_grace_ms': CONNECTION_AGE_GRACE_MS } : {}),
+    ...(options.maxConnectionAgeMs
+      ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs, 'grpc.max_connection_age_grace_ms': CONNECTION_AGE_GRACE_MS }
+      : {}),
   });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
@@ -93,9 +95,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   timer.unref();
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>
-      error ? reject(error) : resolve(boundPort),
-    );
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort)));
   });
   const dialHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   log.info({ port }, 'gRPC server listening');

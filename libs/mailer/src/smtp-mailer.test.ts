@@ -73,9 +73,7 @@ describe('SmtpMailer against a real SMTP server', () => {
     });
     const smtp = mailer(server.url);
 
-    const sent = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => smtp.send({ to: `user${i}@example.org`, subject: `Code ${i}`, text: `${i}` })),
-    );
+    const sent = await Promise.all(Array.from({ length: 20 }, (_, i) => smtp.send({ to: `user${i}@example.org`, subject: `Code ${i}`, text: `${i}` })));
 
     expect(server.received).toHaveLength(20);
     expect(new Set(sent.map((s) => s.messageId)).size).toBe(20);
@@ -169,9 +167,9 @@ describe('SmtpMailer against a real SMTP server', () => {
     const server = await sink();
     const smtp = mailer(server.url);
 
-    await expect(
-      smtp.send({ to: 'victim@example.org, attacker@evil.test', subject: 'Code', text: '123456' }),
-    ).rejects.toMatchObject({ code: 'EMAXRECIPIENTS' });
+    await expect(smtp.send({ to: 'victim@example.org, attacker@evil.test', subject: 'Code', text: '123456' })).rejects.toMatchObject({
+      code: 'EMAXRECIPIENTS',
+    });
     expect(server.received).toHaveLength(0);
   });
 

@@ -58,10 +58,9 @@ export async function startOutboxRelay({ db, bus, clock, log, schema, intervalMs
 
   const drain = async (): Promise<void> => {
     for (;;) {
-      const { rows } = await db.query<OutboxRow>(
-        `SELECT id, message_id, subject, payload FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-        [BATCH],
-      );
+      const { rows } = await db.query<OutboxRow>(`SELECT id, message_id, subject, payload FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT $1`, [
+        BATCH,
+      ]);
       for (const row of rows) {
         if (stopped) return;
         try {
@@ -116,8 +115,18 @@ export async function startOutboxRelay({ db, bus, clock, log, schema, intervalMs
  * relay publishes it after commit. The message and the change it announces commit
  * together or not at all.
  */
-export async function enqueueOutboxMessage<S extends Subject>(tx: Queryable, schema: string, subject: S, payload: SubjectPayloads[S], now: Date): Promise<number> {
-  const { rows } = await tx.query<{ id: number }>(`INSERT INTO ${outboxTable(schema)} (subject, payload, created_at) VALUES ($1, $2::jsonb, $3) RETURNING id`, [subject, JSON.stringify(payload), now]);
+export async function enqueueOutboxMessage<S extends Subject>(
+  tx: Queryable,
+  schema: string,
+  subject: S,
+  payload: SubjectPayloads[S],
+  now: Date,
+): Promise<number> {
+  const { rows } = await tx.query<{ id: number }>(`INSERT INTO ${outboxTable(schema)} (subject, payload, created_at) VALUES ($1, $2::jsonb, $3) RETURNING id`, [
+    subject,
+    JSON.stringify(payload),
+    now,
+  ]);
   return rows[0]!.id;
 }
 
@@ -126,6 +135,8 @@ export const DEFAULT_OUTBOX_RETENTION_MS = 7 * 86_400_000;
 
 /** Deletes rows published before `now - retentionMs` (unpublished rows are never deleted). */
 export async function sweepOutbox(db: Db, schema: string, now: Date, retentionMs = DEFAULT_OUTBOX_RETENTION_MS): Promise<number> {
-  const result = await db.query(`DELETE FROM ${outboxTable(schema)} WHERE published_at IS NOT NULL AND published_at < $1`, [new Date(now.getTime() - retentionMs)]);
+  const result = await db.query(`DELETE FROM ${outboxTable(schema)} WHERE published_at IS NOT NULL AND published_at < $1`, [
+    new Date(now.getTime() - retentionMs),
+  ]);
   return result.rowCount;
 }

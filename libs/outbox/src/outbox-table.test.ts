@@ -24,7 +24,10 @@ const EXPECTED: TableShape = {
   ],
   indexes: [
     { name: 'outbox_pkey', definition: 'CREATE UNIQUE INDEX outbox_pkey ON <schema>.outbox USING btree (id)' },
-    { name: 'outbox_published_at', definition: 'CREATE INDEX outbox_published_at ON <schema>.outbox USING btree (published_at) WHERE (published_at IS NOT NULL)' },
+    {
+      name: 'outbox_published_at',
+      definition: 'CREATE INDEX outbox_published_at ON <schema>.outbox USING btree (published_at) WHERE (published_at IS NOT NULL)',
+    },
     { name: 'outbox_unpublished', definition: 'CREATE INDEX outbox_unpublished ON <schema>.outbox USING btree (id) WHERE (published_at IS NULL)' },
   ],
 };
@@ -47,11 +50,21 @@ function describeOutboxTable(name: string, open: () => Promise<{ db: Db; dispose
     it('is a no-op over an existing outbox: rows and shape are kept', async () => {
       await ensureOutboxTable(db, 'kept_service');
       const now = new Date('2026-03-02T10:00:00.000Z');
-      await db.transaction((tx) => enqueueOutboxMessage(tx, 'kept_service', SUBJECTS.siteDeleted, { site_id: 1, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' }, now));
+      await db.transaction((tx) =>
+        enqueueOutboxMessage(
+          tx,
+          'kept_service',
+          SUBJECTS.siteDeleted,
+          { site_id: 1, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' },
+          now,
+        ),
+      );
       await ensureOutboxTable(db, 'kept_service');
       if (options.concurrent) await Promise.all([1, 2, 3, 4].map(() => ensureOutboxTable(db, 'kept_service')));
       expect(await tableShape(db, 'kept_service', 'outbox')).toEqual(EXPECTED);
-      const { rows } = await db.query<{ subject: string; attempts: number; message_id: string }>('SELECT subject, attempts, message_id FROM kept_service.outbox');
+      const { rows } = await db.query<{ subject: string; attempts: number; message_id: string }>(
+        'SELECT subject, attempts, message_id FROM kept_service.outbox',
+      );
       expect(rows).toEqual([{ subject: 'site.deleted', attempts: 0, message_id: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
     });
 
@@ -66,7 +79,16 @@ function describeOutboxTable(name: string, open: () => Promise<{ db: Db; dispose
       await ensureOutboxTable(db, 'bound_service');
       const now = new Date('2026-03-02T10:00:00.000Z');
       // the subject bound is the table's own check: reach it past the typed catalogue
-      const enqueue = (subject: string) => db.transaction((tx) => enqueueOutboxMessage(tx, 'bound_service', subject as typeof SUBJECTS.siteDeleted, { site_id: 1, account_id: 1, tracking_key: 'k', deleted_at: now.toISOString() }, now));
+      const enqueue = (subject: string) =>
+        db.transaction((tx) =>
+          enqueueOutboxMessage(
+            tx,
+            'bound_service',
+            subject as typeof SUBJECTS.siteDeleted,
+            { site_id: 1, account_id: 1, tracking_key: 'k', deleted_at: now.toISOString() },
+            now,
+          ),
+        );
       await expect(enqueue('')).rejects.toThrow(/outbox_subject_length/);
       await expect(enqueue('s'.repeat(201))).rejects.toThrow(/outbox_subject_length/);
       await expect(enqueue('s'.repeat(200))).resolves.toBeTypeOf('number');
@@ -78,7 +100,15 @@ function describeOutboxTable(name: string, open: () => Promise<{ db: Db; dispose
       const { log } = captureLog('outbox', 'warn');
       const relay = await startOutboxRelay({ db, bus, clock: () => new Date('2026-03-02T10:00:05.000Z'), log, schema: 'relayed_service', intervalMs: 60_000 });
       try {
-        await db.transaction((tx) => enqueueOutboxMessage(tx, 'relayed_service', SUBJECTS.siteDeleted, { site_id: 7, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' }, new Date('2026-03-02T10:00:00.000Z')));
+        await db.transaction((tx) =>
+          enqueueOutboxMessage(
+            tx,
+            'relayed_service',
+            SUBJECTS.siteDeleted,
+            { site_id: 7, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' },
+            new Date('2026-03-02T10:00:00.000Z'),
+          ),
+        );
         await relay.flush();
         const { rows } = await db.query<{ published_at: Date; attempts: number }>('SELECT published_at, attempts FROM relayed_service.outbox');
         expect(rows).toEqual([{ published_at: new Date('2026-03-02T10:00:05.000Z'), attempts: 1 }]);
@@ -90,23 +120,31 @@ function describeOutboxTable(name: string, open: () => Promise<{ db: Db; dispose
   });
 }
 
-describeOutboxTable('PGlite', async () => {
-  const db = await PgliteDb.create();
-  return { db, dispose: () => db.close() };
-}, { concurrent: false });
+describeOutboxTable(
+  'PGlite',
+  async () => {
+    const db = await PgliteDb.create();
+    return { db, dispose: () => db.close() };
+  },
+  { concurrent: false },
+);
 
 describe.runIf(postgres.available)('PostgreSQL', () => {
-  describeOutboxTable('PostgreSQL', async () => {
-    const database = await createTestDatabase(postgres.url, 'sightline_outbox');
-    const db = new PgDb(database.url, { poolSize: 6 });
-    return {
-      db,
-      dispose: async () => {
-        await db.close();
-        await database.drop();
-      },
-    };
-  }, { concurrent: true });
+  describeOutboxTable(
+    'PostgreSQL',
+    async () => {
+      const database = await createTestDatabase(postgres.url, 'sightline_outbox');
+      const db = new PgDb(database.url, { poolSize: 6 });
+      return {
+        db,
+        dispose: async () => {
+          await db.close();
+          await database.drop();
+        },
+      };
+    },
+    { concurrent: true },
+  );
 });
 
 describe('outboxTableDdl', () => {

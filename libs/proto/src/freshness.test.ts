@@ -28,9 +28,7 @@ describe('generated protos', () => {
     const files = listFiles(fresh).sort();
     expect(listFiles(committed).sort()).toEqual(files);
     for (const file of files) {
-      expect(readFileSync(path.join(committed, file), 'utf8'), `${file} is stale: run npm run proto:gen`).toBe(
-        readFileSync(path.join(fresh, file), 'utf8'),
-      );
+      expect(readFileSync(path.join(committed, file), 'utf8'), `${file} is stale: run npm run proto:gen`).toBe(readFileSync(path.join(fresh, file), 'utf8'));
     }
   });
 });

@@ -72,10 +72,15 @@ export type FunnelReport = {
  * (`7d`, `month`, `realtime`, `previous_period`, `start,end`); `filters` is the JSON
  * text of POST /query's `filters` list.
  */
-export function parseFunnelQuery(raw: { date_range?: string | undefined; filters?: string | undefined; compare?: string | undefined }): Pick<FunnelReportRequest, 'dateRange' | 'filters' | 'compare'> {
+export function parseFunnelQuery(raw: {
+  date_range?: string | undefined;
+  filters?: string | undefined;
+  compare?: string | undefined;
+}): Pick<FunnelReportRequest, 'dateRange' | 'filters' | 'compare'> {
   let filters: unknown;
   if (raw.filters !== undefined) {
-    if (raw.filters.length > FUNNEL_LIMITS.filtersTextLength) throw new ApiError('invalid_filter', `filters is at most ${FUNNEL_LIMITS.filtersTextLength} characters of JSON.`);
+    if (raw.filters.length > FUNNEL_LIMITS.filtersTextLength)
+      throw new ApiError('invalid_filter', `filters is at most ${FUNNEL_LIMITS.filtersTextLength} characters of JSON.`);
     try {
       filters = JSON.parse(raw.filters);
     } catch {
@@ -97,12 +102,14 @@ function rangeOf(text: string): DateRange {
   return parts.length === 2 ? [parts[0]!, parts[1]!] : text;
 }
 
-const StepSchema = z.strictObject({
-  goal_id: z.number().int().positive(),
-  name: z.string().max(FUNNEL_LIMITS.nameLength),
-  event_name: z.string().min(1).max(FUNNEL_LIMITS.nameLength).optional(),
-  page_path: z.string().min(1).max(FUNNEL_LIMITS.patternLength).optional(),
-}).refine((step) => (step.event_name === undefined) !== (step.page_path === undefined), 'exactly one of event_name / page_path');
+const StepSchema = z
+  .strictObject({
+    goal_id: z.number().int().positive(),
+    name: z.string().max(FUNNEL_LIMITS.nameLength),
+    event_name: z.string().min(1).max(FUNNEL_LIMITS.nameLength).optional(),
+    page_path: z.string().min(1).max(FUNNEL_LIMITS.patternLength).optional(),
+  })
+  .refine((step) => (step.event_name === undefined) !== (step.page_path === undefined), 'exactly one of event_name / page_path');
 
 const FunnelSchema = z.strictObject({
   funnel_id: z.number().int().positive(),
@@ -112,9 +119,14 @@ const FunnelSchema = z.strictObject({
 
 /** The FunnelReport RPC's request bytes: the funnel and POST /query's body fields it shares. */
 export function encodeFunnelReportRequest(request: FunnelReportRequest): Buffer {
-  return Buffer.from(JSON.stringify({
-    funnel: request.funnel, date_range: request.dateRange, filters: request.filters, ...(request.compare !== undefined ? { compare: request.compare } : {}),
-  }));
+  return Buffer.from(
+    JSON.stringify({
+      funnel: request.funnel,
+      date_range: request.dateRange,
+      filters: request.filters,
+      ...(request.compare !== undefined ? { compare: request.compare } : {}),
+    }),
+  );
 }
 
 export function decodeFunnelReportRequest(bytes: Uint8Array): FunnelReportRequest {
@@ -127,11 +139,17 @@ export function decodeFunnelReportRequest(bytes: Uint8Array): FunnelReportReques
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('invalid_request', 'The funnel report request must be an object.');
   const funnel = FunnelSchema.safeParse(body.funnel);
-  if (!funnel.success) throw new ApiError('invalid_request', `The funnel must have ${FUNNEL_LIMITS.stepsMin} to ${FUNNEL_LIMITS.stepsMax} steps, each one goal.`);
+  if (!funnel.success)
+    throw new ApiError('invalid_request', `The funnel must have ${FUNNEL_LIMITS.stepsMin} to ${FUNNEL_LIMITS.stepsMax} steps, each one goal.`);
   const extra = Object.keys(body).find((key) => !['funnel', 'date_range', 'filters', 'compare'].includes(key));
   if (extra !== undefined) throw new ApiError('invalid_request', `Unknown field: ${extra.slice(0, 40)}.`);
   const parsed = parseQueryRequest({ metrics: ['visitors'], date_range: body.date_range, filters: body.filters, compare: body.compare });
-  return { funnel: funnel.data as FunnelReportRequest['funnel'], dateRange: parsed.dateRange, filters: parsed.filters, ...(parsed.compare !== undefined ? { compare: parsed.compare } : {}) };
+  return {
+    funnel: funnel.data as FunnelReportRequest['funnel'],
+    dateRange: parsed.dateRange,
+    filters: parsed.filters,
+    ...(parsed.compare !== undefined ? { compare: parsed.compare } : {}),
+  };
 }
 
 export function encodeFunnelReport(report: FunnelReport): Buffer {

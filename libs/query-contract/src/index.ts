@@ -5,6 +5,15 @@ export { QUERY_REQUEST_MAX_BYTES, decodeQueryAnswer, decodeQueryRequest, encodeQ
 export { queryBodyDocument, type QueryNames } from './query-document.js';
 // GET /sites/{id}/funnels/{funnel_id}/report: the same window, filters and compare over a funnel's steps.
 export {
-  FUNNEL_LIMITS, decodeFunnelReport, decodeFunnelReportRequest, encodeFunnelReport, encodeFunnelReportRequest, parseFunnelQuery,
-  type FunnelReport, type FunnelReportRequest, type FunnelStep, type FunnelStepFigures, type FunnelStepRow,
+  FUNNEL_LIMITS,
+  decodeFunnelReport,
+  decodeFunnelReportRequest,
+  encodeFunnelReport,
+  encodeFunnelReportRequest,
+  parseFunnelQuery,
+  type FunnelReport,
+  type FunnelReportRequest,
+  type FunnelStep,
+  type FunnelStepFigures,
+  type FunnelStepRow,
 } from './funnel-report.js';

@@ -39,7 +39,12 @@ export function queryBodyDocument(names: QueryNames) {
 
   return z
     .looseObject({
-      site_id: z.number().int().positive().optional().describe('Required with an all-sites key (400 site_id_required); a single-site key may omit it; another site → 403 key_not_scoped.'),
+      site_id: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Required with an all-sites key (400 site_id_required); a single-site key may omit it; another site → 403 key_not_scoped.'),
       metrics: z
         .array(z.string().max(LIMITS.nameLength))
         .max(LIMITS.metrics)
@@ -47,16 +52,42 @@ export function queryBodyDocument(names: QueryNames) {
         .describe(
           `At least one (400 metrics_required). Unknown name → unknown_metric. Aggregates and time series compute ${names.allShapesMetrics.join(', ')}; a breakdown computes exactly its dimension's metrics; anything else → metric_not_available:\n\n${names.metricsTable}`,
         ),
-      date_range: range.optional().describe('`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD from 1900-01-01 to 2299-12-31, up to 366 days), in the site’s timezone; else 400 invalid_date_range.'),
-      dimensions: z.array(z.string().max(LIMITS.nameLength)).max(50).optional().describe(`Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown (the table under metrics; \`event:props:<key>\` with a key of up to ${names.propKeyLength} characters needs an event filter, else event_filter_required). Another name → unknown_dimension; more than one → too_many_dimensions.`),
+      date_range: range
+        .optional()
+        .describe(
+          '`Nd` (N 1–90), `month`, `realtime`, or [start, end] (YYYY-MM-DD from 1900-01-01 to 2299-12-31, up to 366 days), in the site’s timezone; else 400 invalid_date_range.',
+        ),
+      dimensions: z
+        .array(z.string().max(LIMITS.nameLength))
+        .max(50)
+        .optional()
+        .describe(
+          `Zero or one: a time dimension (time, time:minute|hour|day|week|month) or a breakdown (the table under metrics; \`event:props:<key>\` with a key of up to ${names.propKeyLength} characters needs an event filter, else event_filter_required). Another name → unknown_dimension; more than one → too_many_dimensions.`,
+        ),
       filters: z
         .array(z.unknown().meta(FilterShape))
         .max(LIMITS.filters)
         .optional()
-        .describe(`{field, operator, values}: values OR-ed, filters AND-ed; anything else → invalid_filter. Up to ${LIMITS.filters} filters of ${LIMITS.values} values (${LIMITS.valueLength} characters each). Fields: ${names.filterFields.join(', ')} (country, region and city take codes; \`event\` takes \`is\` and one custom event name).`),
-      compare: z.unknown().optional().describe('`previous_period` or [start, end] of the same length (compare_length_mismatch); else invalid_compare (also when the previous period would start before 1900-01-01).'),
-      limit: z.number().int().optional().describe(`Breakdowns only (else limit_offset_misuse); default ${LIMITS.limitDefault}, clamped to 1..${LIMITS.limitMax}.`),
-      offset: z.number().int().optional().meta({ minimum: 0, maximum: LIMITS.offsetMax }).describe(`Breakdowns only (else limit_offset_misuse); default 0; 0 to ${LIMITS.offsetMax.toLocaleString('en')}, else invalid_request.`),
+        .describe(
+          `{field, operator, values}: values OR-ed, filters AND-ed; anything else → invalid_filter. Up to ${LIMITS.filters} filters of ${LIMITS.values} values (${LIMITS.valueLength} characters each). Fields: ${names.filterFields.join(', ')} (country, region and city take codes; \`event\` takes \`is\` and one custom event name).`,
+        ),
+      compare: z
+        .unknown()
+        .optional()
+        .describe(
+          '`previous_period` or [start, end] of the same length (compare_length_mismatch); else invalid_compare (also when the previous period would start before 1900-01-01).',
+        ),
+      limit: z
+        .number()
+        .int()
+        .optional()
+        .describe(`Breakdowns only (else limit_offset_misuse); default ${LIMITS.limitDefault}, clamped to 1..${LIMITS.limitMax}.`),
+      offset: z
+        .number()
+        .int()
+        .optional()
+        .meta({ minimum: 0, maximum: LIMITS.offsetMax })
+        .describe(`Breakdowns only (else limit_offset_misuse); default 0; 0 to ${LIMITS.offsetMax.toLocaleString('en')}, else invalid_request.`),
     })
     .meta({ id: 'QueryRequest', additionalProperties: false, description: 'An unknown field → 400 invalid_request ("Unknown field: …").' });
 }

@@ -66,15 +66,44 @@ export function parseQueryRequest(body: unknown): QueryRequest {
   if (unknown.length) throw new ApiError('invalid_request', `Unknown field: ${unknown[0]!.slice(0, 40)}.`);
 
   if (raw.metrics === undefined || (Array.isArray(raw.metrics) && raw.metrics.length === 0)) throw new ApiError('metrics_required');
-  const metrics = field(z.array(name).max(QUERY_LIMITS.metrics), raw.metrics, 'invalid_request', `metrics must be a list of up to ${QUERY_LIMITS.metrics} metric names.`);
+  const metrics = field(
+    z.array(name).max(QUERY_LIMITS.metrics),
+    raw.metrics,
+    'invalid_request',
+    `metrics must be a list of up to ${QUERY_LIMITS.metrics} metric names.`,
+  );
   if (raw.date_range === undefined) throw new ApiError('invalid_date_range', 'date_range is required.');
   const dateRange = field(DateRangeSchema, raw.date_range, 'invalid_date_range', 'date_range must be Nd, month, realtime or [start, end].');
   const dimensions = raw.dimensions === undefined ? [] : field(z.array(name).max(50), raw.dimensions, 'invalid_request', 'dimensions must be a list of names.');
   if (dimensions.length > 1) throw new ApiError('too_many_dimensions');
-  const filters = raw.filters === undefined ? [] : field(z.array(FilterSchema).max(QUERY_LIMITS.filters), raw.filters, 'invalid_filter',
-    `filters: up to ${QUERY_LIMITS.filters} objects {field, operator, values}, 1 to ${QUERY_LIMITS.values} values of up to ${QUERY_LIMITS.valueLength} characters.`);
-  const compare = raw.compare === undefined ? undefined : field(DateRangeSchema, raw.compare, 'invalid_compare', 'compare must be previous_period or [start, end].');
+  const filters =
+    raw.filters === undefined
+      ? []
+      : field(
+          z.array(FilterSchema).max(QUERY_LIMITS.filters),
+          raw.filters,
+          'invalid_filter',
+          `filters: up to ${QUERY_LIMITS.filters} objects {field, operator, values}, 1 to ${QUERY_LIMITS.values} values of up to ${QUERY_LIMITS.valueLength} characters.`,
+        );
+  const compare =
+    raw.compare === undefined ? undefined : field(DateRangeSchema, raw.compare, 'invalid_compare', 'compare must be previous_period or [start, end].');
   const limit = raw.limit === undefined ? undefined : field(z.number().int(), raw.limit, 'invalid_request', 'limit must be an integer.');
-  const offset = raw.offset === undefined ? undefined : field(z.number().int().min(0).max(QUERY_LIMITS.offsetMax), raw.offset, 'invalid_request', `offset must be an integer from 0 to ${QUERY_LIMITS.offsetMax}.`);
-  return { metrics, dateRange, dimensions, filters, ...(compare !== undefined ? { compare } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) };
+  const offset =
+    raw.offset === undefined
+      ? undefined
+      : field(
+          z.number().int().min(0).max(QUERY_LIMITS.offsetMax),
+          raw.offset,
+          'invalid_request',
+          `offset must be an integer from 0 to ${QUERY_LIMITS.offsetMax}.`,
+        );
+  return {
+    metrics,
+    dateRange,
+    dimensions,
+    filters,
+    ...(compare !== undefined ? { compare } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(offset !== undefined ? { offset } : {}),
+  };
 }

@@ -13,8 +13,13 @@ export const QUERY_REQUEST_MAX_BYTES = 256 * 1024;
 
 export function encodeQueryRequest(query: QueryRequest): Buffer {
   const body = {
-    metrics: query.metrics, date_range: query.dateRange, dimensions: query.dimensions, filters: query.filters,
-    ...(query.compare !== undefined ? { compare: query.compare } : {}), ...(query.limit !== undefined ? { limit: query.limit } : {}), ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    metrics: query.metrics,
+    date_range: query.dateRange,
+    dimensions: query.dimensions,
+    filters: query.filters,
+    ...(query.compare !== undefined ? { compare: query.compare } : {}),
+    ...(query.limit !== undefined ? { limit: query.limit } : {}),
+    ...(query.offset !== undefined ? { offset: query.offset } : {}),
   };
   return Buffer.from(JSON.stringify(body));
 }

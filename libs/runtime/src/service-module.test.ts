@@ -28,7 +28,9 @@ describe('assertDepsFor (the launcher’s one check)', () => {
 
   it('names every missing store and client', () => {
     expect(() => assertDepsFor(probe, { ...core, clients: {} })).toThrow(/^query was started without its events, sites client$/);
-    expect(() => assertDepsFor({ name: 'identity', needs: { db: true, bus: true, mail: true } }, { ...core, clients: {} })).toThrow(/^identity was started without its db, bus, mailer$/);
+    expect(() => assertDepsFor({ name: 'identity', needs: { db: true, bus: true, mail: true } }, { ...core, clients: {} })).toThrow(
+      /^identity was started without its db, bus, mailer$/,
+    );
   });
 
   it('passes when everything declared is there', () => {

@@ -99,7 +99,9 @@ export interface LaunchableModule extends Omit<ServiceModule<StoreNeeds, CalledS
  * Declares a service module; `needs` and `calls` are inferred as literals, so
  * `start` receives exactly those stores and clients, typed as present.
  */
-export function defineServiceModule<const N extends StoreNeeds, const C extends CalledService = never>(module: ServiceModule<N, C>): ServiceModule<N, C> & LaunchableModule {
+export function defineServiceModule<const N extends StoreNeeds, const C extends CalledService = never>(
+  module: ServiceModule<N, C>,
+): ServiceModule<N, C> & LaunchableModule {
   // sound because the launcher only calls start with deps that passed assertDepsFor(module, deps)
   return module as ServiceModule<N, C> & LaunchableModule;
 }

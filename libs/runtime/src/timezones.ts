@@ -6,7 +6,9 @@
  * time zone", a 500. The sites service accepts these names only; the query tests
  * run over every one of them.
  */
-const FIXED_OFFSETS = Array.from({ length: 27 }, (_, i) => i - 14).filter((hours) => hours !== 0).map((hours) => `Etc/GMT${hours > 0 ? '+' : '-'}${Math.abs(hours)}`);
+const FIXED_OFFSETS = Array.from({ length: 27 }, (_, i) => i - 14)
+  .filter((hours) => hours !== 0)
+  .map((hours) => `Etc/GMT${hours > 0 ? '+' : '-'}${Math.abs(hours)}`);
 
 let zones: ReadonlySet<string> | undefined;
 

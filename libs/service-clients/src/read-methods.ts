@@ -42,7 +42,12 @@ const READS = {
     settingsV1.SettingsServiceService.getCountingFilters.path,
   ],
   'script-builder': [scriptBuilderV1.ScriptBuilderServiceService.getCatalogue.path, scriptBuilderV1.ScriptBuilderServiceService.buildScript.path],
-  query: [queryV1.QueryServiceService.siteActivity.path, queryV1.QueryServiceService.query.path, queryV1.QueryServiceService.listProps.path, queryV1.QueryServiceService.funnelReport.path],
+  query: [
+    queryV1.QueryServiceService.siteActivity.path,
+    queryV1.QueryServiceService.query.path,
+    queryV1.QueryServiceService.listProps.path,
+    queryV1.QueryServiceService.funnelReport.path,
+  ],
   // imports: a stream of rows, never replayed by the channel
   ingest: [],
 } as const satisfies Record<string, readonly string[]>;

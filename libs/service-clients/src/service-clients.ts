@@ -51,7 +51,12 @@ export function channelPolicyOf(service: CalledService, tuning: ChannelTuning = 
  * connection (one channel per service, however many clients use it); without, it
  * opens its own (keepalive, round robin over replicas, retried reads: grpc-kit's `createClient`).
  */
-export function serviceClient<S extends CalledService>(service: S, address: string, channel?: ReturnType<Client['getChannel']>, tuning?: ChannelTuning): ServiceClients[S] {
+export function serviceClient<S extends CalledService>(
+  service: S,
+  address: string,
+  channel?: ReturnType<Client['getChannel']>,
+  tuning?: ChannelTuning,
+): ServiceClients[S] {
   const Ctor = CONSTRUCTORS[service];
   if (channel) return new Ctor(address, null as never, { channelOverride: channel });
   return createClient(Ctor as never, address, channelPolicyOf(service, tuning)) as ServiceClients[S];
@@ -68,7 +73,9 @@ export interface ConnectedClients<S extends CalledService> {
  * on the first call, so a caller may be started before the services it calls.
  */
 export function connectServiceClients<S extends CalledService>(addresses: { [K in S]: string }, tuning?: ChannelTuning): ConnectedClients<S> {
-  const entries = (Object.entries(addresses) as [S, string][]).map(([service, address]) => [service, serviceClient(service, address, undefined, tuning)] as const);
+  const entries = (Object.entries(addresses) as [S, string][]).map(
+    ([service, address]) => [service, serviceClient(service, address, undefined, tuning)] as const,
+  );
   const clients = Object.fromEntries(entries) as unknown as Pick<ServiceClients, S>;
   return {
     clients,

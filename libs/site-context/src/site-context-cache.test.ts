@@ -39,7 +39,16 @@ let bus: LocalBus;
 let now = 0;
 
 function site(siteId: number, overrides: Partial<OwnedSite> = {}): OwnedSite {
-  const owned: OwnedSite = { siteId, trackingKey: `key${siteId}`, name: `https://site${siteId}.example`, timezone: 'Europe/Berlin', ownerAccountId: 100 + siteId, blockedCountries: [], trackingActive: true, ...overrides };
+  const owned: OwnedSite = {
+    siteId,
+    trackingKey: `key${siteId}`,
+    name: `https://site${siteId}.example`,
+    timezone: 'Europe/Berlin',
+    ownerAccountId: 100 + siteId,
+    blockedCountries: [],
+    trackingActive: true,
+    ...overrides,
+  };
   sites.set(owned.trackingKey, owned);
   return owned;
 }
@@ -69,7 +78,14 @@ beforeAll(async () => {
             if (sitesDown) throw new Error('sites is down');
             const owned = sites.get(request.trackingKey);
             if (!owned) throw new ApiError('unknown_site', 'no such site');
-            return sitesV1.Site.fromPartial({ siteId: owned.siteId, name: owned.name, timezone: owned.timezone, weekStart: 1, trackingKey: owned.trackingKey, ownerAccountId: owned.ownerAccountId });
+            return sitesV1.Site.fromPartial({
+              siteId: owned.siteId,
+              name: owned.name,
+              timezone: owned.timezone,
+              weekStart: 1,
+              trackingKey: owned.trackingKey,
+              ownerAccountId: owned.ownerAccountId,
+            });
           }),
         },
       },
@@ -104,7 +120,16 @@ let cache: SiteContextCache;
 
 async function startCache(maxEntries?: number): Promise<SiteContextCache> {
   await cache?.stop();
-  cache = await SiteContextCache.start({ clients: connected.clients, bus, log, owner: 'test', ttlMs: 60_000, negativeTtlMs: 10_000, now: () => now, ...(maxEntries ? { maxEntries } : {}) });
+  cache = await SiteContextCache.start({
+    clients: connected.clients,
+    bus,
+    log,
+    owner: 'test',
+    ttlMs: 60_000,
+    negativeTtlMs: 10_000,
+    now: () => now,
+    ...(maxEntries ? { maxEntries } : {}),
+  });
   return cache;
 }
 
@@ -126,17 +151,36 @@ afterEach(async () => {
 
 /** news as the owners' outboxes publish it, and a turn for the bus to hand it over */
 async function settingsChanged(siteId: number, kind: SettingsKind): Promise<void> {
-  await bus.publish(SUBJECTS.settingsChanged, { site_id: siteId, kind, version: 0, changed_at: new Date(0).toISOString(), audit: { action: `site.${kind}.update`, account_id: 1, key_id: '', ip: '', user_agent: '', request_id: 'r', details: {} } });
+  await bus.publish(SUBJECTS.settingsChanged, {
+    site_id: siteId,
+    kind,
+    version: 0,
+    changed_at: new Date(0).toISOString(),
+    audit: { action: `site.${kind}.update`, account_id: 1, key_id: '', ip: '', user_agent: '', request_id: 'r', details: {} },
+  });
   await settled();
 }
 
 async function siteUpdated(owned: OwnedSite): Promise<void> {
-  await bus.publish(SUBJECTS.siteUpdated, { site_id: owned.siteId, account_id: owned.ownerAccountId, tracking_key: owned.trackingKey, name: owned.name, timezone: owned.timezone, week_start: 1, updated_at: new Date(0).toISOString() });
+  await bus.publish(SUBJECTS.siteUpdated, {
+    site_id: owned.siteId,
+    account_id: owned.ownerAccountId,
+    tracking_key: owned.trackingKey,
+    name: owned.name,
+    timezone: owned.timezone,
+    week_start: 1,
+    updated_at: new Date(0).toISOString(),
+  });
   await settled();
 }
 
 async function siteDeleted(owned: OwnedSite): Promise<void> {
-  await bus.publish(SUBJECTS.siteDeleted, { site_id: owned.siteId, account_id: owned.ownerAccountId, tracking_key: owned.trackingKey, deleted_at: new Date(0).toISOString() });
+  await bus.publish(SUBJECTS.siteDeleted, {
+    site_id: owned.siteId,
+    account_id: owned.ownerAccountId,
+    tracking_key: owned.trackingKey,
+    deleted_at: new Date(0).toISOString(),
+  });
   await settled();
 }
 

@@ -36,9 +36,15 @@ describe('inConsumerSpan, tracing on', () => {
       return { headers: carried, traceId: span.spanContext().traceId, parentId: span.spanContext().spanId };
     });
     expect(headers?.traceparent).toContain(traceId);
-    const active = await inConsumerSpan('consume ok', headers, { 'messaging.destination.name': 'events.collected.0' }, async () => trace.getActiveSpan()?.spanContext().spanId);
+    const active = await inConsumerSpan(
+      'consume ok',
+      headers,
+      { 'messaging.destination.name': 'events.collected.0' },
+      async () => trace.getActiveSpan()?.spanContext().spanId,
+    );
     await expect(inConsumerSpan('consume failed', headers, {}, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    for (let i = 0; i < 100 && exporter.getFinishedSpans().filter((s) => s.name.startsWith('consume')).length < 2; i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && exporter.getFinishedSpans().filter((s) => s.name.startsWith('consume')).length < 2; i += 1)
+      await new Promise((r) => setTimeout(r, 50));
 
     const ok = exporter.getFinishedSpans().find((s) => s.name === 'consume ok')!;
     expect(ok.kind).toBe(SpanKind.CONSUMER);

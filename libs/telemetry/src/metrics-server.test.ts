@@ -31,10 +31,19 @@ describe('metrics server', () => {
     server = await startMetricsServer({ host: '127.0.0.1', port: 0 });
     const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
     for (const name of [
-      'sightline_http_requests_total', 'sightline_http_request_duration_seconds', 'sightline_grpc_server_handled_total', 'sightline_grpc_server_handling_seconds',
-      'sightline_bus_publish_duration_seconds', 'sightline_ingest_lag_seconds', 'sightline_ingest_batch_size', 'sightline_ingest_dropped_events_total',
-      'sightline_ingest_stored_events_total', 'sightline_query_duration_seconds', 'sightline_process_cpu_seconds_total',
-    ]) expect(text, name).toContain(`# TYPE ${name} `);
+      'sightline_http_requests_total',
+      'sightline_http_request_duration_seconds',
+      'sightline_grpc_server_handled_total',
+      'sightline_grpc_server_handling_seconds',
+      'sightline_bus_publish_duration_seconds',
+      'sightline_ingest_lag_seconds',
+      'sightline_ingest_batch_size',
+      'sightline_ingest_dropped_events_total',
+      'sightline_ingest_stored_events_total',
+      'sightline_query_duration_seconds',
+      'sightline_process_cpu_seconds_total',
+    ])
+      expect(text, name).toContain(`# TYPE ${name} `);
     expect(metricsRegistry.getMetricsAsArray().length).toBeGreaterThan(10);
   });
 

@@ -149,7 +149,7 @@ export const queryDuration = new Histogram({
 
 export const queryAnswers = new Counter({
   name: 'sightline_query_answers_total',
-  help: "Report answers a gateway gave (POST /query, GET /props, the share routes), by outcome: computed by the query service, cached, or joined to an identical query already running.",
+  help: 'Report answers a gateway gave (POST /query, GET /props, the share routes), by outcome: computed by the query service, cached, or joined to an identical query already running.',
   labelNames: ['outcome'] as const,
   registers: [metricsRegistry],
 });

@@ -8,7 +8,11 @@ interface ReadableMetric {
  * a histogram's `_count` / `_sum`. For tests and diagnostics that check a figure
  * without scraping text. 0 when the series was never touched.
  */
-export async function readMetricValue(metric: ReadableMetric, labels: Readonly<Record<string, string>> = {}, series: '' | '_count' | '_sum' = ''): Promise<number> {
+export async function readMetricValue(
+  metric: ReadableMetric,
+  labels: Readonly<Record<string, string>> = {},
+  series: '' | '_count' | '_sum' = '',
+): Promise<number> {
   const { values } = await metric.get();
   const match = values.find((v) => {
     const name = (v as { metricName?: string }).metricName;

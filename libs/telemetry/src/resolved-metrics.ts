@@ -142,7 +142,8 @@ export class ResolvedHistogram<L extends string> extends ResolvedMetric<L, Histo
   constructor(config: ResolvedMetricConfig<L> & { buckets: readonly number[] }) {
     super(config);
     if (config.labelNames.includes('le' as L)) throw new Error('le is a reserved label name');
-    if (config.buckets.some((bound, i) => !Number.isFinite(bound) || (i > 0 && bound <= config.buckets[i - 1]!))) throw new Error(`${config.name}: buckets must be finite and increasing`);
+    if (config.buckets.some((bound, i) => !Number.isFinite(bound) || (i > 0 && bound <= config.buckets[i - 1]!)))
+      throw new Error(`${config.name}: buckets must be finite and increasing`);
     this.bounds = [...config.buckets];
   }
 

@@ -50,7 +50,20 @@ describe('span forwarding between threads', () => {
     expect(copy!.spanContext()).toEqual({ ...original.spanContext(), isRemote: false });
     expect(copy!.parentSpanContext?.spanId).toBe(original.parentSpanContext!.spanId);
     expect(copy!.parentSpanContext?.traceId).toBe(original.parentSpanContext!.traceId);
-    for (const field of ['name', 'kind', 'startTime', 'endTime', 'duration', 'status', 'attributes', 'events', 'droppedAttributesCount', 'droppedEventsCount', 'droppedLinksCount', 'ended'] as const) {
+    for (const field of [
+      'name',
+      'kind',
+      'startTime',
+      'endTime',
+      'duration',
+      'status',
+      'attributes',
+      'events',
+      'droppedAttributesCount',
+      'droppedEventsCount',
+      'droppedLinksCount',
+      'ended',
+    ] as const) {
       expect(copy![field], field).toEqual(original[field]);
     }
     const { traceId, spanId, traceFlags } = linked.spanContext();

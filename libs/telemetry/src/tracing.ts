@@ -84,7 +84,13 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector, processDetector, hostDetector] }))
     .merge(resourceFromAttributes({ 'service.name': config.serviceName }));
-  const sdk = new NodeSDK({ resource, autoDetectResources: false, spanProcessors: [spanProcessor], instrumentations: [], ...(config.sampler ? { sampler: config.sampler } : {}) });
+  const sdk = new NodeSDK({
+    resource,
+    autoDetectResources: false,
+    spanProcessors: [spanProcessor],
+    instrumentations: [],
+    ...(config.sampler ? { sampler: config.sampler } : {}),
+  });
   sdk.start();
   const ownSink: TracingSink = { processor: spanProcessor, resource };
   sink = ownSink;

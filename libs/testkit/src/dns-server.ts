@@ -33,7 +33,8 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     const name = question.name.toLowerCase();
     const known = records.get(name);
     if (question.type === 'A') asked.set(name, (asked.get(name) ?? 0) + 1);
-    const answers = question.type === 'A' && known ? known.map((ip) => ({ type: 'A' as const, name: question.name, ttl: 0, class: 'IN' as const, data: ip })) : [];
+    const answers =
+      question.type === 'A' && known ? known.map((ip) => ({ type: 'A' as const, name: question.name, ttl: 0, class: 'IN' as const, data: ip })) : [];
     const response = dnsPacket.encode({
       type: 'response',
       id: query.id ?? 0,

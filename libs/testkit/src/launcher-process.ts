@@ -32,11 +32,15 @@ export async function startLauncherProcess(
 ): Promise<LauncherProcess> {
   const started = Date.now();
   const root = options.root ?? ROOT;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(root, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(root, 'apps/launcher/src/main.ts'), ...(options.args ?? [])],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -72,7 +76,11 @@ export async function startLauncherProcess(
 }
 
 /** Runs the launcher expecting it to fail fast; resolves with its exit code and output. */
-export async function runLauncherToExit(options: { env?: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
+export async function runLauncherToExit(options: {
+  env?: Record<string, string>;
+  args?: string[];
+  timeoutMs?: number;
+}): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'), ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'warn', ...options.env },

@@ -27,7 +27,16 @@ export async function serveOnLoopback<I extends ServiceInstance, C extends Clien
   const instance = await options.start();
   let server: RunningGrpcServer;
   try {
-    server = await startGrpcServer({ name: options.name, version: '0.0.0-test', host: '127.0.0.1', port: 0, services: instance.services, probes: [], probeIntervalMs: 60_000, log: options.log });
+    server = await startGrpcServer({
+      name: options.name,
+      version: '0.0.0-test',
+      host: '127.0.0.1',
+      port: 0,
+      services: instance.services,
+      probes: [],
+      probeIntervalMs: 60_000,
+      log: options.log,
+    });
   } catch (error) {
     await instance.stop();
     throw error;

@@ -62,7 +62,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name']);
         for (const scope of resourceSpans.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
-            spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined, name: span.name, kind: span.kind, attributes: attributesOf(span.attributes) });
+            spans.push({
+              service,
+              traceId: span.traceId,
+              spanId: span.spanId,
+              parentSpanId: span.parentSpanId || undefined,
+              name: span.name,
+              kind: span.kind,
+              attributes: attributesOf(span.attributes),
+            });
           }
         }
       }

@@ -59,7 +59,6 @@ export async function startPrivateNatsServer(timeoutMs = 15_000): Promise<Privat
   };
 }
 
-
 /**
  * The NATS a multi-process test should use: a private server when the binary is
  * installed, else the shared one (`sharedUrl`) with a warning, since on a shared

@@ -27,10 +27,10 @@ export async function tableShape(db: Queryable, schema: string, table: string): 
       WHERE n.nspname = $1 AND t.relname = $2 AND c.contype <> 'n' ORDER BY c.conname`,
     [schema, table],
   );
-  const indexes = await db.query<{ name: string; definition: string }>('SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY indexname', [
-    schema,
-    table,
-  ]);
+  const indexes = await db.query<{ name: string; definition: string }>(
+    'SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY indexname',
+    [schema, table],
+  );
   const unschema = (text: string) => text.split(`${schema}.`).join('<schema>.');
   return {
     columns: columns.rows,

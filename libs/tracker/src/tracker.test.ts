@@ -122,7 +122,9 @@ describe('engagement and scroll', () => {
     b.scrollTo(200);
     b.advance(1_500);
     b.setHidden(true);
-    expect(b.payloads('engagement')).toEqual([{ k: KEY, n: 'engagement', u: 'https://shop.example/products/shoes?utm_source=news&ref=hn', d: 'shop.example', s: expect.any(String), e: 5_500, sd: 75 }]);
+    expect(b.payloads('engagement')).toEqual([
+      { k: KEY, n: 'engagement', u: 'https://shop.example/products/shoes?utm_source=news&ref=hn', d: 'shop.example', s: expect.any(String), e: 5_500, sd: 75 },
+    ]);
   });
 
   it('counts only time visible AND focused, and sends nothing when there is none', () => {
@@ -167,9 +169,23 @@ describe('engagement and scroll', () => {
 describe('clicks', () => {
   it('sends a tagged event with props from data-sightline-event-* attributes (click inside the element)', () => {
     const b = page(scripts.standard!);
-    const button = b.element('button', { 'data-sightline-event': 'Signup', 'data-sightline-event-plan': 'pro', 'data-sightline-event-seats': '3', class: 'cta' });
+    const button = b.element('button', {
+      'data-sightline-event': 'Signup',
+      'data-sightline-event-plan': 'pro',
+      'data-sightline-event-seats': '3',
+      class: 'cta',
+    });
     b.click(b.element('span', {}, button));
-    expect(b.payloads('Signup')).toEqual([{ k: KEY, n: 'Signup', u: 'https://shop.example/products/shoes?utm_source=news&ref=hn', d: 'shop.example', s: expect.any(String), p: { plan: 'pro', seats: '3' } }]);
+    expect(b.payloads('Signup')).toEqual([
+      {
+        k: KEY,
+        n: 'Signup',
+        u: 'https://shop.example/products/shoes?utm_source=news&ref=hn',
+        d: 'shop.example',
+        s: expect.any(String),
+        p: { plan: 'pro', seats: '3' },
+      },
+    ]);
   });
 
   it('sends Outbound Link: Click for links to another host only', () => {

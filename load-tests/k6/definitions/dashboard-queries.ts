@@ -8,7 +8,10 @@ const QUERIES: Array<{ name: string; body: Record<string, unknown> }> = [
   { name: 'breakdown page', body: { metrics: ['visitors', 'pageviews', 'bounce_rate'], date_range: '30d', dimensions: ['event:page'], limit: 10 } },
   { name: 'breakdown source', body: { metrics: ['visitors', 'bounce_rate', 'visit_duration'], date_range: '30d', dimensions: ['visit:source'], limit: 10 } },
   { name: 'breakdown country', body: { metrics: ['visitors'], date_range: '30d', dimensions: ['visit:country'], limit: 10 } },
-  { name: 'filtered breakdown', body: { metrics: ['visitors'], date_range: '30d', dimensions: ['visit:browser'], filters: [{ field: 'page', operator: 'contains', values: ['/blog'] }] } },
+  {
+    name: 'filtered breakdown',
+    body: { metrics: ['visitors'], date_range: '30d', dimensions: ['visit:browser'], filters: [{ field: 'page', operator: 'contains', values: ['/blog'] }] },
+  },
   { name: 'compare previous_period', body: { metrics: ['visitors', 'bounce_rate'], date_range: '7d', compare: 'previous_period' } },
   { name: 'realtime', body: { metrics: ['visitors'], date_range: 'realtime', dimensions: ['time:minute'] } },
 ];

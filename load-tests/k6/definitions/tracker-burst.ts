@@ -24,7 +24,10 @@ export const trackerBurst: LoadScenario = {
       name: 'POST /api/event',
       method: 'POST',
       path: '/api/event',
-      headers: { 'content-type': 'text/plain', 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${i % 50}.0 Safari/537.36` },
+      headers: {
+        'content-type': 'text/plain',
+        'user-agent': `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${i % 50}.0 Safari/537.36`,
+      },
       body: JSON.stringify(event),
       expect: [202],
     };

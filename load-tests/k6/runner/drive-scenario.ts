@@ -21,7 +21,12 @@ function percentile(sorted: number[], p: number): number {
  * Drives a scenario definition with autocannon, the local stand-in for k6: the same
  * request mix, VUs as connections, the same thresholds judged on the same figures.
  */
-export async function driveScenario(baseUrl: string, scenario: LoadScenario, ctx: LoadContext, durationSeconds = scenario.durationSeconds): Promise<ScenarioResult> {
+export async function driveScenario(
+  baseUrl: string,
+  scenario: LoadScenario,
+  ctx: LoadContext,
+  durationSeconds = scenario.durationSeconds,
+): Promise<ScenarioResult> {
   let next = 0;
   const expected = new Set<number>();
   const latencies: number[] = [];
@@ -29,20 +34,23 @@ export async function driveScenario(baseUrl: string, scenario: LoadScenario, ctx
   let finish!: (r: autocannon.Result) => void;
   let fail!: (e: unknown) => void;
   const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
-  const instance = autocannon({
-    url: baseUrl,
-    connections: scenario.vus,
-    duration: durationSeconds,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const r = scenario.request(ctx, next++);
-          for (const status of r.expect) expected.add(status);
-          return { ...request, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' } as typeof request;
+  const instance = autocannon(
+    {
+      url: baseUrl,
+      connections: scenario.vus,
+      duration: durationSeconds,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const r = scenario.request(ctx, next++);
+            for (const status of r.expect) expected.add(status);
+            return { ...request, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' } as typeof request;
+          },
         },
-      },
-    ],
-  }, (error, result) => (error ? fail(error) : finish(result)));
+      ],
+    },
+    (error, result) => (error ? fail(error) : finish(result)),
+  );
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     latencies.push(Math.round(responseTime * 10) / 10);
     if (!expected.has(statusCode)) failures += 1;

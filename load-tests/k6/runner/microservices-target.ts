@@ -37,8 +37,19 @@ export async function microservicesTarget(root?: string): Promise<{ baseUrl: str
   const nats = await isolatedNats(backendUrl('nats'));
   const clickhouse = await startChdbHttpServer({ dataDir: path.join(dir.path, 'clickhouse') });
   const { ports, env: addresses } = await serviceAddresses();
-  const env = { DATABASE_URL: database.url, NATS_URL: nats.url, CLICKHOUSE_URL: clickhouse.url, SIGHTLINE_DATA_DIR: dir.path, MAIL_OUTBOX_DIR: path.join(dir.path, 'mail'), SECRET_KEY: 'load-test-secret-key-0123456789abcdefghij', ...NO_BUDGETS, QUERY_CACHE_MAX_BYTES: '0' };
-  const services = await Promise.all(SERVICE_NAMES.map((name) => startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, HOST: '127.0.0.1' }, undefined, root)));
+  const env = {
+    DATABASE_URL: database.url,
+    NATS_URL: nats.url,
+    CLICKHOUSE_URL: clickhouse.url,
+    SIGHTLINE_DATA_DIR: dir.path,
+    MAIL_OUTBOX_DIR: path.join(dir.path, 'mail'),
+    SECRET_KEY: 'load-test-secret-key-0123456789abcdefghij',
+    ...NO_BUDGETS,
+    QUERY_CACHE_MAX_BYTES: '0',
+  };
+  const services = await Promise.all(
+    SERVICE_NAMES.map((name) => startServiceProcess(name, ports.get(name)!, { ...env, ...addresses, HOST: '127.0.0.1' }, undefined, root)),
+  );
   let gateway: LauncherProcess | undefined;
   const stop = async () => {
     await gateway?.stop('SIGTERM');
@@ -53,7 +64,9 @@ export async function microservicesTarget(root?: string): Promise<{ baseUrl: str
     const { token } = await registerViaOutbox(gateway, dir.path);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const siteHost = 'load.sightline-bench.net';
-    const site = (await (await fetch(`${gateway.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://${siteHost}`, timezone: 'UTC' }) })).json()) as { site_id: number; script_url: string };
+    const site = (await (
+      await fetch(`${gateway.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://${siteHost}`, timezone: 'UTC' }) })
+    ).json()) as { site_id: number; script_url: string };
     const trackingKey = site.script_url.split('/').pop()!.replace(/\.js$/, '');
     const processes = [{ name: 'gateway', pid: gateway.child.pid! }, ...services.map((s) => ({ name: s.name, pid: s.child.pid! }))];
     return { baseUrl: gateway.url, ctx: { apiKey: token, siteId: site.site_id, trackingKey, siteHost }, processes, stop };

@@ -69,10 +69,16 @@ async function localSite(): Promise<LocalSite> {
     const { token } = await registerViaOutbox(server, dir.path);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const siteHost = 'load.sightline-bench.net';
-    const site = (await (await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://${siteHost}`, timezone: 'UTC' }) })).json()) as { site_id: number; script_url: string };
+    const site = (await (
+      await fetch(`${server.url}/api/v1/sites`, { method: 'POST', headers, body: JSON.stringify({ url: `https://${siteHost}`, timezone: 'UTC' }) })
+    ).json()) as { site_id: number; script_url: string };
     const trackingKey = site.script_url.split('/').pop()!.replace(/\.js$/, '');
     // the first query opens the embedded store and applies its migrations
-    const opened = await fetch(`${server.url}/api/v1/query`, { method: 'POST', headers, body: JSON.stringify({ site_id: site.site_id, metrics: ['visitors'], date_range: '7d' }) });
+    const opened = await fetch(`${server.url}/api/v1/query`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ site_id: site.site_id, metrics: ['visitors'], date_range: '7d' }),
+    });
     if (opened.status !== 200) throw new Error(`the first query answered ${opened.status}`);
     return { dir, env, ctx: { apiKey: token, siteId: site.site_id, trackingKey, siteHost } };
   } finally {
@@ -94,17 +100,33 @@ async function localTarget(site: LocalSite, root?: string): Promise<Target> {
 }
 
 async function memoryLine(processes: MeasuredProcess[]): Promise<string> {
-  const parts = await Promise.all(processes.map(async (p) => {
-    const m = await residentMemory(p.pid);
-    return m ? `${p.name} ${m.rssMiB}/${m.peakMiB}` : `${p.name} ?`;
-  }));
+  const parts = await Promise.all(
+    processes.map(async (p) => {
+      const m = await residentMemory(p.pid);
+      return m ? `${p.name} ${m.rssMiB}/${m.peakMiB}` : `${p.name} ?`;
+    }),
+  );
   return `RSS/peak MiB: ${parts.join(', ')}`;
 }
 
 async function runAll(target: Target): Promise<void> {
-  console.log(`\ntarget ${target.baseUrl} (${target.label}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\ntarget ${target.baseUrl} (${target.label}); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   if (target.processes.length) console.log(`  idle ${await memoryLine(target.processes)}`);
-  console.log('scenario'.padEnd(20), 'req'.padStart(8), 'req/s'.padStart(8), 'p50'.padStart(6), 'p95'.padStart(6), 'p99'.padStart(6), 'errors'.padStart(8), ' thresholds');
+  console.log(
+    'scenario'.padEnd(20),
+    'req'.padStart(8),
+    'req/s'.padStart(8),
+    'p50'.padStart(6),
+    'p95'.padStart(6),
+    'p99'.padStart(6),
+    'errors'.padStart(8),
+    ' thresholds',
+  );
   let burstSent = false;
   for (const scenario of scenarios) {
     if (scenario === dashboardQueries && burstSent && !concurrentIngest) {
@@ -132,13 +154,22 @@ async function runAll(target: Target): Promise<void> {
       const ms = (seconds: number) => round1((seconds * 1000) / r.requests);
       const perRequest = target.processes.map((p, i) => `${p.name} ${ms(cpuAfter[i]! - cpuBefore[i]!)} (main thread ${ms(mainAfter[i]! - mainBefore[i]!)})`);
       const total = cpuAfter.reduce((sum, c, i) => sum + c - cpuBefore[i]!, 0);
-      console.log(`  server CPU per request (ms): ${perRequest.join(', ')}; total ${round1((total * 1000) / r.requests)} (capacity on 2 cores ≈ ${Math.round((2 * r.requests) / total)} req/s)`);
-      console.log(`  after ${scenario.name}: ${await memoryLine(target.processes)}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      console.log(
+        `  server CPU per request (ms): ${perRequest.join(', ')}; total ${round1((total * 1000) / r.requests)} (capacity on 2 cores ≈ ${Math.round((2 * r.requests) / total)} req/s)`,
+      );
+      console.log(
+        `  after ${scenario.name}: ${await memoryLine(target.processes)}; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
     }
     if (scenario === dashboardQueries) {
       const times = await measureServiceTimes(target.baseUrl, scenario, target.ctx);
       const sum = times.reduce((total, t) => total + t.p50, 0);
-      console.log(`  each request alone (p50 ms, no queue): ${times.map((t) => `${t.name.replace(/^query /, '')} ${t.p50}`).join(', ')}; mean ${Math.round((sum / times.length) * 10) / 10}`);
+      console.log(
+        `  each request alone (p50 ms, no queue): ${times.map((t) => `${t.name.replace(/^query /, '')} ${t.p50}`).join(', ')}; mean ${Math.round((sum / times.length) * 10) / 10}`,
+      );
     }
   }
 }
@@ -166,14 +197,21 @@ async function withTarget(start: () => Promise<Target>): Promise<void> {
 
 const external = process.env.BASE_URL;
 if (external) {
-  const ctx = { apiKey: process.env.API_KEY ?? '', siteId: Number(process.env.SITE_ID), trackingKey: process.env.TRACKING_KEY ?? '', siteHost: process.env.SITE_HOST ?? 'localhost' };
+  const ctx = {
+    apiKey: process.env.API_KEY ?? '',
+    siteId: Number(process.env.SITE_ID),
+    trackingKey: process.env.TRACKING_KEY ?? '',
+    siteHost: process.env.SITE_HOST ?? 'localhost',
+  };
   await withTarget(async () => ({ label: 'external', baseUrl: external, ctx, processes: [], stop: async () => {} }));
 } else if (!microservicesOnly) {
   const site = await localSite();
   try {
     if (seededEvents > 0) {
       const seeded = await seedEvents(site.dir.path, site.ctx.siteId, seededEvents);
-      console.log(`site ${site.ctx.siteId}: ${seeded.events.toLocaleString('en')} events / ${seeded.sessions.toLocaleString('en')} sessions generated over 30 days in ${seeded.seconds} s`);
+      console.log(
+        `site ${site.ctx.siteId}: ${seeded.events.toLocaleString('en')} events / ${seeded.sessions.toLocaleString('en')} sessions generated over 30 days in ${seeded.seconds} s`,
+      );
     }
     for (let round = 0; round < rounds; round += 1) {
       if (baselineRoot) await withTarget(() => localTarget(site, baselineRoot));
@@ -186,7 +224,10 @@ if (external) {
 if (!external) {
   for (let round = 0; microservices && round < rounds; round += 1) {
     for (const root of baselineRoot ? [baselineRoot, undefined] : [undefined]) {
-      await withTarget(async () => ({ label: `microservices: one process per service, PostgreSQL + NATS + chDB${root ? `, tree ${root}` : ''}`, ...(await microservicesTarget(root)) }));
+      await withTarget(async () => ({
+        label: `microservices: one process per service, PostgreSQL + NATS + chDB${root ? `, tree ${root}` : ''}`,
+        ...(await microservicesTarget(root)),
+      }));
     }
   }
 }

@@ -23,7 +23,11 @@ export async function measureServiceTimes(baseUrl: string, scenario: LoadScenari
     const ms: number[] = [];
     for (let run = 0; run <= runs; run += 1) {
       const started = performance.now();
-      const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}) });
+      const response = await fetch(baseUrl + request.path, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      });
       await response.arrayBuffer();
       if (!request.expect.includes(response.status)) throw new Error(`${request.name} answered ${response.status}`);
       if (run > 0) ms.push(performance.now() - started); // the first run warms caches

@@ -7,7 +7,11 @@ import type { LoadContext } from '../definitions/index.js';
  * steady store, not queries racing ingest for the same cores (`--concurrent-ingest`
  * measures that instead).
  */
-export async function waitForIngestToSettle(baseUrl: string, ctx: LoadContext, { pollMs = 1000, timeoutMs = 300_000 } = {}): Promise<{ seconds: number; pageviews: number }> {
+export async function waitForIngestToSettle(
+  baseUrl: string,
+  ctx: LoadContext,
+  { pollMs = 1000, timeoutMs = 300_000 } = {},
+): Promise<{ seconds: number; pageviews: number }> {
   const started = Date.now();
   const headers = { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ site_id: ctx.siteId, metrics: ['pageviews'], date_range: 'realtime' });

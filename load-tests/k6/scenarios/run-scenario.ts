@@ -25,6 +25,10 @@ export function iterate(scenario: LoadScenario, ctx: LoadContext): void {
   const base = __ENV.BASE_URL ?? 'http://localhost:8080';
   const i = exec.scenario.iterationInTest;
   const r = scenario.request(ctx, i);
-  const res = http.request(r.method, `${base}${r.path}`, r.body ?? null, { headers: r.headers, tags: { name: r.name }, responseCallback: http.expectedStatuses(...r.expect) });
+  const res = http.request(r.method, `${base}${r.path}`, r.body ?? null, {
+    headers: r.headers,
+    tags: { name: r.name },
+    responseCallback: http.expectedStatuses(...r.expect),
+  });
   check(res, { [`${r.name}: status ${r.expect.join('|')}`]: (x) => r.expect.includes(x.status) });
 }

@@ -33,7 +33,11 @@ export async function listAnnotations(source: DataSource, from: string, to: stri
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = `?from=${from}&to=${to}&limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const answer: Page = await call<Page>('GET', `${base}${query}`, { retry: true, ...(source.kind === 'session' ? { csrfToken: source.csrfToken } : {}), ...(signal ? { signal } : {}) });
+    const answer: Page = await call<Page>('GET', `${base}${query}`, {
+      retry: true,
+      ...(source.kind === 'session' ? { csrfToken: source.csrfToken } : {}),
+      ...(signal ? { signal } : {}),
+    });
     notes.push(...answer.annotations);
     cursor = answer.next_cursor;
     if (!cursor) break;
@@ -46,7 +50,9 @@ export type AnnotationInput = { text: string } & ({ date: string } | { datetime:
 type SessionSource = Extract<DataSource, { kind: 'session' }>;
 
 export const annotationWrites = {
-  create: (source: SessionSource, input: AnnotationInput) => call<Annotation>('POST', `/api/v1/sites/${source.siteId}/annotations`, { body: input, csrfToken: source.csrfToken }),
-  update: (source: SessionSource, id: number, input: AnnotationInput) => call<Annotation>('PATCH', `/api/v1/sites/${source.siteId}/annotations/${id}`, { body: input, csrfToken: source.csrfToken }),
+  create: (source: SessionSource, input: AnnotationInput) =>
+    call<Annotation>('POST', `/api/v1/sites/${source.siteId}/annotations`, { body: input, csrfToken: source.csrfToken }),
+  update: (source: SessionSource, id: number, input: AnnotationInput) =>
+    call<Annotation>('PATCH', `/api/v1/sites/${source.siteId}/annotations/${id}`, { body: input, csrfToken: source.csrfToken }),
   remove: (source: SessionSource, id: number) => call<void>('DELETE', `/api/v1/sites/${source.siteId}/annotations/${id}`, { csrfToken: source.csrfToken }),
 };

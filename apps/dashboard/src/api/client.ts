@@ -133,7 +133,13 @@ async function callOnce<T>(method: string, path: string, options: CallOptions): 
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, credentials: 'same-origin', signal, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      signal,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiFailure(0, 'network_error', timeout.aborted ? 'The server did not answer in time.' : 'The server could not be reached.', undefined);
@@ -169,14 +175,25 @@ export class StatsClient {
   constructor(readonly source: DataSource) {}
 
   query(request: QueryRequest, signal?: AbortSignal): Promise<QueryAnswer> {
-    if (this.source.kind === 'share') return call('POST', `/api/v1/share/${enc(this.source.hash)}/query`, { body: request, retry: true, ...(signal ? { signal } : {}) });
-    return call('POST', '/api/v1/query', { body: { site_id: this.source.siteId, ...request }, csrfToken: this.source.csrfToken, retry: true, ...(signal ? { signal } : {}) });
+    if (this.source.kind === 'share')
+      return call('POST', `/api/v1/share/${enc(this.source.hash)}/query`, { body: request, retry: true, ...(signal ? { signal } : {}) });
+    return call('POST', '/api/v1/query', {
+      body: { site_id: this.source.siteId, ...request },
+      csrfToken: this.source.csrfToken,
+      retry: true,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   props(dateRange: DateRange, signal?: AbortSignal): Promise<PropsAnswer> {
     const range = enc(rangeParam(dateRange));
-    if (this.source.kind === 'share') return call('GET', `/api/v1/share/${enc(this.source.hash)}/props?date_range=${range}`, { retry: true, ...(signal ? { signal } : {}) });
-    return call('GET', `/api/v1/props?site_id=${this.source.siteId}&date_range=${range}`, { csrfToken: this.source.csrfToken, retry: true, ...(signal ? { signal } : {}) });
+    if (this.source.kind === 'share')
+      return call('GET', `/api/v1/share/${enc(this.source.hash)}/props?date_range=${range}`, { retry: true, ...(signal ? { signal } : {}) });
+    return call('GET', `/api/v1/props?site_id=${this.source.siteId}&date_range=${range}`, {
+      csrfToken: this.source.csrfToken,
+      retry: true,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   async site(): Promise<SiteInfo> {

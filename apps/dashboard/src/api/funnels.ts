@@ -51,5 +51,9 @@ export function funnelReport(source: SessionSource, funnelId: number, request: F
   const query = new URLSearchParams({ date_range: rangeParam(request.date_range) });
   if (request.filters.length) query.set('filters', JSON.stringify(request.filters));
   if (request.compare !== undefined) query.set('compare', rangeParam(request.compare));
-  return call('GET', `/api/v1/sites/${source.siteId}/funnels/${funnelId}/report?${query.toString()}`, { csrfToken: source.csrfToken, retry: true, ...(signal ? { signal } : {}) });
+  return call('GET', `/api/v1/sites/${source.siteId}/funnels/${funnelId}/report?${query.toString()}`, {
+    csrfToken: source.csrfToken,
+    retry: true,
+    ...(signal ? { signal } : {}),
+  });
 }

@@ -12,7 +12,19 @@ type SessionSource = Extract<DataSource, { kind: 'session' }>;
  * text (280 characters). Editing also offers deletion. The API's refusal is shown
  * as it words it.
  */
-export function AnnotationDialog({ source, timezone, note, day, onClose }: { source: SessionSource; timezone: string; note?: Annotation; day: string; onClose: () => void }) {
+export function AnnotationDialog({
+  source,
+  timezone,
+  note,
+  day,
+  onClose,
+}: {
+  source: SessionSource;
+  timezone: string;
+  note?: Annotation;
+  day: string;
+  onClose: () => void;
+}) {
   const initial = note?.datetime ? localMinute(note.datetime, timezone) : undefined;
   const [date, setDate] = useState(note ? (initial?.slice(0, 10) ?? note.local_date) : day);
   const [time, setTime] = useState(initial?.slice(11, 16) ?? '');
@@ -52,7 +64,11 @@ export function AnnotationDialog({ source, timezone, note, day, onClose }: { sou
           <span>Note</span>
           <input type="text" required maxLength={280} value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
         </label>
-        {error && <p role="alert" class="error">{error}</p>}
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
         <div class="dialog-actions">
           <button type="submit" disabled={busy}>
             Save

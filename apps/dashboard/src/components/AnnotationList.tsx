@@ -34,7 +34,12 @@ export function AnnotationList({ notes, error, end }: { notes: readonly Annotati
               <span class="note-when">{noteWhen(note, timezone)}</span> <span class="note-text">{note.text}</span>
               {note.author && <span class="note-author"> · {note.author}</span>}
               {canWrite && (
-                <button type="button" class="link-button" aria-label={`Edit the note of ${noteWhen(note, timezone)}: ${note.text}`} onClick={() => setEditing(note)}>
+                <button
+                  type="button"
+                  class="link-button"
+                  aria-label={`Edit the note of ${noteWhen(note, timezone)}: ${note.text}`}
+                  onClick={() => setEditing(note)}
+                >
                   Edit
                 </button>
               )}
@@ -43,7 +48,13 @@ export function AnnotationList({ notes, error, end }: { notes: readonly Annotati
         </ul>
       )}
       {editing && source.kind === 'session' && (
-        <AnnotationDialog source={source} timezone={timezone} day={end} {...(editing === 'new' ? {} : { note: editing })} onClose={() => setEditing(undefined)} />
+        <AnnotationDialog
+          source={source}
+          timezone={timezone}
+          day={end}
+          {...(editing === 'new' ? {} : { note: editing })}
+          onClose={() => setEditing(undefined)}
+        />
       )}
     </div>
   );

@@ -26,7 +26,17 @@ let nextId = 0;
  * (Tab reaches them) shows the notes in a tooltip, Escape hides it. Text only: a
  * note is whatever its writer typed.
  */
-export function AnnotationMarkers({ plot, notes, labels, timezone }: { plot: uPlot; notes: readonly Annotation[]; labels: readonly string[]; timezone: string }) {
+export function AnnotationMarkers({
+  plot,
+  notes,
+  labels,
+  timezone,
+}: {
+  plot: uPlot;
+  notes: readonly Annotation[];
+  labels: readonly string[];
+  timezone: string;
+}) {
   const layer = useRef<HTMLDivElement>(null);
   const [, relayout] = useState(0);
   const [open, setOpen] = useState<number | null>(null);

@@ -34,8 +34,18 @@ export function App({ boot }: { boot: Boot }) {
   }, [csrf]);
   const chrome = !boot.embed;
   let body;
-  if (failure) body = <main id="main" class="page-message"><p role="alert">Could not reach Sightline: {failure.message}</p></main>;
-  else if (session === undefined) body = <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
+  if (failure)
+    body = (
+      <main id="main" class="page-message">
+        <p role="alert">Could not reach Sightline: {failure.message}</p>
+      </main>
+    );
+  else if (session === undefined)
+    body = (
+      <main id="main" class="page-message" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
   else if (boot.page === 'share' && client) body = <Dashboard client={client} embed={boot.embed} />;
   else if (session === null) body = <SignIn onSignedIn={(s) => setSession(s)} />;
   else if (boot.page === 'site' && client) body = <Dashboard client={client} embed={false} />;
@@ -43,7 +53,11 @@ export function App({ boot }: { boot: Boot }) {
 
   return (
     <>
-      {chrome && <a class="skip-link" href="#main">Skip to content</a>}
+      {chrome && (
+        <a class="skip-link" href="#main">
+          Skip to content
+        </a>
+      )}
       {chrome && <Header session={session ?? undefined} onSignedOut={() => setSession(null)} />}
       {body}
       {chrome && (

@@ -40,7 +40,11 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
       <main id="main" class="page-message">
         <h1>{notFound ? 'Site not found' : 'Could not load this site'}</h1>
         <p role="alert">{notFound ? 'This site does not exist or you have no access to it.' : site.error.message}</p>
-        {!embed && <p><a href="/">Back to your sites</a></p>}
+        {!embed && (
+          <p>
+            <a href="/">Back to your sites</a>
+          </p>
+        )}
       </main>
     );
   }
@@ -48,7 +52,12 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
   // timezone: its panels start at once. Explicit dates (yesterday, last month, custom, year
   // over year) wait for the site's timezone, so their first queries already use its dates.
   const ready = siteInfo.value === site.data && site.data !== undefined;
-  if (!started || (!ready && needsTimezone(view.value))) return <main id="main" class="page-message" aria-busy="true"><p>Loading…</p></main>;
+  if (!started || (!ready && needsTimezone(view.value)))
+    return (
+      <main id="main" class="page-message" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
 
   return (
     <main id="main" class={embed ? 'dashboard embed' : 'dashboard'}>
@@ -57,7 +66,9 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
         <div class="controls">
           <PeriodPicker />
           <ExportButton />
-          <button type="button" class="icon-button" aria-label="Keyboard shortcuts" onClick={() => setHelp(true)}>?</button>
+          <button type="button" class="icon-button" aria-label="Keyboard shortcuts" onClick={() => setHelp(true)}>
+            ?
+          </button>
         </div>
       </div>
       <FilterBar />
@@ -70,7 +81,15 @@ export function Dashboard({ client, embed }: { client: StatsClient; embed: boole
         <FunnelsPanel />
       </div>
       <p class="credits">
-        IP geolocation by <a href="https://db-ip.com" rel="noopener noreferrer">DB-IP</a> (<a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener noreferrer">CC BY 4.0</a>)
+        IP geolocation by{' '}
+        <a href="https://db-ip.com" rel="noopener noreferrer">
+          DB-IP
+        </a>{' '}
+        (
+        <a href="https://creativecommons.org/licenses/by/4.0/" rel="noopener noreferrer">
+          CC BY 4.0
+        </a>
+        )
       </p>
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
     </main>

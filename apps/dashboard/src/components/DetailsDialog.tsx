@@ -39,7 +39,11 @@ export function DetailsDialog({ tab, dimension, title, onClose }: { tab: TabSpec
   const extra = serverSearch && term ? [{ field, operator: 'contains', values: [term] }] : [];
   const key = JSON.stringify([dimension, state, term, pages]);
   const answer = useAsync<QueryAnswer[]>(key, (signal) =>
-    Promise.all(Array.from({ length: pages }, (_, i) => client().query(breakdownRequest(state, period.value, dimension, tab.metrics, FETCH_LIMIT, extra, i * FETCH_LIMIT), signal))),
+    Promise.all(
+      Array.from({ length: pages }, (_, i) =>
+        client().query(breakdownRequest(state, period.value, dimension, tab.metrics, FETCH_LIMIT, extra, i * FETCH_LIMIT), signal),
+      ),
+    ),
   );
   const loaded = useMemo(() => (answer.data ?? []).flatMap((a) => shownRows(a.results, dimension, field)), [answer.data]);
   const hasMore = answer.data?.[answer.data.length - 1]?.meta?.has_more ?? false;
@@ -78,7 +82,9 @@ export function DetailsDialog({ tab, dimension, title, onClose }: { tab: TabSpec
         </label>
         {answer.error && <ErrorNote error={answer.error} />}
         <p class="muted" aria-live="polite">
-          {answer.loading ? 'Loading…' : `${rows.length.toLocaleString('en-US')} rows${total !== undefined && total > loaded.length ? ` of ${total.toLocaleString('en-US')}` : ''}`}
+          {answer.loading
+            ? 'Loading…'
+            : `${rows.length.toLocaleString('en-US')} rows${total !== undefined && total > loaded.length ? ` of ${total.toLocaleString('en-US')}` : ''}`}
         </p>
         <div class="table-scroll">
           <table class="data-table">

@@ -30,7 +30,11 @@ export function ExportButton() {
       <button type="button" onClick={() => void run()} disabled={busy} aria-busy={busy ? 'true' : 'false'}>
         {busy ? 'Exporting…' : 'Export CSV'}
       </button>
-      {error && <span role="alert" class="error">{error}</span>}
+      {error && (
+        <span role="alert" class="error">
+          {error}
+        </span>
+      )}
     </>
   );
 }

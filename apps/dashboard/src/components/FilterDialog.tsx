@@ -4,7 +4,16 @@ import { rememberLabel } from '../state/labels.js';
 import { breakdownRequest } from '../state/requests.js';
 import { period, setView, view } from '../state/store.js';
 import { filterLabel } from '../state/labels.js';
-import { cleanValues, FILTER_FIELDS, FILTER_OPERATORS, MAX_FILTER_VALUE, MAX_FILTER_VALUES, withFilter, type FilterField, type FilterOperator } from '../state/url-state.js';
+import {
+  cleanValues,
+  FILTER_FIELDS,
+  FILTER_OPERATORS,
+  MAX_FILTER_VALUE,
+  MAX_FILTER_VALUES,
+  withFilter,
+  type FilterField,
+  type FilterOperator,
+} from '../state/url-state.js';
 import { useQuery } from '../state/use-query.js';
 import { Modal } from './Modal.js';
 
@@ -88,12 +97,19 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
         </label>
         {values.length > 0 && (
           <div class="chosen-values">
-            <p id="chosen-label">{single ? 'Value' : operator === 'is_not' || operator === 'does_not_contain' ? 'Values (none of them)' : 'Values (any of them)'}</p>
+            <p id="chosen-label">
+              {single ? 'Value' : operator === 'is_not' || operator === 'does_not_contain' ? 'Values (none of them)' : 'Values (any of them)'}
+            </p>
             <ul class="chips" aria-labelledby="chosen-label">
               {values.map((v) => (
                 <li key={v} class="chip">
                   <span class="chip-text">{filterLabel(field, v)}</span>
-                  <button type="button" class="chip-remove" aria-label={`Remove value ${filterLabel(field, v)}`} onClick={() => setValues(values.filter((x) => x !== v))}>
+                  <button
+                    type="button"
+                    class="chip-remove"
+                    aria-label={`Remove value ${filterLabel(field, v)}`}
+                    onClick={() => setValues(values.filter((x) => x !== v))}
+                  >
                     ×
                   </button>
                 </li>
@@ -103,7 +119,10 @@ export function FilterDialog({ onClose }: { onClose: () => void }) {
         )}
         <div class="value-entry">
           <label>
-            <span>{values.length && !single ? 'Another value' : 'Value'}{GEO.has(field) ? ' (code)' : ''}</span>
+            <span>
+              {values.length && !single ? 'Another value' : 'Value'}
+              {GEO.has(field) ? ' (code)' : ''}
+            </span>
             <input
               type="text"
               list="filter-suggestions"

@@ -30,13 +30,23 @@ function FunnelsOfSite({ source }: { source: SessionSource }) {
   const state = view.value;
   const current = period.value;
   const request = { date_range: current.dateRange, filters: apiFilters(state.filters), ...(current.compare ? { compare: current.compare } : {}) };
-  const report = useAsync(funnelId === undefined ? null : JSON.stringify([funnelId, request]), (signal) => funnelReport(source, funnelId!, request, signal), state.period === 'realtime' ? clock.value : 0);
+  const report = useAsync(
+    funnelId === undefined ? null : JSON.stringify([funnelId, request]),
+    (signal) => funnelReport(source, funnelId!, request, signal),
+    state.period === 'realtime' ? clock.value : 0,
+  );
   const loading = funnels.loading || report.loading;
   const [shownLoading, setShownLoading] = useState(true);
   useEffect(() => setShownLoading(loading), [loading]);
 
   return (
-    <section class="panel funnels-panel" data-panel="funnels" data-loading={shownLoading ? 'true' : undefined} aria-busy={shownLoading ? 'true' : 'false'} aria-labelledby="panel-funnels-title">
+    <section
+      class="panel funnels-panel"
+      data-panel="funnels"
+      data-loading={shownLoading ? 'true' : undefined}
+      aria-busy={shownLoading ? 'true' : 'false'}
+      aria-labelledby="panel-funnels-title"
+    >
       <div class="panel-head">
         <h2 id="panel-funnels-title">Funnels</h2>
         {list.length > 0 && (
@@ -121,12 +131,26 @@ function FunnelTable({ report }: { report: FunnelReportAnswer }) {
         <thead>
           <tr>
             <th scope="col">Step</th>
-            <th scope="col" class="num">Visitors</th>
-            {compared && <th scope="col" class="num">Change</th>}
-            <th scope="col" class="num">Conversion</th>
-            <th scope="col" class="num">From previous step</th>
-            <th scope="col" class="num">Drop-off</th>
-            <th scope="col" class="num">Median time to next</th>
+            <th scope="col" class="num">
+              Visitors
+            </th>
+            {compared && (
+              <th scope="col" class="num">
+                Change
+              </th>
+            )}
+            <th scope="col" class="num">
+              Conversion
+            </th>
+            <th scope="col" class="num">
+              From previous step
+            </th>
+            <th scope="col" class="num">
+              Drop-off
+            </th>
+            <th scope="col" class="num">
+              Median time to next
+            </th>
           </tr>
         </thead>
         <tbody>

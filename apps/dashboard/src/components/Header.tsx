@@ -18,7 +18,9 @@ export function Header({ session, onSignedOut }: { session: Session | undefined;
   };
   return (
     <header class="page-header">
-      <a class="brand" href="/">Sightline</a>
+      <a class="brand" href="/">
+        Sightline
+      </a>
       <div class="header-tools">
         <label class="theme-picker">
           <span>Theme</span>
@@ -38,12 +40,20 @@ export function Header({ session, onSignedOut }: { session: Session | undefined;
         {session && (
           <>
             <span class="account">{session.email}</span>
-            <button type="button" onClick={() => void signOut(false)}>Sign out</button>
-            <button type="button" onClick={() => void signOut(true)}>Sign out everywhere</button>
+            <button type="button" onClick={() => void signOut(false)}>
+              Sign out
+            </button>
+            <button type="button" onClick={() => void signOut(true)}>
+              Sign out everywhere
+            </button>
           </>
         )}
       </div>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </header>
   );
 }

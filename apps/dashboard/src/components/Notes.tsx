@@ -4,7 +4,11 @@ import type { ApiFailure } from '../api/client.js';
 export function ErrorNote({ error }: { error: ApiFailure }) {
   return (
     <p class="error panel-error" role="alert">
-      {error.message} <span class="error-code">({error.code}{error.request_id ? `, request ${error.request_id}` : ''})</span>
+      {error.message}{' '}
+      <span class="error-code">
+        ({error.code}
+        {error.request_id ? `, request ${error.request_id}` : ''})
+      </span>
     </p>
   );
 }

@@ -30,7 +30,13 @@ export function Panel({ spec }: { spec: PanelSpec }) {
     tabs.current[next]?.focus();
   };
   return (
-    <section class="panel" data-panel={spec.id} data-loading={loading ? 'true' : undefined} aria-busy={loading ? 'true' : 'false'} aria-labelledby={`panel-${spec.id}-title`}>
+    <section
+      class="panel"
+      data-panel={spec.id}
+      data-loading={loading ? 'true' : undefined}
+      aria-busy={loading ? 'true' : 'false'}
+      aria-labelledby={`panel-${spec.id}-title`}
+    >
       <div class="panel-head">
         <h2 id={`panel-${spec.id}-title`}>{spec.title}</h2>
         <div class="tabs" role="tablist" aria-label={`${spec.title} breakdowns`} onKeyDown={onKey}>
@@ -54,7 +60,11 @@ export function Panel({ spec }: { spec: PanelSpec }) {
         </div>
       </div>
       <div role="tabpanel" id={`tabpanel-${spec.id}`} aria-labelledby={`tab-${spec.id}-${tab.id}`}>
-        {tab.props ? <PropsTab key={tab.id} tab={tab} reportLoading={setLoading} /> : <Breakdown key={tab.id} tab={tab} panelTitle={spec.title} reportLoading={setLoading} />}
+        {tab.props ? (
+          <PropsTab key={tab.id} tab={tab} reportLoading={setLoading} />
+        ) : (
+          <Breakdown key={tab.id} tab={tab} panelTitle={spec.title} reportLoading={setLoading} />
+        )}
       </div>
     </section>
   );
@@ -62,10 +72,23 @@ export function Panel({ spec }: { spec: PanelSpec }) {
 
 type ReportLoading = (loading: boolean) => void;
 
-function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab: TabSpec; panelTitle: string; dimensionOverride?: string; reportLoading: ReportLoading }) {
+function Breakdown({
+  tab,
+  panelTitle,
+  dimensionOverride,
+  reportLoading,
+}: {
+  tab: TabSpec;
+  panelTitle: string;
+  dimensionOverride?: string;
+  reportLoading: ReportLoading;
+}) {
   const state = view.value;
   const dimension = dimensionOverride ?? tab.dimension(state.filters);
-  const answer = useQuery(withCompare(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), period.value), state.period === 'realtime' ? clock.value : 0);
+  const answer = useQuery(
+    withCompare(breakdownRequest(state, period.value, dimension, tab.metrics, tab.map ? 300 : PANEL_ROWS), period.value),
+    state.period === 'realtime' ? clock.value : 0,
+  );
   useEffect(() => reportLoading(answer.loading), [answer.loading]);
   const [details, setDetails] = useState(false);
   const [mapAsTable, setMapAsTable] = useState(false);
@@ -88,7 +111,11 @@ function Breakdown({ tab, panelTitle, dimensionOverride, reportLoading }: { tab:
       {rows.length > 0 && <RowList tab={tab} rows={tab.map && !mapAsTable ? rows.slice(0, PANEL_ROWS) : rows} column={tab.column(state.filters)} />}
       {answer.data && rows.length > 0 && (
         <button type="button" class="details-button" onClick={() => setDetails(true)}>
-          Details<span class="sr-only"> of {panelTitle}: {tab.label}</span>
+          Details
+          <span class="sr-only">
+            {' '}
+            of {panelTitle}: {tab.label}
+          </span>
         </button>
       )}
       {details && <DetailsDialog tab={tab} dimension={dimension} title={`${panelTitle}: ${tab.label}`} onClose={() => setDetails(false)} />}
@@ -116,7 +143,9 @@ export function RowList({ tab, rows, column }: { tab: TabSpec; rows: ShownRow[];
               <span class="sr-only">Change against the comparison period</span>
             </th>
           )}
-          <th scope="col" class="num">{METRIC_LABELS[metric]}</th>
+          <th scope="col" class="num">
+            {METRIC_LABELS[metric]}
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -173,7 +202,13 @@ function PropsTab({ tab, reportLoading }: { tab: TabSpec; reportLoading: ReportL
     if (event) reportLoading(keys.loading);
   }, [keys.loading, !!event]);
   if (!event) {
-    const events = { ...tab, id: 'events', dimension: () => 'event:name', filterField: () => 'event' as const, column: () => 'Event — pick one to see its properties' };
+    const events = {
+      ...tab,
+      id: 'events',
+      dimension: () => 'event:name',
+      filterField: () => 'event' as const,
+      column: () => 'Event — pick one to see its properties',
+    };
     return <Breakdown tab={events} panelTitle="Goals" reportLoading={reportLoading} />;
   }
   const list = keys.data?.props ?? [];
@@ -194,7 +229,15 @@ function PropsTab({ tab, reportLoading }: { tab: TabSpec; reportLoading: ReportL
           </select>
         </label>
       )}
-      {chosen !== undefined && <Breakdown key={chosen} tab={{ ...tab, column: () => chosen }} panelTitle="Goals" dimensionOverride={`event:props:${chosen}`} reportLoading={reportLoading} />}
+      {chosen !== undefined && (
+        <Breakdown
+          key={chosen}
+          tab={{ ...tab, column: () => chosen }}
+          panelTitle="Goals"
+          dimensionOverride={`event:props:${chosen}`}
+          reportLoading={reportLoading}
+        />
+      )}
     </div>
   );
 }

@@ -29,7 +29,13 @@ export function PeriodPicker() {
       return;
     }
     setCustom(false);
-    updateView({ period: value, interval: undefined, from: undefined, to: undefined, ...(value === 'realtime' && state.compare === 'year' ? { compare: 'previous' as const } : {}) });
+    updateView({
+      period: value,
+      interval: undefined,
+      from: undefined,
+      to: undefined,
+      ...(value === 'realtime' && state.compare === 'year' ? { compare: 'previous' as const } : {}),
+    });
   };
 
   return (
@@ -59,7 +65,14 @@ export function PeriodPicker() {
           </label>
           <label>
             <span>To</span>
-            <input type="date" required value={to} min={from} max={from && addDays(from, MAX_EXPLICIT_DAYS - 1) < today.value.date ? addDays(from, MAX_EXPLICIT_DAYS - 1) : today.value.date} onInput={(e) => setTo((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              type="date"
+              required
+              value={to}
+              min={from}
+              max={from && addDays(from, MAX_EXPLICIT_DAYS - 1) < today.value.date ? addDays(from, MAX_EXPLICIT_DAYS - 1) : today.value.date}
+              onInput={(e) => setTo((e.currentTarget as HTMLInputElement).value)}
+            />
           </label>
           <button type="submit">Apply range</button>
           <span class="hint-inline">Up to {MAX_EXPLICIT_DAYS} days</span>

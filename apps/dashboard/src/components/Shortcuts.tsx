@@ -32,7 +32,13 @@ export function useShortcuts(openHelp: () => void): void {
         updateView({ period: 'custom', from: period.value.start, to: period.value.end, interval: undefined });
         return;
       }
-      updateView({ period: next, interval: undefined, from: undefined, to: undefined, ...(next === 'realtime' && view.value.compare === 'year' ? { compare: 'previous' as const } : {}) });
+      updateView({
+        period: next,
+        interval: undefined,
+        from: undefined,
+        to: undefined,
+        ...(next === 'realtime' && view.value.compare === 'year' ? { compare: 'previous' as const } : {}),
+      });
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);

@@ -66,8 +66,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
       {step === 'email' ? (
         <form onSubmit={sendCode}>
           <label for="sign-in-email">Email</label>
-          <input id="sign-in-email" type="email" name="email" autocomplete="email" required maxLength={254} value={email} onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)} />
-          <button type="submit" disabled={busy}>Send code</button>
+          <input
+            id="sign-in-email"
+            type="email"
+            name="email"
+            autocomplete="email"
+            required
+            maxLength={254}
+            value={email}
+            onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={busy}>
+            Send code
+          </button>
         </form>
       ) : (
         <form onSubmit={verify}>
@@ -85,13 +96,26 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
             onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
           />
           <div class={needsTerms ? 'terms terms-needed' : 'terms'}>
-            <input id="sign-in-terms" type="checkbox" aria-describedby="sign-in-terms-hint" checked={terms} onChange={(e) => setTerms((e.currentTarget as HTMLInputElement).checked)} />
+            <input
+              id="sign-in-terms"
+              type="checkbox"
+              aria-describedby="sign-in-terms-hint"
+              checked={terms}
+              onChange={(e) => setTerms((e.currentTarget as HTMLInputElement).checked)}
+            />
             <label for="sign-in-terms">
-              I accept the <a href="/terms" target="_blank" rel="noopener">terms</a>
+              I accept the{' '}
+              <a href="/terms" target="_blank" rel="noopener">
+                terms
+              </a>
             </label>
-            <p id="sign-in-terms-hint" class="hint">Needed once, when this address has no account yet.</p>
+            <p id="sign-in-terms-hint" class="hint">
+              Needed once, when this address has no account yet.
+            </p>
           </div>
-          <button type="submit" disabled={busy}>Sign in</button>
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
           <button
             type="button"
             class="link-button"
@@ -105,7 +129,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
           </button>
         </form>
       )}
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </main>
   );
 }

@@ -7,7 +7,11 @@ export function SitesList({ session }: { session: Session }) {
   return (
     <main id="main" class="sites-list" aria-busy={sites.loading ? 'true' : 'false'}>
       <h1>Your sites</h1>
-      {sites.error && <p role="alert" class="error">{sites.error instanceof ApiFailure ? sites.error.message : 'Could not load the sites.'}</p>}
+      {sites.error && (
+        <p role="alert" class="error">
+          {sites.error instanceof ApiFailure ? sites.error.message : 'Could not load the sites.'}
+        </p>
+      )}
       {sites.data && sites.data.sites.length === 0 && <p>No sites yet. Create one with the API (POST /api/v1/sites).</p>}
       {sites.data && sites.data.sites.length > 0 && (
         <ul>

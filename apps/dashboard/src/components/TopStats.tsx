@@ -23,15 +23,16 @@ export function TopStats() {
           <span class="live-dot" aria-hidden="true" />
           Visitors now
         </span>
-        <span class="stat-value" title="Unique visitors in the last 30 minutes">{now.data ? formatExact('visitors', now.data.results[0]?.metrics['visitors'] ?? 0) : now.error ? '–' : '…'}</span>
+        <span class="stat-value" title="Unique visitors in the last 30 minutes">
+          {now.data ? formatExact('visitors', now.data.results[0]?.metrics['visitors'] ?? 0) : now.error ? '–' : '…'}
+        </span>
       </div>
       {GRAPH_METRICS.map((metric) => {
         const change = row ? comparisonOf(metric, row.metrics, row.comparison) : undefined;
         const selected = state.metric === metric;
         return (
           <button key={metric} type="button" class={selected ? 'stat selected' : 'stat'} aria-pressed={selected} onClick={() => updateView({ metric })}>
-            <span class="stat-label">{METRIC_LABELS[metric]}</span>{' '}
-            <span class="stat-value">{row ? formatTotal(metric, row.metrics) : '…'}</span>{' '}
+            <span class="stat-label">{METRIC_LABELS[metric]}</span> <span class="stat-value">{row ? formatTotal(metric, row.metrics) : '…'}</span>{' '}
             {change && <ChangeText change={change} />}
           </button>
         );

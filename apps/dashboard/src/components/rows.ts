@@ -21,7 +21,13 @@ export function shownRows(rows: readonly QueryRow[], dimension: string, field: F
     const value = row.dimensions?.[dimension] ?? '';
     const label = row.labels?.[dimension] ?? value;
     if (field) rememberLabel(field, value, row.labels?.[dimension]);
-    return { value, label, flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '', metrics: row.metrics, ...(row.comparison ? { comparison: row.comparison } : {}) };
+    return {
+      value,
+      label,
+      flag: dimension === 'visit:country' ? flagOf(value) : dimension === 'visit:region' ? flagOf(value.slice(0, 2)) : '',
+      metrics: row.metrics,
+      ...(row.comparison ? { comparison: row.comparison } : {}),
+    };
   });
 }
 

@@ -133,7 +133,15 @@ export function resolvePeriod(state: DashboardState, today: string): ResolvedPer
 
 /** The site's local date and time-of-day label at `nowMs` (`YYYY-MM-DD HH:MM`). */
 export function localNow(nowMs: number, timezone: string): { date: string; minute: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(nowMs));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(nowMs));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   const date = `${get('year')}-${get('month')}-${get('day')}`;
   return { date, minute: `${date} ${get('hour')}:${get('minute')}` };

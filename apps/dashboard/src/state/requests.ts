@@ -7,14 +7,27 @@ import { apiFilters, GRAPH_METRICS, type DashboardState } from './url-state.js';
  * series and each tab's breakdown. Pure.
  */
 export function statsRequest(state: DashboardState, period: ResolvedPeriod): QueryRequest {
-  return { metrics: [...GRAPH_METRICS], date_range: period.dateRange, filters: apiFilters(state.filters), ...(period.compare ? { compare: period.compare } : {}) };
+  return {
+    metrics: [...GRAPH_METRICS],
+    date_range: period.dateRange,
+    filters: apiFilters(state.filters),
+    ...(period.compare ? { compare: period.compare } : {}),
+  };
 }
 
 export function seriesRequest(state: DashboardState, period: ResolvedPeriod): QueryRequest {
   return { ...statsRequest(state, period), metrics: [state.metric], dimensions: [`time:${period.interval}`] };
 }
 
-export function breakdownRequest(state: DashboardState, period: ResolvedPeriod, dimension: string, metrics: string[], limit: number, extraFilters: QueryRequest['filters'] = [], offset = 0): QueryRequest {
+export function breakdownRequest(
+  state: DashboardState,
+  period: ResolvedPeriod,
+  dimension: string,
+  metrics: string[],
+  limit: number,
+  extraFilters: QueryRequest['filters'] = [],
+  offset = 0,
+): QueryRequest {
   // no compare here: suggestions, details and the export read current values; panels add it (withCompare)
   return {
     metrics,

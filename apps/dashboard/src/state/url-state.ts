@@ -26,9 +26,29 @@ export type GraphMetric = (typeof GRAPH_METRICS)[number];
 
 /** The API's filter fields and operators (spec "Filters"). */
 export const FILTER_FIELDS = [
-  'page', 'entry_page', 'exit_page', 'hostname', 'source', 'channel', 'referrer',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term',
-  'country', 'region', 'city', 'browser', 'browser_version', 'os', 'os_version', 'device', 'screen', 'code', 'event',
+  'page',
+  'entry_page',
+  'exit_page',
+  'hostname',
+  'source',
+  'channel',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'country',
+  'region',
+  'city',
+  'browser',
+  'browser_version',
+  'os',
+  'os_version',
+  'device',
+  'screen',
+  'code',
+  'event',
 ] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'does_not_contain'] as const;

@@ -28,7 +28,8 @@ export function useAsync<T>(key: string | null, run: (signal: AbortSignal) => Pr
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'client_error', error instanceof Error ? error.message : String(error), undefined);
+        const failure =
+          error instanceof ApiFailure ? error : new ApiFailure(0, 'client_error', error instanceof Error ? error.message : String(error), undefined);
         if (refresh !== 0) reportPollFailure(failure);
         setState({ data: undefined, error: failure, loading: false });
       },

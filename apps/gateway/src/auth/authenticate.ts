@@ -76,9 +76,19 @@ async function cachedPrincipal(token: string, cache: KeyCache, verify: Verifier)
 }
 
 /** The principal of a dashboard session token (the caller has checked the CSRF header). */
-export function sessionPrincipal(request: FastifyRequest, token: string, options: Pick<AuthenticateOptions, 'identity' | 'sessionCache' | 'deadlineMs'>): Promise<Principal> {
+export function sessionPrincipal(
+  request: FastifyRequest,
+  token: string,
+  options: Pick<AuthenticateOptions, 'identity' | 'sessionCache' | 'deadlineMs'>,
+): Promise<Principal> {
   return cachedPrincipal(token, options.sessionCache, async (t) => {
-    const answer = await callUnary(options.identity, options.identity.verifyWebSession, 'Identity/VerifyWebSession', { token: t }, { requestId: request.id, deadlineMs: options.deadlineMs });
+    const answer = await callUnary(
+      options.identity,
+      options.identity.verifyWebSession,
+      'Identity/VerifyWebSession',
+      { token: t },
+      { requestId: request.id, deadlineMs: options.deadlineMs },
+    );
     return answer.principal;
   });
 }
@@ -89,19 +99,31 @@ export function sessionPrincipal(request: FastifyRequest, token: string, options
  * the session's X-CSRF-Token header, so a cross-site request that merely carries the
  * cookie is as anonymous as one without it.
  */
-async function resolvePrincipal(request: FastifyRequest, allowSession: boolean | 'write', options: AuthenticateOptions, permission: Permission | undefined): Promise<Principal> {
+async function resolvePrincipal(
+  request: FastifyRequest,
+  allowSession: boolean | 'write',
+  options: AuthenticateOptions,
+  permission: Permission | undefined,
+): Promise<Principal> {
   if (request.headers.authorization === undefined && allowSession) {
     const session = sessionTokenOf(request);
     if (!session || !csrfMatches(request, session)) throw unauthorized();
     const principal = await sessionPrincipal(request, session, options);
     // a session writing where the route lets it: the account's own role on the site is the limit
-    if (allowSession === 'write' && permission && !principal.permissions.includes(permission)) return { ...principal, permissions: [...principal.permissions, permission] };
+    if (allowSession === 'write' && permission && !principal.permissions.includes(permission))
+      return { ...principal, permissions: [...principal.permissions, permission] };
     return principal;
   }
   const token = bearerToken(request.headers.authorization);
   if (!token) throw unauthorized();
   return cachedPrincipal(token, options.cache, async (t) => {
-    const answer = await callUnary(options.identity, options.identity.verifyKey, 'Identity/VerifyKey', { token: t }, { requestId: request.id, deadlineMs: options.deadlineMs });
+    const answer = await callUnary(
+      options.identity,
+      options.identity.verifyKey,
+      'Identity/VerifyKey',
+      { token: t },
+      { requestId: request.id, deadlineMs: options.deadlineMs },
+    );
     return answer.principal;
   });
 }
@@ -117,7 +139,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     if (!auth) return;
     const allowSession = auth.session === true ? true : auth.session === 'write' ? 'write' : false;
     if (allowSession) {
-      if (allowSession === true && route.config?.write !== false) throw new Error(`route ${route.url} accepts a session but is not declared write: false (sessions only read)`);
+      if (allowSession === true && route.config?.write !== false)
+        throw new Error(`route ${route.url} accepts a session but is not declared write: false (sessions only read)`);
       // the document states it: this runs before the OpenAPI plugin's own onRoute sees the route
       const schema = (route.schema ??= {}) as { security?: unknown[] };
       // once per schema: a GET's implicit HEAD route may share it

@@ -14,7 +14,10 @@ async function appTrusting(trustProxy: string[] | false) {
     setSessionCookie(request, reply, TOKEN, new Date(Date.now() + 3_600_500).toISOString());
     return { ok: true };
   });
-  app.get('/read', async (request) => ({ token: sessionTokenOf(request) ?? null, csrf: sessionTokenOf(request) ? csrfMatches(request, sessionTokenOf(request)!) : null }));
+  app.get('/read', async (request) => ({
+    token: sessionTokenOf(request) ?? null,
+    csrf: sessionTokenOf(request) ? csrfMatches(request, sessionTokenOf(request)!) : null,
+  }));
   await app.ready();
   return app;
 }
@@ -55,8 +58,11 @@ describe('session cookie', () => {
     expect(csrfTokenOf(TOKEN)).not.toBe(csrfTokenOf(OTHER));
     app = await appTrusting(false);
     const check = async (csrf?: string) =>
-      (await app!.inject({ url: '/read', headers: { cookie: `sightline_session=${TOKEN}`, ...(csrf === undefined ? {} : { 'x-csrf-token': csrf }) } })).json<{ csrf: boolean }>().csrf;
+      (await app!.inject({ url: '/read', headers: { cookie: `sightline_session=${TOKEN}`, ...(csrf === undefined ? {} : { 'x-csrf-token': csrf }) } })).json<{
+        csrf: boolean;
+      }>().csrf;
     expect(await check(csrfTokenOf(TOKEN))).toBe(true);
-    for (const wrong of [undefined, '', csrfTokenOf(OTHER), csrfTokenOf(TOKEN).slice(0, -1), `${csrfTokenOf(TOKEN)}=`, 'x'.repeat(101)]) expect(await check(wrong), String(wrong)).toBe(false);
+    for (const wrong of [undefined, '', csrfTokenOf(OTHER), csrfTokenOf(TOKEN).slice(0, -1), `${csrfTokenOf(TOKEN)}=`, 'x'.repeat(101)])
+      expect(await check(wrong), String(wrong)).toBe(false);
   });
 });

@@ -43,7 +43,8 @@ class UsageLedger {
   }
 }
 
-const principal = (keyId: string, accountId = 1): Principal => ({ keyId, accountId, permissions: ['stats:read'], expiresAt: '2027-01-01T00:00:00Z' }) as Principal;
+const principal = (keyId: string, accountId = 1): Principal =>
+  ({ keyId, accountId, permissions: ['stats:read'], expiresAt: '2027-01-01T00:00:00Z' }) as Principal;
 
 function rateLimited(run: () => void): ApiError {
   try {
@@ -65,7 +66,9 @@ describe('UsageMeter', () => {
 
   beforeAll(async () => {
     server.addService(identityV1.IdentityServiceService, { reportUsage: ledger.handle.bind(ledger) } as never);
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    );
     client = createClient(identityV1.IdentityServiceClient, `127.0.0.1:${port}`);
   });
 

@@ -65,7 +65,9 @@ export class UsageMeter {
     for (const [bucket, limit, name] of checks) {
       if ((this.known.get(bucket) ?? 0) + (this.reporting.get(bucket) ?? 0) + (this.pending.get(bucket) ?? 0) >= limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((this.window + HOUR_MS - now) / 1000));
-        throw new ApiError('rate_limited', `The hourly ${name} budget is exhausted (${limit} requests per hour); retry after ${retryAfterSeconds} s.`, { retryAfterSeconds });
+        throw new ApiError('rate_limited', `The hourly ${name} budget is exhausted (${limit} requests per hour); retry after ${retryAfterSeconds} s.`, {
+          retryAfterSeconds,
+        });
       }
     }
     for (const [bucket] of checks) this.pending.set(bucket, (this.pending.get(bucket) ?? 0) + 1);
@@ -92,7 +94,13 @@ export class UsageMeter {
     const buckets = new Set([...this.known.keys(), ...sent.keys()]);
     const deltas = [...buckets].map((bucket) => ({ bucket, count: sent.get(bucket) ?? 0 }));
     try {
-      const answer = await callUnary(this.identity, this.identity.reportUsage, 'Identity/ReportUsage', { windowStart: new Date(window).toISOString(), deltas }, { requestId: 'usage-sync', deadlineMs: 5_000 });
+      const answer = await callUnary(
+        this.identity,
+        this.identity.reportUsage,
+        'Identity/ReportUsage',
+        { windowStart: new Date(window).toISOString(), deltas },
+        { requestId: 'usage-sync', deadlineMs: 5_000 },
+      );
       if (window !== this.window) return; // the hour turned meanwhile: these totals are history
       for (const total of answer.totals) this.known.set(total.bucket, total.count);
     } catch (error) {

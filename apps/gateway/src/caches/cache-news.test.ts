@@ -57,7 +57,16 @@ describe('report context news over the bus', () => {
     expect(await answersDuringOutage()).toBe(true);
     const audit = { actor_account_id: 7, request_id: 'r1' };
     const news = [
-      () => bus.publish(SUBJECTS.siteUpdated, { site_id: 1, account_id: 7, tracking_key: 't', name: 'a.example', timezone: 'UTC', week_start: 1, updated_at: new Date().toISOString() }),
+      () =>
+        bus.publish(SUBJECTS.siteUpdated, {
+          site_id: 1,
+          account_id: 7,
+          tracking_key: 't',
+          name: 'a.example',
+          timezone: 'UTC',
+          week_start: 1,
+          updated_at: new Date().toISOString(),
+        }),
       () => bus.publish(SUBJECTS.siteDeleted, { site_id: 1, account_id: 7, tracking_key: 't', deleted_at: new Date().toISOString() }),
       () => bus.publish(SUBJECTS.settingsChanged, { site_id: 1, kind: 'hostnames', version: 0, changed_at: new Date().toISOString(), audit } as never),
     ];
@@ -89,11 +98,24 @@ describe('report context news over the bus', () => {
     const bus = new LocalBus();
     await bus.ensureStreams(SIGHTLINE_STREAMS);
     const heard: string[] = [];
-    const all = { siteChanged: (id: number) => heard.push(`site ${id}`), settingsChanged: (id: number) => heard.push(`settings ${id}`), dataChanged: (id: number) => heard.push(`data ${id}`), accessChanged: (c: object) => heard.push(`access ${JSON.stringify(c)}`) };
+    const all = {
+      siteChanged: (id: number) => heard.push(`site ${id}`),
+      settingsChanged: (id: number) => heard.push(`settings ${id}`),
+      dataChanged: (id: number) => heard.push(`data ${id}`),
+      accessChanged: (c: object) => heard.push(`access ${JSON.stringify(c)}`),
+    };
     const dataOnly = { dataChanged: (id: number) => heard.push(`data-only ${id}`) };
     subscriptions = await subscribeCacheNews(bus, [all, dataOnly]);
     const audit = { actor_account_id: 7, request_id: 'r1' };
-    await bus.publish(SUBJECTS.siteUpdated, { site_id: 1, account_id: 7, tracking_key: 't', name: 'a.example', timezone: 'UTC', week_start: 1, updated_at: new Date().toISOString() });
+    await bus.publish(SUBJECTS.siteUpdated, {
+      site_id: 1,
+      account_id: 7,
+      tracking_key: 't',
+      name: 'a.example',
+      timezone: 'UTC',
+      week_start: 1,
+      updated_at: new Date().toISOString(),
+    });
     await bus.publish(SUBJECTS.siteDeleted, { site_id: 2, account_id: 7, tracking_key: 't', deleted_at: new Date().toISOString() });
     await bus.publish(SUBJECTS.settingsChanged, { site_id: 3, kind: 'hostnames', version: 0, changed_at: new Date().toISOString(), audit } as never);
     await bus.broadcast(SUBJECTS.reportDataChanged, { site_id: 4 });

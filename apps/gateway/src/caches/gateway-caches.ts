@@ -14,7 +14,12 @@ import { ReportContextCache } from './report-context-cache.js';
 import { TrackerScriptCache } from './tracker-script-cache.js';
 import { TrackingKeyCheck } from './tracking-key-check.js';
 
-const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = { maxBytes: 64 * 1024 * 1024, liveTtlMs: 10_000, closedTtlMs: 3_600_000, closedAfterMs: 3_600_000 };
+const DEFAULT_QUERY_CACHE: Omit<QueryAnswerCacheOptions, 'now'> = {
+  maxBytes: 64 * 1024 * 1024,
+  liveTtlMs: 10_000,
+  closedTtlMs: 3_600_000,
+  closedAfterMs: 3_600_000,
+};
 const DEFAULT_REPORT_CACHE = { ttlMs: 5_000, staleMs: 60_000 };
 
 /** The gateway's per-replica caches, and the ways to make them forget. */
@@ -77,7 +82,13 @@ export async function openCaches(app: FastifyInstance, options: CacheOptions, si
   app.addHook('onClose', async () => void (await Promise.allSettled(subscriptions.map((s) => s.stop()))));
   // a revoked or rotated key stops working on every replica at once, whatever the cache TTL
   subscriptions.push(await bus.subscribe(SUBJECTS.keysRevoked, (revoked) => forgetKey(revoked.key_id)));
-  const news = [reportContextNews(reportCache), answerNews(answers), siteLookupNews(shareSites, true), siteLookupNews(widgetSites, false), answerNews(widgetCache)];
+  const news = [
+    reportContextNews(reportCache),
+    answerNews(answers),
+    siteLookupNews(shareSites, true),
+    siteLookupNews(widgetSites, false),
+    answerNews(widgetCache),
+  ];
   subscriptions.push(...(await subscribeCacheNews(bus, news)));
   // a deleted site's key is refused from the next event on, whatever the cache TTL
   subscriptions.push(await bus.subscribe(SUBJECTS.siteDeleted, (deleted) => trackingKeys.forget(deleted.tracking_key)));
@@ -98,11 +109,19 @@ export async function openCaches(app: FastifyInstance, options: CacheOptions, si
       if (change.account_id !== undefined) reportCache.forgetPlan(change.account_id);
       if (change.site_id !== undefined) shareSites.forgetSite(change.site_id);
       if (change.account_id !== undefined) shareSites.forgetAccount(change.account_id);
-      await bus.broadcast(SUBJECTS.reportAccessChanged, change).catch((error: unknown) => log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans and reach)'));
+      await bus
+        .broadcast(SUBJECTS.reportAccessChanged, change)
+        .catch((error: unknown) =>
+          log.warn({ err: error }, 'report-access.changed broadcast failed; other gateways forget within REPORT_CACHE_TTL_MS (plans and reach)'),
+        );
     },
     announceDataChange: async (siteId) => {
       answers.forgetSite(siteId);
-      await bus.broadcast(SUBJECTS.reportDataChanged, { site_id: siteId }).catch((error: unknown) => log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'));
+      await bus
+        .broadcast(SUBJECTS.reportDataChanged, { site_id: siteId })
+        .catch((error: unknown) =>
+          log.warn({ err: error }, 'report-data.changed broadcast failed; other gateways keep cached answers of the site up to QUERY_CACHE_CLOSED_TTL_MS'),
+        );
     },
     forgetWidgetSite: (siteId) => {
       widgetSites.forgetSite(siteId);

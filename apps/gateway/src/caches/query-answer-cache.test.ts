@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { QueryAnswerCache, canonicalJson, heapBytes, localDate, type AnswerKey } from './query-answer-cache.js';
 
 const NOON = Date.parse('2026-03-10T12:00:00Z');
-const answerFor = (range: [string, string], extra: Record<string, unknown> = {}) => JSON.stringify({ results: [], has_import: false, query: { site_id: 1, date_range: range }, ...extra });
-const key = (over: Partial<AnswerKey> = {}): AnswerKey => ({ siteId: 1, kind: 'query', timezone: 'UTC', weekStart: 1, goals: [], request: { metrics: ['visitors'], date_range: '7d' }, ...over });
+const answerFor = (range: [string, string], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ results: [], has_import: false, query: { site_id: 1, date_range: range }, ...extra });
+const key = (over: Partial<AnswerKey> = {}): AnswerKey => ({
+  siteId: 1,
+  kind: 'query',
+  timezone: 'UTC',
+  weekStart: 1,
+  goals: [],
+  request: { metrics: ['visitors'], date_range: '7d' },
+  ...over,
+});
 
 function rig(options: Partial<ConstructorParameters<typeof QueryAnswerCache>[0]> = {}) {
   let now = NOON;
@@ -56,7 +65,8 @@ describe('QueryAnswerCache', () => {
   it('treats yesterday as live within the hour after midnight, in the site’s time zone, and realtime as live', async () => {
     // 00:30 in Berlin (UTC+1 in March): yesterday's sessions may still be running
     const { cache } = rig();
-    const at = (iso: string) => new QueryAnswerCache({ maxBytes: 1_000_000, liveTtlMs: 10, closedTtlMs: 1_000_000, closedAfterMs: 3_600_000, now: () => Date.parse(iso) });
+    const at = (iso: string) =>
+      new QueryAnswerCache({ maxBytes: 1_000_000, liveTtlMs: 10, closedTtlMs: 1_000_000, closedAfterMs: 3_600_000, now: () => Date.parse(iso) });
     const yesterday = answerFor(['2026-03-09', '2026-03-09']);
     for (const [iso, timezone, cachedLong] of [
       ['2026-03-09T23:30:00Z', 'Europe/Berlin', false], // 00:30 local on the 10th
@@ -157,7 +167,7 @@ describe('QueryAnswerCache', () => {
     expect(loads).toBe(5);
   });
 
-  it('counts an answer by the heap it holds: two bytes a character once one is beyond Latin-1, and each entry\'s bookkeeping', async () => {
+  it("counts an answer by the heap it holds: two bytes a character once one is beyond Latin-1, and each entry's bookkeeping", async () => {
     expect(heapBytes('/caf\u00e9')).toBe(5); // é is Latin-1: one byte each, though UTF-8 takes 6
     expect(heapBytes('/\u0141\u00f3d\u017a')).toBe(10); // Łódź: two bytes each for all five (UTF-8: 8)
     expect(heapBytes('/\u{1F600}')).toBe(6); // an emoji is two UTF-16 units (UTF-8: 5)

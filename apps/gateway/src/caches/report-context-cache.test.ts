@@ -9,7 +9,14 @@ const EXPIRED: PlanState = { reportsOpen: false, trackingActive: true };
 
 /** Stand-ins for sites and identity that count their calls and can be switched off (a restart). */
 function services(initial: { owner?: number; timezone?: string; plan?: PlanState } = {}) {
-  const state = { owner: initial.owner ?? 7, timezone: initial.timezone ?? 'Europe/Paris', plan: initial.plan ?? OPEN, sitesDown: false, identityDown: false, refuse: false };
+  const state = {
+    owner: initial.owner ?? 7,
+    timezone: initial.timezone ?? 'Europe/Paris',
+    plan: initial.plan ?? OPEN,
+    sitesDown: false,
+    identityDown: false,
+    refuse: false,
+  };
   const calls = { getSite: 0, getPlan: 0, planAccounts: [] as number[], overlapping: 0 };
   // each call takes 5 ms; a call starting while the other kind is running counts as overlapping
   const running = { site: 0, plan: 0 };

@@ -41,7 +41,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i += 1; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -75,7 +76,8 @@ function mayHoldPrototypeKey(text: string): boolean {
 export function parseJsonBody(raw: string): unknown {
   // a byte order mark is allowed, as fastify's own parser allowed it
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError('invalid_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw new ApiError('invalid_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`);
   if (!mayHoldPrototypeKey(text)) {
     try {
       return JSON.parse(text);

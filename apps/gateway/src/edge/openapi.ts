@@ -34,7 +34,12 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
           // the dashboard's browser session (POST /web/session): the cookie counts only with its CSRF header
-          webSession: { type: 'apiKey', in: 'cookie', name: 'sightline_session', description: 'The dashboard session cookie set by `POST /web/session` (read-only: stats and the site list).' },
+          webSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'sightline_session',
+            description: 'The dashboard session cookie set by `POST /web/session` (read-only: stats and the site list).',
+          },
           csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The `csrf_token` of the session; without it the cookie is ignored.' },
         },
       },

@@ -32,7 +32,13 @@ describe('toApiError', () => {
   });
 
   it('turns everything else into 500 internal with the catalogue message (no internals)', () => {
-    for (const error of [new Error('password=hunter2'), fastifyError('FST_ERR_INTERNAL', 500, 'stack at /srv/x.ts'), 'a string', undefined, { statusCode: 404 }]) {
+    for (const error of [
+      new Error('password=hunter2'),
+      fastifyError('FST_ERR_INTERNAL', 500, 'stack at /srv/x.ts'),
+      'a string',
+      undefined,
+      { statusCode: 404 },
+    ]) {
       const mapped = toApiError(error);
       expect([mapped.code, mapped.status, mapped.message]).toEqual(['internal', 500, 'Something failed on our side.']);
     }
@@ -48,7 +54,9 @@ describe('the error renderer on a fastify instance', () => {
     app.setSerializerCompiler(serializerCompiler);
     registerErrorRenderer(app);
     app.get('/limited', async (request, reply) => sendError(request, reply, new ApiError('rate_limited', 'Budget gone.', { retryAfterSeconds: 120 })));
-    app.get('/not-here', async (request, reply) => sendError(request, reply, new ApiError('method_not_allowed', 'No.', { allow: ['GET', 'POST'] }), { hint: 'try POST' }));
+    app.get('/not-here', async (request, reply) =>
+      sendError(request, reply, new ApiError('method_not_allowed', 'No.', { allow: ['GET', 'POST'] }), { hint: 'try POST' }),
+    );
     app.get('/boom', async () => {
       throw new Error('db password=hunter2');
     });

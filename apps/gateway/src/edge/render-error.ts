@@ -58,7 +58,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   if (error.details.allow) reply.header('allow', error.details.allow.join(', '));
   // sent as JSON text: a string under a JSON content type skips the route's response
   // serializer (a zod encode of an object `errorBody` already types as the error object)
-  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(request.id, error, extra)));
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(errorBody(request.id, error, extra)));
 }
 
 export function registerErrorRenderer(app: FastifyInstance): void {

@@ -28,7 +28,14 @@ describe('RequestLogger (request.log, made on first use)', () => {
     requestLog.warn('second line');
     expect(child).toHaveBeenCalledTimes(1);
     expect(lines()).toHaveLength(2);
-    expect(lines()[0]).toMatchObject({ level: 30, service: 'gateway', request_id: 'req_b', status: 400, msg: 'request', headers: { authorization: '[redacted]' } });
+    expect(lines()[0]).toMatchObject({
+      level: 30,
+      service: 'gateway',
+      request_id: 'req_b',
+      status: 400,
+      msg: 'request',
+      headers: { authorization: '[redacted]' },
+    });
     expect(lines()[1]).toMatchObject({ level: 40, request_id: 'req_b', msg: 'second line' });
   });
 

@@ -2,7 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import { callUnary } from '@sightline/grpc-kit';
 import type { queryV1 } from '@sightline/proto';
 import {
-  decodeFunnelReport, decodeQueryAnswer, encodeFunnelReportRequest, encodeQueryRequest, queryAnswerText, type FunnelReport, type FunnelReportRequest, type QueryAnswer, type QueryRequest,
+  decodeFunnelReport,
+  decodeQueryAnswer,
+  encodeFunnelReportRequest,
+  encodeQueryRequest,
+  queryAnswerText,
+  type FunnelReport,
+  type FunnelReportRequest,
+  type QueryAnswer,
+  type QueryRequest,
 } from '@sightline/query-contract';
 import { callOptions } from '../edge/request-context.js';
 import type { QueryAnswerCache } from '../caches/query-answer-cache.js';
@@ -40,7 +48,13 @@ export class ReportQueries {
     // a shorter realtime window is another answer: never one a POST /query realtime is served
     const asked = site.realtimeMinutes === undefined ? query : { query, realtimeMinutes: site.realtimeMinutes };
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'query', request: asked }, async () => {
-      const { answer } = await callUnary(this.query, this.query.query, 'Query/Query', { site: reportSiteMessage(site), query: encodeQueryRequest(query) }, callOptions(request, this.deadlineMs));
+      const { answer } = await callUnary(
+        this.query,
+        this.query.query,
+        'Query/Query',
+        { site: reportSiteMessage(site), query: encodeQueryRequest(query) },
+        callOptions(request, this.deadlineMs),
+      );
       return queryAnswerText(answer);
     });
     return decodeQueryAnswer(answerJson);
@@ -49,7 +63,13 @@ export class ReportQueries {
   /** A funnel's report; the steps are part of the key, so a funnel's answer never outlives its goals. */
   async funnel(request: FastifyRequest, site: ReportSite, report: FunnelReportRequest): Promise<FunnelReport> {
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'funnel', request: report }, async () => {
-      const { answer } = await callUnary(this.query, this.query.funnelReport, 'Query/FunnelReport', { site: reportSiteMessage(site), report: encodeFunnelReportRequest(report) }, callOptions(request, this.deadlineMs));
+      const { answer } = await callUnary(
+        this.query,
+        this.query.funnelReport,
+        'Query/FunnelReport',
+        { site: reportSiteMessage(site), report: encodeFunnelReportRequest(report) },
+        callOptions(request, this.deadlineMs),
+      );
       return queryAnswerText(answer);
     });
     return decodeFunnelReport(answerJson);
@@ -59,8 +79,17 @@ export class ReportQueries {
   async props(request: FastifyRequest, site: ReportSite, rawDateRange: string): Promise<PropsAnswerObject> {
     const dateRange = rawDateRange.includes(',') ? JSON.stringify(rawDateRange.split(',')) : rawDateRange;
     const answerJson = await this.answers.answer({ ...keyOf(site), kind: 'props', request: dateRange }, async () => {
-      const answer = await callUnary(this.query, this.query.listProps, 'Query/ListProps', { site: reportSiteMessage(site), dateRange }, callOptions(request, this.deadlineMs));
-      const object: PropsAnswerObject = { props: answer.props.map((p) => ({ key: p.key, events: Number(p.events) })), date_range: [answer.dateRangeStart, answer.dateRangeEnd] };
+      const answer = await callUnary(
+        this.query,
+        this.query.listProps,
+        'Query/ListProps',
+        { site: reportSiteMessage(site), dateRange },
+        callOptions(request, this.deadlineMs),
+      );
+      const object: PropsAnswerObject = {
+        props: answer.props.map((p) => ({ key: p.key, events: Number(p.events) })),
+        date_range: [answer.dateRangeStart, answer.dateRangeEnd],
+      };
       return JSON.stringify(object);
     });
     return JSON.parse(answerJson) as PropsAnswerObject;
@@ -69,7 +98,12 @@ export class ReportQueries {
 
 /** Only what the query service reads of the goals: a key route and a share route asking the same share the answer. */
 function keyOf(site: ReportSite) {
-  return { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: site.goals.map((g) => [g.displayName, g.eventName ?? null, g.pagePath ?? null]) };
+  return {
+    siteId: site.siteId,
+    timezone: site.timezone,
+    weekStart: site.weekStart,
+    goals: site.goals.map((g) => [g.displayName, g.eventName ?? null, g.pagePath ?? null]),
+  };
 }
 
 /** The report site as the query service takes it: the windows resolve against this instant. */

@@ -18,7 +18,13 @@ export async function siteForRequest(
   need: 'read' | 'manage',
   deadlineMs: number,
 ): Promise<sitesV1.Site> {
-  const { site, role } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(rawSiteId) }, callOptions(request, deadlineMs));
+  const { site, role } = await callUnary(
+    sites,
+    sites.getSite,
+    'Sites/GetSite',
+    { actor: actorOf(request), siteId: siteIdOf(rawSiteId) },
+    callOptions(request, deadlineMs),
+  );
   if (need === 'manage' && role === 'member') throw new ApiError('not_site_owner', 'Members may read this site but not manage it; ask the owner or an admin.');
   return site!;
 }

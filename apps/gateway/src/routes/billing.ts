@@ -28,7 +28,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
       },
     },
     async (request) => {
-      const plan = await callUnary(identity, identity.setSubscription, 'Identity/SetSubscription', { actor: principalOf(request), status: request.body.status }, { requestId: request.id, deadlineMs });
+      const plan = await callUnary(
+        identity,
+        identity.setSubscription,
+        'Identity/SetSubscription',
+        { actor: principalOf(request), status: request.body.status },
+        { requestId: request.id, deadlineMs },
+      );
       await announceAccessChange?.({ account_id: principalOf(request).accountId });
       return toPlanObject(plan);
     },

@@ -40,7 +40,9 @@ const trackerBodyValidator: FastifySchemaCompiler<unknown> = (route) => {
 const UNKNOWN_SITE = new ApiError('unknown_site', 'No site has this tracking key.');
 /** Seconds a tracker or proxy is told to wait when the event could not be queued. */
 const QUEUE_RETRY_AFTER_SECONDS = 5;
-const BACKLOG_FULL = new ApiError('unavailable', 'Collection is paused: the backlog of events waiting for ingestion is full. Retry later.', { retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS });
+const BACKLOG_FULL = new ApiError('unavailable', 'Collection is paused: the backlog of events waiting for ingestion is full. Retry later.', {
+  retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS,
+});
 const NOT_QUEUED = new ApiError('unavailable', 'The event could not be queued for ingestion. Retry later.', { retryAfterSeconds: QUEUE_RETRY_AFTER_SECONDS });
 
 /**
@@ -117,7 +119,11 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectRouteOptions> = async (
         // not stored, so not accepted: 503 (retry later), never a 202 for an event that is not queued
         const full = error instanceof StreamFullError;
         const admitted = refusalLog.admit(full ? 'stream full' : 'publish failed', 503);
-        if (admitted) request.log.warn({ err: error, not_queued_since_last_warning: admitted.suppressed }, full ? 'event not queued: the events stream is full (ingest down or behind)' : 'event not queued: the bus refused the publish');
+        if (admitted)
+          request.log.warn(
+            { err: error, not_queued_since_last_warning: admitted.suppressed },
+            full ? 'event not queued: the events stream is full (ingest down or behind)' : 'event not queued: the bus refused the publish',
+          );
         return sendError(request, reply, full ? BACKLOG_FULL : NOT_QUEUED);
       }
       return reply.code(202).send(NO_CONTENT);

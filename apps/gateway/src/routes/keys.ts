@@ -22,7 +22,13 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
     '/api/v1/keys',
     {
       config: { write: false, auth },
-      schema: { summary: 'List the account’s API keys', description: 'Revoked keys are not listed; expired ones are, marked `expired`.', tags: ['keys'], security, response: { 200: KeyListAnswer, ...errorResponses(401, 403, 429) } },
+      schema: {
+        summary: 'List the account’s API keys',
+        description: 'Revoked keys are not listed; expired ones are, marked `expired`.',
+        tags: ['keys'],
+        security,
+        response: { 200: KeyListAnswer, ...errorResponses(401, 403, 429) },
+      },
     },
     async (request) => {
       const answer = await callUnary(identity, identity.listKeys, 'Identity/ListKeys', { actor: principalOf(request) }, { requestId: request.id, deadlineMs });
@@ -36,11 +42,23 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
     '/api/v1/keys/current',
     {
       config: { write: false, auth: {} },
-      schema: { summary: 'The key making this request', description: 'Its permissions, site scope and expiry. Needs no particular permission.', tags: ['keys'], security, response: { 200: CurrentKeyAnswer, ...errorResponses(401, 429) } },
+      schema: {
+        summary: 'The key making this request',
+        description: 'Its permissions, site scope and expiry. Needs no particular permission.',
+        tags: ['keys'],
+        security,
+        response: { 200: CurrentKeyAnswer, ...errorResponses(401, 429) },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
-      return { key_id: principal.keyId, account_id: principal.accountId, permissions: principal.permissions, site_id: principal.siteId ?? null, expires_at: principal.expiresAt };
+      return {
+        key_id: principal.keyId,
+        account_id: principal.accountId,
+        permissions: principal.permissions,
+        site_id: principal.siteId ?? null,
+        expires_at: principal.expiresAt,
+      };
     },
   );
 
@@ -90,7 +108,13 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
       },
     },
     async (request) => {
-      const answer = await callUnary(identity, identity.rotateKey, 'Identity/RotateKey', { actor: principalOf(request), keyId: request.params.key_id }, { requestId: request.id, deadlineMs });
+      const answer = await callUnary(
+        identity,
+        identity.rotateKey,
+        'Identity/RotateKey',
+        { actor: principalOf(request), keyId: request.params.key_id },
+        { requestId: request.id, deadlineMs },
+      );
       return { token: answer.token, key: toKeyObject(answer.key) };
     },
   );
@@ -99,10 +123,22 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRouteOptions> = async (app, { i
     '/api/v1/keys/:key_id',
     {
       config: { write: true, auth },
-      schema: { summary: 'Revoke an API key', tags: ['keys'], security, params: KeyIdParams, response: { 204: z.null().describe('Revoked; no content.'), ...errorResponses(401, 403, 404, 409, 429) } },
+      schema: {
+        summary: 'Revoke an API key',
+        tags: ['keys'],
+        security,
+        params: KeyIdParams,
+        response: { 204: z.null().describe('Revoked; no content.'), ...errorResponses(401, 403, 404, 409, 429) },
+      },
     },
     async (request, reply) => {
-      await callUnary(identity, identity.revokeKey, 'Identity/RevokeKey', { actor: principalOf(request), keyId: request.params.key_id }, { requestId: request.id, deadlineMs });
+      await callUnary(
+        identity,
+        identity.revokeKey,
+        'Identity/RevokeKey',
+        { actor: principalOf(request), keyId: request.params.key_id },
+        { requestId: request.id, deadlineMs },
+      );
       return reply.code(204).send(null);
     },
   );

@@ -51,7 +51,14 @@ export async function registerRoutes(app: GatewayApp, options: GatewayOptions, c
   const sites = clientOf(options.services, 'sites');
   await app.register(keyRoutes, { identity, sites, deadlineMs });
   await app.register(billingRoutes, { identity, deadlineMs, announceAccessChange });
-  await app.register(siteRoutes, { sites, identity, deadlineMs, publicUrl: options.publicUrl, forgetWidgetSite: caches.forgetWidgetSite, forgetReportSite: (siteId) => caches.reportCache.forgetSite(siteId) });
+  await app.register(siteRoutes, {
+    sites,
+    identity,
+    deadlineMs,
+    publicUrl: options.publicUrl,
+    forgetWidgetSite: caches.forgetWidgetSite,
+    forgetReportSite: (siteId) => caches.reportCache.forgetSite(siteId),
+  });
   await app.register(memberRoutes, { sites, identity, deadlineMs, announceAccessChange });
   await app.register(goalRoutes, { sites, deadlineMs });
   await app.register(auditRoutes, { sites, deadlineMs });
@@ -86,7 +93,13 @@ export async function registerRoutes(app: GatewayApp, options: GatewayOptions, c
   await app.register(widgetScriptRoutes, { dist: await widgetsBuild(options) });
   await app.register(exportRoutes, { sites, query: streamClientOf(options.services, 'query'), deadlineMs, perHour: options.exportRateLimitPerHour ?? 30 });
   // the upload and DeleteImport share that channel, so both reach the replica holding the import (ingest pins one)
-  await app.register(importRoutes, { sites, ingest: streamClientOf(options.services, 'ingest'), deadlineMs, maxBytes: options.importMaxBytes, announceDataChange: caches.announceDataChange });
+  await app.register(importRoutes, {
+    sites,
+    ingest: streamClientOf(options.services, 'ingest'),
+    deadlineMs,
+    maxBytes: options.importMaxBytes,
+    announceDataChange: caches.announceDataChange,
+  });
   for (const extra of options.extraRoutes ?? []) await app.register(extra);
 }
 

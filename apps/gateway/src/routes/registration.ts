@@ -38,7 +38,13 @@ export const registrationRoutes: FastifyPluginAsyncZod<RegistrationRouteOptions>
       },
     },
     async (request) => {
-      const answer = await callUnary(identity, identity.sendOtp, 'Identity/SendOtp', { email: request.body.email, client: clientInfo(request) }, { requestId: request.id, deadlineMs });
+      const answer = await callUnary(
+        identity,
+        identity.sendOtp,
+        'Identity/SendOtp',
+        { email: request.body.email, client: clientInfo(request) },
+        { requestId: request.id, deadlineMs },
+      );
       return { sent: answer.sent, email: answer.email };
     },
   );

@@ -28,11 +28,17 @@ const ShareSiteObject = z
   .object({
     domain: z.string().describe('The host the site counts.'),
     timezone: z.string().describe('IANA time zone the windows follow.'),
-    goals: z.array(z.object({ display_name: z.string(), event_name: z.string().optional(), page_path: z.string().optional() })).describe('The site’s goals, in creation order.'),
+    goals: z
+      .array(z.object({ display_name: z.string(), event_name: z.string().optional(), page_path: z.string().optional() }))
+      .describe('The site’s goals, in creation order.'),
   })
   .meta({ id: 'ShareSite' });
 
-const ShareQueryBody = QueryBody.omit({ site_id: true }).meta({ id: 'ShareQueryRequest', additionalProperties: false, description: 'POST /query’s body without `site_id` (sending one → 400 invalid_request): the hash names the site.' });
+const ShareQueryBody = QueryBody.omit({ site_id: true }).meta({
+  id: 'ShareQueryRequest',
+  additionalProperties: false,
+  description: 'POST /query’s body without `site_id` (sending one → 400 invalid_request): the hash names the site.',
+});
 
 const SharePropsQuerystring = z.strictObject({
   date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates from 1900-01-01 to 2299-12-31).'),
@@ -60,13 +66,27 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
 
   app.get(
     '/api/v1/share/:hash',
-    { config, schema: { summary: 'A shared site', description: `What the public dashboard shows about the site. ${NOT_SHARED} ${LIMITED}`, tags: ['share'], security: [], params: ShareParams, response: { 200: ShareSiteObject, ...errorResponses(403, 404, 429, 503) } } },
+    {
+      config,
+      schema: {
+        summary: 'A shared site',
+        description: `What the public dashboard shows about the site. ${NOT_SHARED} ${LIMITED}`,
+        tags: ['share'],
+        security: [],
+        params: ShareParams,
+        response: { 200: ShareSiteObject, ...errorResponses(403, 404, 429, 503) },
+      },
+    },
     async (request) => {
       const { site, domain } = await readable(request, request.params.hash);
       return {
         domain,
         timezone: site.timezone,
-        goals: site.goals.map((g) => ({ display_name: g.displayName, ...(g.eventName !== undefined ? { event_name: g.eventName } : {}), ...(g.pagePath !== undefined ? { page_path: g.pagePath } : {}) })),
+        goals: site.goals.map((g) => ({
+          display_name: g.displayName,
+          ...(g.eventName !== undefined ? { event_name: g.eventName } : {}),
+          ...(g.pagePath !== undefined ? { page_path: g.pagePath } : {}),
+        })),
       };
     },
   );
@@ -78,7 +98,10 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
       schema: {
         summary: 'Query a shared site',
         description: `POST /query for the site the hash names, with the same answers and 400 codes. ${NOT_SHARED} ${LIMITED}`,
-        tags: ['share'], security: [], params: ShareParams, body: ShareQueryBody,
+        tags: ['share'],
+        security: [],
+        params: ShareParams,
+        body: ShareQueryBody,
         response: { 200: QueryAnswer, ...errorResponses(400, 403, 404, 413, 422, 429, 503) },
       },
     },
@@ -99,7 +122,10 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
       schema: {
         summary: 'Custom property keys of a shared site',
         description: `GET /props for the site the hash names. ${NOT_SHARED} ${LIMITED}`,
-        tags: ['share'], security: [], params: ShareParams, querystring: SharePropsQuerystring,
+        tags: ['share'],
+        security: [],
+        params: ShareParams,
+        querystring: SharePropsQuerystring,
         response: { 200: PropsAnswer, ...errorResponses(400, 403, 404, 422, 429, 503) },
       },
     },
@@ -116,7 +142,10 @@ export const shareRoutes: FastifyPluginAsyncZod<ShareRouteOptions> = async (app,
       schema: {
         summary: 'Annotations of a shared site',
         description: `GET /sites/{id}/annotations for the site the hash names, read-only and without authors. ${NOT_SHARED} ${LIMITED}`,
-        tags: ['share'], security: [], params: ShareParams, querystring: AnnotationListQuery,
+        tags: ['share'],
+        security: [],
+        params: ShareParams,
+        querystring: AnnotationListQuery,
         response: { 200: SharedAnnotationList, ...errorResponses(400, 403, 404, 429, 503) },
       },
     },

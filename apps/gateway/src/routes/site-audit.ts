@@ -19,7 +19,8 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteOptions> = async (app,
       config: { write: false, auth: { permission: 'stats:read' } },
       schema: {
         summary: 'Page through the site’s audit trail',
-        description: 'Every write with the acting key, IP, User-Agent and request id, newest first. Owner and admins only. Continue with `cursor` = `next_cursor` until it is null.',
+        description:
+          'Every write with the acting key, IP, User-Agent and request id, newest first. Owner and admins only. Continue with `cursor` = `next_cursor` until it is null.',
         tags: ['audit'],
         security: [{ apiKey: [] }],
         params: SiteParams,

@@ -26,7 +26,12 @@ const FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 type Format = (typeof FORMATS)[number];
 
 const ExportQuerystring = z.object({
-  date_range: z.string().max(40).describe('`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates, at most 366 days apart), in the site’s time zone: the same forms as POST /query.'),
+  date_range: z
+    .string()
+    .max(40)
+    .describe(
+      '`Nd`, `month`, `realtime`, or `start,end` (two YYYY-MM-DD dates, at most 366 days apart), in the site’s time zone: the same forms as POST /query.',
+    ),
   format: z.enum(FORMATS).describe('`ndjson` (the import format, gzipped), `csv` (the same columns, gzipped) or `parquet`.'),
 });
 
@@ -44,7 +49,8 @@ const ROWS_TRAILER = 'x-export-rows';
 /** The rows in the window when the export started: a progress bar's denominator. */
 const COUNTED_HEADER = 'x-export-rows-counted';
 
-const fileName = (siteId: number, start: string, end: string, extension: string) => `sightline-site-${siteId}-${start}-to-${end}`.replace(/[^\w.-]/g, '-') + `.${extension}`;
+const fileName = (siteId: number, start: string, end: string, extension: string) =>
+  `sightline-site-${siteId}-${start}-to-${end}`.replace(/[^\w.-]/g, '-') + `.${extension}`;
 
 /**
  * GET /api/v1/sites/{id}/export: a site's events in a window, one row per event in
@@ -79,7 +85,10 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
     async (request, reply) => {
       const siteId = siteIdOf(request.params.id);
       const retryAfterSeconds = limit.take(principalOf(request).keyId);
-      if (retryAfterSeconds !== undefined) throw new ApiError('rate_limited', `At most ${perHour} exports per hour per key (EXPORT_RATE_LIMIT_PER_HOUR); retry after the time in Retry-After.`, { retryAfterSeconds });
+      if (retryAfterSeconds !== undefined)
+        throw new ApiError('rate_limited', `At most ${perHour} exports per hour per key (EXPORT_RATE_LIMIT_PER_HOUR); retry after the time in Retry-After.`, {
+          retryAfterSeconds,
+        });
       const { site } = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId }, callOptions(request, deadlineMs));
       const { format, date_range: rawRange } = request.query;
       const dateRange = rawRange.includes(',') ? JSON.stringify(rawRange.split(',')) : rawRange;
@@ -110,7 +119,10 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
               next = await chunks.next();
             } catch (error) {
               // the headers are gone: the client sees the body cut short (no trailer); the log says why
-              request.log.warn({ err: fromGrpcError(error), grpc_code: (error as { code?: number }).code, grpc_details: (error as { details?: string }).details, rows }, 'export stopped by the query service');
+              request.log.warn(
+                { err: fromGrpcError(error), grpc_code: (error as { code?: number }).code, grpc_details: (error as { details?: string }).details, rows },
+                'export stopped by the query service',
+              );
               throw error;
             }
             if (next.done) return;

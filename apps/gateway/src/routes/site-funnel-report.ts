@@ -39,7 +39,10 @@ export const funnelReportRoutes: FastifyPluginAsyncZod<FunnelReportRouteOptions>
       schema: {
         summary: 'A funnel’s report',
         description: FUNNEL_REPORT_DESCRIPTION,
-        tags: ['funnels'], security, params: FunnelParams, querystring: FunnelReportQuerystring,
+        tags: ['funnels'],
+        security,
+        params: FunnelParams,
+        querystring: FunnelReportQuerystring,
         response: { 200: FunnelReportAnswer, ...errorResponses(400, 401, 403, 404, 422, 429, 503) },
       },
     },
@@ -60,9 +63,15 @@ export const funnelReportRoutes: FastifyPluginAsyncZod<FunnelReportRouteOptions>
       const funnel = await funnelCall;
       const query = parseFunnelQuery(request.query);
       const steps: FunnelStep[] = funnel.steps.map((goal) => ({
-        goal_id: goal.goalId, name: goal.displayName, ...(goal.pagePath !== undefined ? { page_path: goal.pagePath } : { event_name: goal.eventName ?? '' }),
+        goal_id: goal.goalId,
+        name: goal.displayName,
+        ...(goal.pagePath !== undefined ? { page_path: goal.pagePath } : { event_name: goal.eventName ?? '' }),
       }));
-      return reports.funnel(request, { siteId, timezone: site.timezone, weekStart: site.weekStart, goals: [] }, { funnel: { funnel_id: funnel.funnelId, name: funnel.name, steps }, ...query });
+      return reports.funnel(
+        request,
+        { siteId, timezone: site.timezone, weekStart: site.weekStart, goals: [] },
+        { funnel: { funnel_id: funnel.funnelId, name: funnel.name, steps }, ...query },
+      );
     },
   );
 };

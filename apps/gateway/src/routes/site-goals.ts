@@ -20,16 +20,43 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
   const read = { write: false, auth: { permission: 'stats:read' as const } };
   const write = { write: true, auth: { permission: 'sites:write' as const } };
 
-  app.get('/api/v1/sites/:id/goals', { config: { ...read, auth: { ...read.auth, session: true } }, schema: { summary: 'List the site’s goals', tags: ['goals'], security, params: SiteParams, response: { 200: z.object({ goals: z.array(GoalObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
-    const answer = await callUnary(sites, sites.listGoals, 'Sites/ListGoals', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
-    return { goals: answer.goals.map(toGoalObject) };
-  });
+  app.get(
+    '/api/v1/sites/:id/goals',
+    {
+      config: { ...read, auth: { ...read.auth, session: true } },
+      schema: {
+        summary: 'List the site’s goals',
+        tags: ['goals'],
+        security,
+        params: SiteParams,
+        response: { 200: z.object({ goals: z.array(GoalObject) }), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const answer = await callUnary(
+        sites,
+        sites.listGoals,
+        'Sites/ListGoals',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
+      return { goals: answer.goals.map(toGoalObject) };
+    },
+  );
 
   app.post(
     '/api/v1/sites/:id/goals',
     {
       config: write,
-      schema: { summary: 'Create a goal', description: 'Either `event_name` or `page_path` (with `*` wildcards). 409 goal_exists on a duplicate name.', tags: ['goals'], security, params: SiteParams, body: CreateGoalBody, response: { 201: GoalObject, ...errorResponses(400, 401, 403, 404, 409, 429) } },
+      schema: {
+        summary: 'Create a goal',
+        description: 'Either `event_name` or `page_path` (with `*` wildcards). 409 goal_exists on a duplicate name.',
+        tags: ['goals'],
+        security,
+        params: SiteParams,
+        body: CreateGoalBody,
+        response: { 201: GoalObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
     },
     async (request, reply) => {
       const body = request.body;
@@ -37,7 +64,14 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
         sites,
         sites.createGoal,
         'Sites/CreateGoal',
-        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), eventName: body.event_name, pagePath: body.page_path, displayName: body.display_name },
+        {
+          actor: actorOf(request),
+          audit: auditOf(request),
+          siteId: siteIdOf(request.params.id),
+          eventName: body.event_name,
+          pagePath: body.page_path,
+          displayName: body.display_name,
+        },
         callOptions(request, deadlineMs),
       );
       return reply.code(201).send(toGoalObject(goal));
@@ -46,21 +80,67 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
 
   app.delete(
     '/api/v1/sites/:id/goals/:goal_id',
-    { config: write, schema: { summary: 'Delete a goal', description: '409 goal_in_use while a funnel uses it (the message names the funnel).', tags: ['goals'], security, params: GoalParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 409, 429) } } },
+    {
+      config: write,
+      schema: {
+        summary: 'Delete a goal',
+        description: '409 goal_in_use while a funnel uses it (the message names the funnel).',
+        tags: ['goals'],
+        security,
+        params: GoalParams,
+        response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 409, 429) },
+      },
+    },
     async (request, reply) => {
-      await callUnary(sites, sites.deleteGoal, 'Sites/DeleteGoal', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), goalId: request.params.goal_id }, callOptions(request, deadlineMs));
+      await callUnary(
+        sites,
+        sites.deleteGoal,
+        'Sites/DeleteGoal',
+        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), goalId: request.params.goal_id },
+        callOptions(request, deadlineMs),
+      );
       return reply.code(204).send(null);
     },
   );
 
-  app.get('/api/v1/sites/:id/funnels', { config: { ...read, auth: { ...read.auth, session: true } }, schema: { summary: 'List the site’s funnels', tags: ['funnels'], security, params: SiteParams, response: { 200: z.object({ funnels: z.array(FunnelObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
-    const answer = await callUnary(sites, sites.listFunnels, 'Sites/ListFunnels', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
-    return { funnels: answer.funnels.map(toFunnelObject) };
-  });
+  app.get(
+    '/api/v1/sites/:id/funnels',
+    {
+      config: { ...read, auth: { ...read.auth, session: true } },
+      schema: {
+        summary: 'List the site’s funnels',
+        tags: ['funnels'],
+        security,
+        params: SiteParams,
+        response: { 200: z.object({ funnels: z.array(FunnelObject) }), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const answer = await callUnary(
+        sites,
+        sites.listFunnels,
+        'Sites/ListFunnels',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
+      return { funnels: answer.funnels.map(toFunnelObject) };
+    },
+  );
 
   app.post(
     '/api/v1/sites/:id/funnels',
-    { config: write, schema: { summary: 'Create a funnel', description: '2 to 8 distinct goals of the site, in order. 409 funnel_exists on a duplicate name.', tags: ['funnels'], security, params: SiteParams, body: CreateFunnelBody, response: { 201: FunnelObject, ...errorResponses(400, 401, 403, 404, 409, 429) } } },
+    {
+      config: write,
+      schema: {
+        summary: 'Create a funnel',
+        description: '2 to 8 distinct goals of the site, in order. 409 funnel_exists on a duplicate name.',
+        tags: ['funnels'],
+        security,
+        params: SiteParams,
+        body: CreateFunnelBody,
+        response: { 201: FunnelObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
     async (request, reply) => {
       const funnel = await callUnary(
         sites,
@@ -73,16 +153,50 @@ export const goalRoutes: FastifyPluginAsyncZod<GoalRouteOptions> = async (app, {
     },
   );
 
-  app.get('/api/v1/sites/:id/funnels/:funnel_id', { config: read, schema: { summary: 'Read a funnel', tags: ['funnels'], security, params: FunnelParams, response: { 200: FunnelObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
-    const funnel = await callUnary(sites, sites.getFunnel, 'Sites/GetFunnel', { actor: actorOf(request), siteId: siteIdOf(request.params.id), funnelId: request.params.funnel_id }, callOptions(request, deadlineMs));
-    return toFunnelObject(funnel);
-  });
+  app.get(
+    '/api/v1/sites/:id/funnels/:funnel_id',
+    {
+      config: read,
+      schema: {
+        summary: 'Read a funnel',
+        tags: ['funnels'],
+        security,
+        params: FunnelParams,
+        response: { 200: FunnelObject, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const funnel = await callUnary(
+        sites,
+        sites.getFunnel,
+        'Sites/GetFunnel',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id), funnelId: request.params.funnel_id },
+        callOptions(request, deadlineMs),
+      );
+      return toFunnelObject(funnel);
+    },
+  );
 
   app.delete(
     '/api/v1/sites/:id/funnels/:funnel_id',
-    { config: write, schema: { summary: 'Delete a funnel', tags: ['funnels'], security, params: FunnelParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) } } },
+    {
+      config: write,
+      schema: {
+        summary: 'Delete a funnel',
+        tags: ['funnels'],
+        security,
+        params: FunnelParams,
+        response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
     async (request, reply) => {
-      await callUnary(sites, sites.deleteFunnel, 'Sites/DeleteFunnel', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), funnelId: request.params.funnel_id }, callOptions(request, deadlineMs));
+      await callUnary(
+        sites,
+        sites.deleteFunnel,
+        'Sites/DeleteFunnel',
+        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id), funnelId: request.params.funnel_id },
+        callOptions(request, deadlineMs),
+      );
       return reply.code(204).send(null);
     },
   );

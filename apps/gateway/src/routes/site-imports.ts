@@ -47,7 +47,9 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
   // plugin's parsers do not leak to other routes (fastify encapsulation).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
-  app.addContentTypeParser('*', (_request, _payload, done) => done(new ApiError('invalid_request', `Send the events as ${NDJSON} (one JSON object per line).`), undefined));
+  app.addContentTypeParser('*', (_request, _payload, done) =>
+    done(new ApiError('invalid_request', `Send the events as ${NDJSON} (one JSON object per line).`), undefined),
+  );
 
   const read = { write: false, auth: { permission: 'stats:read' as const } };
   const write = { write: true, auth: { permission: 'sites:write' as const } };
@@ -74,7 +76,8 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
     },
     async (request, reply) => {
       const body = request.body as unknown;
-      if (!body || typeof (body as Readable).pipe !== 'function') throw new ApiError('invalid_request', `Send the events as ${NDJSON} (one JSON object per line).`);
+      if (!body || typeof (body as Readable).pipe !== 'function')
+        throw new ApiError('invalid_request', `Send the events as ${NDJSON} (one JSON object per line).`);
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
         // a modest overshoot is drained so the client reads the 413; a huge one is cut off
@@ -84,8 +87,19 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
       }
       const siteId = siteIdOf(request.params.id);
       const format = request.query.format;
-      const job = await callUnary(sites, sites.createImport, 'Sites/CreateImport', { actor: actorOf(request), audit: auditOf(request), siteId, format }, callOptions(request, deadlineMs));
-      const receipt = await streamUpload(ingest, body as Readable, { importId: job.importId, siteId, format }, { requestId: request.id, deadlineMs: UPLOAD_DEADLINE_MS, maxBytes });
+      const job = await callUnary(
+        sites,
+        sites.createImport,
+        'Sites/CreateImport',
+        { actor: actorOf(request), audit: auditOf(request), siteId, format },
+        callOptions(request, deadlineMs),
+      );
+      const receipt = await streamUpload(
+        ingest,
+        body as Readable,
+        { importId: job.importId, siteId, format },
+        { requestId: request.id, deadlineMs: UPLOAD_DEADLINE_MS, maxBytes },
+      );
       return reply.code(202).send({
         import_id: job.importId,
         status: receipt.status as 'queued' | 'failed',
@@ -97,28 +111,81 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRouteOptions> = async (ap
     },
   );
 
-  app.get('/api/v1/sites/:id/imports', { config: read, schema: { summary: 'List the site’s imports', description: 'Newest first (the last 100).', tags: ['imports'], security, params: SiteParams, response: { 200: z.object({ imports: z.array(ImportObject) }), ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
-    const answer = await callUnary(sites, sites.listImports, 'Sites/ListImports', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
-    return { imports: answer.imports.map(toImportObject) };
-  });
+  app.get(
+    '/api/v1/sites/:id/imports',
+    {
+      config: read,
+      schema: {
+        summary: 'List the site’s imports',
+        description: 'Newest first (the last 100).',
+        tags: ['imports'],
+        security,
+        params: SiteParams,
+        response: { 200: z.object({ imports: z.array(ImportObject) }), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const answer = await callUnary(
+        sites,
+        sites.listImports,
+        'Sites/ListImports',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
+      return { imports: answer.imports.map(toImportObject) };
+    },
+  );
 
-  app.get('/api/v1/sites/:id/imports/:import_id', { config: read, schema: { summary: 'Read an import’s status', tags: ['imports'], security, params: ImportParams, response: { 200: ImportObject, ...errorResponses(401, 403, 404, 429) } } }, async (request) => {
-    const job = await callUnary(sites, sites.getImport, 'Sites/GetImport', { actor: actorOf(request), siteId: siteIdOf(request.params.id), importId: importIdOf(request.params.import_id) }, callOptions(request, deadlineMs));
-    return toImportObject(job);
-  });
+  app.get(
+    '/api/v1/sites/:id/imports/:import_id',
+    {
+      config: read,
+      schema: {
+        summary: 'Read an import’s status',
+        tags: ['imports'],
+        security,
+        params: ImportParams,
+        response: { 200: ImportObject, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const job = await callUnary(
+        sites,
+        sites.getImport,
+        'Sites/GetImport',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id), importId: importIdOf(request.params.import_id) },
+        callOptions(request, deadlineMs),
+      );
+      return toImportObject(job);
+    },
+  );
 
   app.delete(
     '/api/v1/sites/:id/imports/:import_id',
     {
       config: write,
-      schema: { summary: 'Delete an import and its rows', description: 'Removes exactly this import’s events and the sessions they formed. Idempotent: 204 again for an import already deleted. Importing the same file again counts its visits and pageviews again (visitors merge): delete the earlier import first to replace it.', tags: ['imports'], security, params: ImportParams, response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) } },
+      schema: {
+        summary: 'Delete an import and its rows',
+        description:
+          'Removes exactly this import’s events and the sessions they formed. Idempotent: 204 again for an import already deleted. Importing the same file again counts its visits and pageviews again (visitors merge): delete the earlier import first to replace it.',
+        tags: ['imports'],
+        security,
+        params: ImportParams,
+        response: { 204: z.null().describe('Deleted.'), ...errorResponses(401, 403, 404, 429) },
+      },
     },
     async (request, reply) => {
       const siteId = siteIdOf(request.params.id);
       const raw = request.params.import_id;
       // an id that cannot exist is already "gone": idempotent 204 after the reach check
       const importId = possibleImportId(raw);
-      await callUnary(sites, sites.deleteImport, 'Sites/DeleteImport', { actor: actorOf(request), audit: auditOf(request), siteId, importId }, callOptions(request, deadlineMs));
+      await callUnary(
+        sites,
+        sites.deleteImport,
+        'Sites/DeleteImport',
+        { actor: actorOf(request), audit: auditOf(request), siteId, importId },
+        callOptions(request, deadlineMs),
+      );
       // after the reach check: the rows go even when the record was already gone (a retry after a failed call)
       if (importId > 0) await callUnary(ingest, ingest.deleteImport, 'Ingest/DeleteImport', { siteId, importId }, callOptions(request, 5 * deadlineMs));
       // cached report answers of the site counted those rows (every replica's)

@@ -25,7 +25,13 @@ type Role = 'owner' | 'admin' | 'member';
  */
 export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (app, { sites, identity, deadlineMs, announceAccessChange }) => {
   async function withEmails(request: { id: string }, members: sitesV1.Member[]) {
-    const described = await callUnary(identity, identity.describeAccounts, 'Identity/DescribeAccounts', { accountIds: members.map((m) => m.accountId) }, { requestId: request.id, deadlineMs });
+    const described = await callUnary(
+      identity,
+      identity.describeAccounts,
+      'Identity/DescribeAccounts',
+      { accountIds: members.map((m) => m.accountId) },
+      { requestId: request.id, deadlineMs },
+    );
     const emails = new Map(described.accounts.map((a) => [a.accountId, a.email]));
     return members.map((m) => ({ account_id: m.accountId, email: emails.get(m.accountId) ?? m.email, role: m.role as Role, added_at: m.addedAt }));
   }
@@ -34,10 +40,23 @@ export const memberRoutes: FastifyPluginAsyncZod<MemberRouteOptions> = async (ap
     '/api/v1/sites/:id/members',
     {
       config: { write: false, auth: { permission: 'stats:read' } },
-      schema: { summary: 'List the site’s members', description: 'Owner and admins only.', tags: ['members'], security, params: SiteParams, response: { 200: z.object({ members: z.array(MemberObject) }), ...errorResponses(401, 403, 404, 429) } },
+      schema: {
+        summary: 'List the site’s members',
+        description: 'Owner and admins only.',
+        tags: ['members'],
+        security,
+        params: SiteParams,
+        response: { 200: z.object({ members: z.array(MemberObject) }), ...errorResponses(401, 403, 404, 429) },
+      },
     },
     async (request) => {
-      const answer = await callUnary(sites, sites.listMembers, 'Sites/ListMembers', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      const answer = await callUnary(
+        sites,
+        sites.listMembers,
+        'Sites/ListMembers',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
       return { members: await withEmails(request, answer.members) };
     },
   );

@@ -30,13 +30,21 @@ const SnippetObject = z
     site_id: z.number().int(),
     type: z.enum(WIDGET_TYPES).optional().describe('The widget asked (absent for the tracker).'),
     script_url: z.string(),
-    key: z.string().optional().describe('Widgets only: the site’s widget key (`wk_…`), also in the snippet’s `data-key`. It reads only the widget data of this site; the same until rotated.'),
+    key: z
+      .string()
+      .optional()
+      .describe(
+        'Widgets only: the site’s widget key (`wk_…`), also in the snippet’s `data-key`. It reads only the widget data of this site; the same until rotated.',
+      ),
     snippet: z.string(),
   })
   .meta({ id: 'Snippet' });
 
 /** Site lifecycle: create (idempotent on request), list, read, update, delete. */
-export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, { sites, identity, deadlineMs, publicUrl, forgetWidgetSite, forgetReportSite }) => {
+export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (
+  app,
+  { sites, identity, deadlineMs, publicUrl, forgetWidgetSite, forgetReportSite },
+) => {
   const base = publicUrl.replace(/\/+$/, '');
   app.post(
     '/api/v1/sites',
@@ -48,7 +56,9 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
           'Answers the site with its install snippet. With an `Idempotency-Key` header, repeating the same request within 24 hours replays the stored answer; a different body with the same key, or a repeat while the first is still running, answers 409 idempotency_conflict. A duplicate URL answers 409 site_exists without returning the existing site.',
         tags: ['sites'],
         security,
-        headers: z.object({ 'idempotency-key': z.string().optional().describe('1 to 255 printable ASCII characters; an empty or longer key answers 400 invalid_request.') }),
+        headers: z.object({
+          'idempotency-key': z.string().optional().describe('1 to 255 printable ASCII characters; an empty or longer key answers 400 invalid_request.'),
+        }),
         body: CreateSiteBody,
         response: { 201: SiteObject, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
@@ -69,7 +79,8 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
         callOptions(request, deadlineMs),
       );
       // every non-hobby create asks (StartTrial is idempotent), so a failed call is healed by the next one
-      if (created.site && !created.site.hobby && !created.replayed) await startTrial(request.log, identity, principalOf(request).accountId, request.id, deadlineMs);
+      if (created.site && !created.site.hobby && !created.replayed)
+        await startTrial(request.log, identity, principalOf(request).accountId, request.id, deadlineMs);
       if (created.replayed) reply.header('idempotent-replayed', 'true');
       // a replay answers the stored status (a create only ever stores 201)
       return reply.code((created.status || 201) as 201).send(toSiteObject(created.site));
@@ -80,7 +91,13 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     '/api/v1/sites',
     {
       config: { write: false, auth: { session: true } },
-      schema: { summary: 'List the sites this key reaches', description: 'Each with the caller’s role on it.', tags: ['sites'], security, response: { 200: z.object({ sites: z.array(SiteWithRoleObject) }), ...errorResponses(401, 429) } },
+      schema: {
+        summary: 'List the sites this key reaches',
+        description: 'Each with the caller’s role on it.',
+        tags: ['sites'],
+        security,
+        response: { 200: z.object({ sites: z.array(SiteWithRoleObject) }), ...errorResponses(401, 429) },
+      },
     },
     async (request) => {
       const answer = await callUnary(sites, sites.listSites, 'Sites/ListSites', { actor: actorOf(request) }, callOptions(request, deadlineMs));
@@ -92,10 +109,22 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     '/api/v1/sites/:id',
     {
       config: { write: false, auth: { permission: 'stats:read', session: true } },
-      schema: { summary: 'Read a site', tags: ['sites'], security, params: SiteParams, response: { 200: SiteWithRoleObject, ...errorResponses(401, 403, 404, 429) } },
+      schema: {
+        summary: 'Read a site',
+        tags: ['sites'],
+        security,
+        params: SiteParams,
+        response: { 200: SiteWithRoleObject, ...errorResponses(401, 403, 404, 429) },
+      },
     },
     async (request) => {
-      const answer = await callUnary(sites, sites.getSite, 'Sites/GetSite', { actor: actorOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      const answer = await callUnary(
+        sites,
+        sites.getSite,
+        'Sites/GetSite',
+        { actor: actorOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
       return { ...toSiteObject(answer.site), role: answer.role as 'owner' | 'admin' | 'member' };
     },
   );
@@ -118,7 +147,8 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     },
     async (request) => {
       const type = request.query.type;
-      if (type !== undefined && !isWidgetType(type)) throw new ApiError('invalid_request', `type must be one of ${WIDGET_TYPE_LIST} (or absent for the tracker).`);
+      if (type !== undefined && !isWidgetType(type))
+        throw new ApiError('invalid_request', `type must be one of ${WIDGET_TYPE_LIST} (or absent for the tracker).`);
       const siteId = siteIdOf(request.params.id);
       if (type !== undefined) {
         const { key } = await callUnary(sites, sites.getWidgetKey, 'Sites/GetWidgetKey', { actor: actorOf(request), siteId }, callOptions(request, deadlineMs));
@@ -144,7 +174,13 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
       },
     },
     async (request) => {
-      const rotated = await callUnary(sites, sites.rotateWidgetKey, 'Sites/RotateWidgetKey', { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id) }, callOptions(request, deadlineMs));
+      const rotated = await callUnary(
+        sites,
+        sites.rotateWidgetKey,
+        'Sites/RotateWidgetKey',
+        { actor: actorOf(request), audit: auditOf(request), siteId: siteIdOf(request.params.id) },
+        callOptions(request, deadlineMs),
+      );
       forgetWidgetSite(rotated.siteId);
       return { site_id: rotated.siteId, key: rotated.key };
     },
@@ -186,7 +222,8 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
       config: { write: true, auth: { permission: 'sites:write' } },
       schema: {
         summary: 'Delete a site',
-        description: 'Owner only; irreversible. Goals, funnels, members and settings go at once; collected events are removed asynchronously. 503 deletion_unavailable means nothing was deleted: retry later.',
+        description:
+          'Owner only; irreversible. Goals, funnels, members and settings go at once; collected events are removed asynchronously. 503 deletion_unavailable means nothing was deleted: retry later.',
         tags: ['sites'],
         security,
         params: SiteParams,
@@ -195,7 +232,13 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
     },
     async (request, reply) => {
       const siteId = siteIdOf(request.params.id);
-      await callUnary(sites, sites.deleteSite, 'Sites/DeleteSite', { actor: actorOf(request), audit: auditOf(request), siteId }, callOptions(request, deadlineMs));
+      await callUnary(
+        sites,
+        sites.deleteSite,
+        'Sites/DeleteSite',
+        { actor: actorOf(request), audit: auditOf(request), siteId },
+        callOptions(request, deadlineMs),
+      );
       // its widget key and reports stop here at once; other replicas hear site.deleted
       forgetWidgetSite(siteId);
       forgetReportSite?.(siteId);
@@ -209,7 +252,13 @@ export const siteRoutes: FastifyPluginAsyncZod<SiteRouteOptions> = async (app, {
  * it fails the site still stands and the account stays on its current plan (logged
  * for the operator), rather than failing a create that already committed.
  */
-async function startTrial(log: { error: (o: object, m: string) => void }, identity: identityV1.IdentityServiceClient, accountId: number, requestId: string, deadlineMs: number) {
+async function startTrial(
+  log: { error: (o: object, m: string) => void },
+  identity: identityV1.IdentityServiceClient,
+  accountId: number,
+  requestId: string,
+  deadlineMs: number,
+) {
   try {
     await callUnary(identity, identity.startTrial, 'Identity/StartTrial', { accountId }, { requestId, deadlineMs });
   } catch (error) {

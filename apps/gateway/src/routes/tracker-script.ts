@@ -31,30 +31,32 @@ export const trackerScriptRoutes: FastifyPluginAsyncZod<TrackerScriptRouteOption
     const call = { requestId, deadlineMs: options.deadlineMs };
     const site = await callUnary(options.sites, options.sites.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', { trackingKey }, call);
     const tracking = await callUnary(options.settings, options.settings.getTracking, 'Settings/GetTracking', { siteId: site.siteId }, call);
-    const built = await callUnary(options.scriptBuilder, options.scriptBuilder.buildScript, 'ScriptBuilder/BuildScript', { features: tracking.enabled, trackingKey, endpoint }, call);
+    const built = await callUnary(
+      options.scriptBuilder,
+      options.scriptBuilder.buildScript,
+      'ScriptBuilder/BuildScript',
+      { features: tracking.enabled, trackingKey, endpoint },
+      call,
+    );
     return { javascript: built.javascript, etag: `"${built.etag}"` };
   }
 
-  app.get(
-    '/js/:script',
-    { config: { write: false }, schema: { hide: true, params: z.object({ script: z.string().max(80) }) } },
-    async (request, reply) => {
-      const trackingKey = SCRIPT_NAME.exec(request.params.script)?.[1];
-      if (!trackingKey) throw new ApiError('not_found', 'No such script.');
-      let served = cache.get(trackingKey);
-      if (!served) {
-        served = await build(trackingKey, request.id).catch((error: unknown) => {
-          throw error instanceof ApiError && error.code === 'unknown_site' ? new ApiError('not_found', 'No such script.') : error;
-        });
-        cache.set(trackingKey, served);
-      }
-      reply
-        .header('cache-control', `public, max-age=${MAX_AGE_SECONDS}`)
-        .header('etag', served.etag)
-        .header('access-control-allow-origin', '*')
-        .type('application/javascript; charset=utf-8');
-      if (request.headers['if-none-match'] === served.etag) return reply.code(304).send();
-      return reply.send(served.javascript);
-    },
-  );
+  app.get('/js/:script', { config: { write: false }, schema: { hide: true, params: z.object({ script: z.string().max(80) }) } }, async (request, reply) => {
+    const trackingKey = SCRIPT_NAME.exec(request.params.script)?.[1];
+    if (!trackingKey) throw new ApiError('not_found', 'No such script.');
+    let served = cache.get(trackingKey);
+    if (!served) {
+      served = await build(trackingKey, request.id).catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === 'unknown_site' ? new ApiError('not_found', 'No such script.') : error;
+      });
+      cache.set(trackingKey, served);
+    }
+    reply
+      .header('cache-control', `public, max-age=${MAX_AGE_SECONDS}`)
+      .header('etag', served.etag)
+      .header('access-control-allow-origin', '*')
+      .type('application/javascript; charset=utf-8');
+    if (request.headers['if-none-match'] === served.etag) return reply.code(304).send();
+    return reply.send(served.javascript);
+  });
 };

@@ -26,11 +26,18 @@ const tags = ['web session'];
 const StartSessionBody = z.object({
   email: z.string().max(320).describe('The address the code was mailed to (POST /api/v1/auth/send-otp).'),
   code: z.string().max(20).describe('The six-digit code from the e-mail.'),
-  accept_terms: z.boolean().optional().describe('Must be true when the address has no account yet (the terms of service are at `GET /terms`); not needed to sign in to an existing account.'),
+  accept_terms: z
+    .boolean()
+    .optional()
+    .describe('Must be true when the address has no account yet (the terms of service are at `GET /terms`); not needed to sign in to an existing account.'),
 });
-const csrfToken = z.string().describe('Send it as the `X-CSRF-Token` header with every call the session makes; derived from the session, valid as long as it is.');
+const csrfToken = z
+  .string()
+  .describe('Send it as the `X-CSRF-Token` header with every call the session makes; derived from the session, valid as long as it is.');
 const expiresAt = z.string().describe('RFC 3339; the session ends then (30 days after sign-in, not extended by use).');
-const StartedSession = z.object({ email: z.string(), created: z.boolean().describe('true when this sign-in created the account.'), csrf_token: csrfToken, expires_at: expiresAt }).meta({ id: 'WebSessionStarted' });
+const StartedSession = z
+  .object({ email: z.string(), created: z.boolean().describe('true when this sign-in created the account.'), csrf_token: csrfToken, expires_at: expiresAt })
+  .meta({ id: 'WebSessionStarted' });
 const CurrentSession = z.object({ email: z.string(), csrf_token: csrfToken, expires_at: expiresAt }).meta({ id: 'WebSession' });
 
 /**
@@ -80,7 +87,8 @@ export const webSessionRoutes: FastifyPluginAsyncZod<WebSessionRouteOptions> = a
       config: { write: false },
       schema: {
         summary: 'The signed-in session of this browser',
-        description: 'Needs only the cookie (this is how a page learns its CSRF token after a reload). 401 unauthorized when there is no live session; a dead cookie is cleared.',
+        description:
+          'Needs only the cookie (this is how a page learns its CSRF token after a reload). 401 unauthorized when there is no live session; a dead cookie is cleared.',
         tags,
         security: [{ webSession: [] }],
         response: { 200: CurrentSession, ...errorResponses(401) },
@@ -107,7 +115,12 @@ export const webSessionRoutes: FastifyPluginAsyncZod<WebSessionRouteOptions> = a
     },
   );
 
-  const revokeRoute = (path: '/web/session' | '/web/sessions', summary: string, description: string, revoke: (token: string, request: FastifyRequest) => Promise<identityV1.RevokeWebSessionResponse>) =>
+  const revokeRoute = (
+    path: '/web/session' | '/web/sessions',
+    summary: string,
+    description: string,
+    revoke: (token: string, request: FastifyRequest) => Promise<identityV1.RevokeWebSessionResponse>,
+  ) =>
     app.delete(
       path,
       {
@@ -127,8 +140,11 @@ export const webSessionRoutes: FastifyPluginAsyncZod<WebSessionRouteOptions> = a
       },
     );
 
-  revokeRoute('/web/session', 'Sign out', 'Revokes this session: its cookie stops working at once, here and (within the revocation broadcast) on every gateway.', (token, request) =>
-    callUnary(identity, identity.revokeWebSession, 'Identity/RevokeWebSession', { token }, options(request)),
+  revokeRoute(
+    '/web/session',
+    'Sign out',
+    'Revokes this session: its cookie stops working at once, here and (within the revocation broadcast) on every gateway.',
+    (token, request) => callUnary(identity, identity.revokeWebSession, 'Identity/RevokeWebSession', { token }, options(request)),
   );
   revokeRoute('/web/sessions', 'Sign out everywhere', 'Revokes every session of the account, this one included. API keys are not affected.', (token, request) =>
     callUnary(identity, identity.revokeAllWebSessions, 'Identity/RevokeAllWebSessions', { token }, options(request)),

@@ -68,7 +68,8 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRouteOptions> = async (ap
     },
     async (request) => {
       const retryAfterSeconds = clientLimit.take(request.ip);
-      if (retryAfterSeconds !== undefined) throw new ApiError('rate_limited', 'Too many widget requests from this address; retry after the time in Retry-After.', { retryAfterSeconds });
+      if (retryAfterSeconds !== undefined)
+        throw new ApiError('rate_limited', 'Too many widget requests from this address; retry after the time in Retry-After.', { retryAfterSeconds });
       const type = request.params.type;
       if (!isWidgetType(type)) throw new ApiError('invalid_request', `type must be one of ${WIDGET_TYPE_LIST}.`);
       const window = widgetWindowOf(type, request.query.window);
@@ -82,7 +83,10 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRouteOptions> = async (ap
       assertReportsReadable(widget.plan);
       return cache.answer(widget.site.siteId, type, window, () => {
         const wait = keyLimit.take(String(widget.site.siteId));
-        if (wait !== undefined) return Promise.reject(new ApiError('rate_limited', 'Too many widget answers computed for this key; retry after the time in Retry-After.', { retryAfterSeconds: wait }));
+        if (wait !== undefined)
+          return Promise.reject(
+            new ApiError('rate_limited', 'Too many widget answers computed for this key; retry after the time in Retry-After.', { retryAfterSeconds: wait }),
+          );
         return answers.answer(request, widget.site, type, window, now());
       });
     },

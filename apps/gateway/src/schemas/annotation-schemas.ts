@@ -9,9 +9,15 @@ export const AnnotationObject = z
     annotation_id: z.number().int(),
     date: z.string().nullable().describe(`${DAY} Null for a timed note.`),
     datetime: z.string().nullable().describe(`${INSTANT} Null for a day note.`),
-    local_date: z.string().describe('The site-local day the note falls on: its `date`, or its `datetime` in the site’s time zone (follows a change of time zone).'),
+    local_date: z
+      .string()
+      .describe('The site-local day the note falls on: its `date`, or its `datetime` in the site’s time zone (follows a change of time zone).'),
     text: z.string().describe('1 to 280 characters, one line. Plain text: render it as text.'),
-    author: z.string().describe('Who wrote it: the e-mail address of the account (as member lists name accounts), or the key id when that account no longer exists (or identity could not be asked).'),
+    author: z
+      .string()
+      .describe(
+        'Who wrote it: the e-mail address of the account (as member lists name accounts), or the key id when that account no longer exists (or identity could not be asked).',
+      ),
     author_key_id: z.string().describe('The key (or `ses_…` dashboard session) that wrote it.'),
     created_at: z.string(),
     updated_at: z.string(),
@@ -37,7 +43,17 @@ export const AnnotationExportQuery = z.strictObject({
 });
 
 /** The CSV columns of an annotations export: the Annotation object's fields, in its order. */
-export const ANNOTATION_EXPORT_COLUMNS = ['annotation_id', 'date', 'datetime', 'local_date', 'text', 'author', 'author_key_id', 'created_at', 'updated_at'] as const;
+export const ANNOTATION_EXPORT_COLUMNS = [
+  'annotation_id',
+  'date',
+  'datetime',
+  'local_date',
+  'text',
+  'author',
+  'author_key_id',
+  'created_at',
+  'updated_at',
+] as const;
 
 const csvField = (value: string | number | null): string => {
   const text = value === null ? '' : String(value);
@@ -76,10 +92,22 @@ export function windowOf(query: z.infer<typeof AnnotationListQuery>): sitesV1.An
   return { from: query.from ?? '', to: query.to ?? '', limit: query.limit ?? 0, cursor: query.cursor ?? '' };
 }
 
-const moment = (a: sitesV1.Annotation) => ({ annotation_id: a.annotationId, date: a.date ?? null, datetime: a.datetime ?? null, local_date: a.localDate, text: a.text });
+const moment = (a: sitesV1.Annotation) => ({
+  annotation_id: a.annotationId,
+  date: a.date ?? null,
+  datetime: a.datetime ?? null,
+  local_date: a.localDate,
+  text: a.text,
+});
 
 export function toAnnotationObject(a: sitesV1.Annotation, emails: ReadonlyMap<number, string>): z.infer<typeof AnnotationObject> {
-  return { ...moment(a), author: emails.get(a.authorAccountId) ?? a.authorKeyId, author_key_id: a.authorKeyId, created_at: a.createdAt, updated_at: a.updatedAt };
+  return {
+    ...moment(a),
+    author: emails.get(a.authorAccountId) ?? a.authorKeyId,
+    author_key_id: a.authorKeyId,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
 }
 
 export function toSharedAnnotationObject(a: sitesV1.Annotation): z.infer<typeof SharedAnnotationObject> {

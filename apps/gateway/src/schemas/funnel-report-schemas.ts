@@ -10,8 +10,16 @@ export const FUNNEL_REPORT_DESCRIPTION = [
 ].join('\n\n');
 
 export const FunnelReportQuerystring = z.object({
-  date_range: z.string().max(40).optional().describe('`Nd`, `month`, `realtime`, or `start,end` (YYYY-MM-DD), as GET /props. Required: without it the answer is 400 invalid_date_range.'),
-  filters: z.string().max(16 * 1024).optional().describe('The JSON text of POST /query’s `filters` list, e.g. `[{"field":"country","operator":"is","values":["DE"]}]`.'),
+  date_range: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('`Nd`, `month`, `realtime`, or `start,end` (YYYY-MM-DD), as GET /props. Required: without it the answer is 400 invalid_date_range.'),
+  filters: z
+    .string()
+    .max(16 * 1024)
+    .optional()
+    .describe('The JSON text of POST /query’s `filters` list, e.g. `[{"field":"country","operator":"is","values":["DE"]}]`.'),
   compare: z.string().max(40).optional().describe('`previous_period` or `start,end`, as POST /query’s `compare`.'),
 });
 
@@ -29,7 +37,16 @@ const FunnelStepRow = z.object({
   name: z.string().describe('The goal’s display name.'),
   ...Figures,
   comparison: z
-    .object({ metrics: z.object(Figures), change: z.object({ visitors: z.number().nullable(), conversion_rate: z.number().nullable(), step_conversion_rate: z.number().nullable(), dropoff: z.number().nullable(), median_seconds_to_next: z.number().nullable() }) })
+    .object({
+      metrics: z.object(Figures),
+      change: z.object({
+        visitors: z.number().nullable(),
+        conversion_rate: z.number().nullable(),
+        step_conversion_rate: z.number().nullable(),
+        dropoff: z.number().nullable(),
+        median_seconds_to_next: z.number().nullable(),
+      }),
+    })
     .optional()
     .describe('With compare only.'),
 });

@@ -28,7 +28,11 @@ const permissionList = z.array(z.string().max(40)).max(10);
 // identity trims and counts characters: the edge only bounds the text (200 UTF-16
 // units), the document states identity's rule
 const keyNameField = (description: string) =>
-  z.string().max(2 * KEY_NAME_MAX_CHARS).meta({ minLength: 1, maxLength: KEY_NAME_MAX_CHARS }).describe(`${description} 1 to ${KEY_NAME_MAX_CHARS} characters once trimmed, no control characters; else 400 invalid_request.`);
+  z
+    .string()
+    .max(2 * KEY_NAME_MAX_CHARS)
+    .meta({ minLength: 1, maxLength: KEY_NAME_MAX_CHARS })
+    .describe(`${description} 1 to ${KEY_NAME_MAX_CHARS} characters once trimmed, no control characters; else 400 invalid_request.`);
 
 export const VerifyOtpBody = z.object({
   email: z.string().max(320),
@@ -36,7 +40,9 @@ export const VerifyOtpBody = z.object({
   accept_terms: z
     .boolean()
     .optional()
-    .describe('Must be true: the person has read the terms of service and agrees. They are at `GET /terms` on this server (outside /api/v1; it redirects to the operator’s own terms when TERMS_URL is set), also linked as the document’s `termsOfService` and in the sign-in mail.'),
+    .describe(
+      'Must be true: the person has read the terms of service and agrees. They are at `GET /terms` on this server (outside /api/v1; it redirects to the operator’s own terms when TERMS_URL is set), also linked as the document’s `termsOfService` and in the sign-in mail.',
+    ),
   key_name: keyNameField('Label of the API key issued (required).'),
   expires_in_days: expiresInDays,
   permissions: permissionList.optional().describe('Default: stats:read, sites:write, keys:write. billing:write cannot be requested here.'),
@@ -60,7 +66,9 @@ export const IssuedKeyAnswer = z
   .object({ token: z.string().describe('The secret, shown once; only a hash is stored.'), key: KeyObject })
   .meta({ id: 'IssuedKey' });
 
-export const VerifyOtpAnswer = IssuedKeyAnswer.extend({ created: z.boolean().describe('false when the address already had an account.') }).meta({ id: 'VerifyOtpAnswer' });
+export const VerifyOtpAnswer = IssuedKeyAnswer.extend({ created: z.boolean().describe('false when the address already had an account.') }).meta({
+  id: 'VerifyOtpAnswer',
+});
 
 export const CreateKeyBody = z.object({
   name: keyNameField('Label of the key.'),

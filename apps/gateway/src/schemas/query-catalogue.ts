@@ -22,7 +22,10 @@ export const BREAKDOWN_METRICS: ReadonlyArray<readonly [dimensions: readonly str
   [VISIT_ATTRIBUTES.map((field) => `visit:${field}`), ['visitors', 'visit_duration', 'bounce_rate']],
   [['visit:entry_page'], ['visitors', 'visits', 'visit_duration']],
   [['visit:exit_page'], ['visitors', 'visits', 'exit_rate']],
-  [['event:page', 'event:folder'], ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth']],
+  [
+    ['event:page', 'event:folder'],
+    ['visitors', 'pageviews', 'bounce_rate', 'time_on_page', 'scroll_depth'],
+  ],
   [['event:hostname'], ['visitors', 'visits', 'pageviews', 'visit_duration', 'bounce_rate', 'views_per_visit']],
   [['event:status_code'], ['pageviews']],
   [['event:name'], ['visitors', 'events']],

@@ -22,7 +22,9 @@ export const TrackingSettingsObject = z
   })
   .meta({ id: 'TrackingSettings' });
 
-export const PutTrackingBody = z.object({ features: z.array(z.string().max(40)).max(50).describe('The whole new selection; [] keeps only the locked features.') });
+export const PutTrackingBody = z.object({
+  features: z.array(z.string().max(40)).max(50).describe('The whole new selection; [] keeps only the locked features.'),
+});
 
 const hostnameList = z.array(z.string().max(253)).max(500);
 export const HostnamesObject = z.object({ allowed: hostnameList, blocked: hostnameList }).meta({ id: 'Hostnames' });

@@ -77,19 +77,32 @@ export const GoalObject = z
 
 export const CreateGoalBody = z.object({
   event_name: z.string().max(120).optional().describe('A custom event goal…'),
-  page_path: z.string().max(2048).optional().describe('…or a page goal; `*` matches any characters (a run of `*` is one wildcard). At most 16 wildcards, else 400 `invalid_request`.'),
+  page_path: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe('…or a page goal; `*` matches any characters (a run of `*` is one wildcard). At most 16 wildcards, else 400 `invalid_request`.'),
   display_name: z.string().max(120).optional().describe('Default: the event name, or `Visit <path>`.'),
 });
 
 export function toGoalObject(goal: sitesV1.Goal): z.infer<typeof GoalObject> {
-  return { goal_id: goal.goalId, event_name: goal.eventName ?? null, page_path: goal.pagePath ?? null, display_name: goal.displayName, created_at: goal.createdAt };
+  return {
+    goal_id: goal.goalId,
+    event_name: goal.eventName ?? null,
+    page_path: goal.pagePath ?? null,
+    display_name: goal.displayName,
+    created_at: goal.createdAt,
+  };
 }
 
 export const FunnelObject = z
   .object({ funnel_id: z.number().int(), name: z.string(), steps: z.array(GoalObject), created_at: z.string() })
   .meta({ id: 'Funnel' });
 
-export const CreateFunnelBody = z.object({ name: z.string().max(120), steps: z.array(z.number().int()).max(20).describe('2 to 8 distinct goal ids, in order.') });
+export const CreateFunnelBody = z.object({
+  name: z.string().max(120),
+  steps: z.array(z.number().int()).max(20).describe('2 to 8 distinct goal ids, in order.'),
+});
 
 export function toFunnelObject(funnel: sitesV1.Funnel): z.infer<typeof FunnelObject> {
   return { funnel_id: funnel.funnelId, name: funnel.name, steps: funnel.steps.map(toGoalObject), created_at: funnel.createdAt };
@@ -120,5 +133,14 @@ export function toAuditEntry(entry: sitesV1.AuditEntry): z.infer<typeof AuditEnt
   } catch {
     details = {};
   }
-  return { entry_id: entry.entryId, action: entry.action, key_id: entry.keyId, ip: entry.ip, user_agent: entry.userAgent, request_id: entry.requestId, created_at: entry.createdAt, details };
+  return {
+    entry_id: entry.entryId,
+    action: entry.action,
+    key_id: entry.keyId,
+    ip: entry.ip,
+    user_agent: entry.userAgent,
+    request_id: entry.requestId,
+    created_at: entry.createdAt,
+    details,
+  };
 }

@@ -22,7 +22,12 @@ export interface UploadTarget {
  * drops what it staged and fails the job saying so), the rest of the body is read
  * and dropped, and 413 `payload_too_large` is thrown.
  */
-export function streamUpload(ingest: ingestV1.IngestServiceClient, body: Readable, target: UploadTarget, options: { requestId: string; deadlineMs: number; maxBytes: number }): Promise<ingestV1.ImportEventsResponse> {
+export function streamUpload(
+  ingest: ingestV1.IngestServiceClient,
+  body: Readable,
+  target: UploadTarget,
+  options: { requestId: string; deadlineMs: number; maxBytes: number },
+): Promise<ingestV1.ImportEventsResponse> {
   const metadata = new Metadata();
   metadata.set(REQUEST_ID_METADATA_KEY, options.requestId);
   injectTraceContext(metadata);

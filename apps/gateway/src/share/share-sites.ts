@@ -72,7 +72,12 @@ async function fetchShared(hash: string, loaders: ShareLoaders): Promise<SiteLoo
   const open = await loaders.publicDashboard(site.siteId, site.hobby, plan.paid);
   const shared: SharedSite | undefined = open
     ? {
-        site: { siteId: site.siteId, timezone: site.timezone, weekStart: site.weekStart, goals: goals.map((g) => ({ displayName: g.displayName, eventName: g.eventName, pagePath: g.pagePath })) },
+        site: {
+          siteId: site.siteId,
+          timezone: site.timezone,
+          weekStart: site.weekStart,
+          goals: goals.map((g) => ({ displayName: g.displayName, eventName: g.eventName, pagePath: g.pagePath })),
+        },
         domain: domainOf(site.name),
         ownerAccountId: site.ownerAccountId,
         plan: { reportsOpen: plan.reportsOpen, trackingActive: plan.trackingActive },
@@ -107,7 +112,9 @@ export function shareLookup({ sites, identity, settings, deadlineMs, cache }: Sh
     return cache.resolve(hash, {
       siteByHash: (h) => callUnary(sites, sites.getSiteByHash, 'Sites/GetSiteByHash', { hash: h }, options),
       getPlan: (accountId) => callUnary(identity, identity.getPlan, 'Identity/GetPlan', { accountId }, options),
-      publicDashboard: async (siteId, hobby, paid) => (await callUnary(settings, settings.getPublicDashboard, 'Settings/GetPublicDashboard', { siteId, siteHobby: hobby, accountPaid: paid }, options)).enabled,
+      publicDashboard: async (siteId, hobby, paid) =>
+        (await callUnary(settings, settings.getPublicDashboard, 'Settings/GetPublicDashboard', { siteId, siteHobby: hobby, accountPaid: paid }, options))
+          .enabled,
     });
   };
 }

@@ -30,7 +30,10 @@ describe('loadDashboardDist', () => {
 
   it('refuses a manifest naming a path outside assets/, a missing file, or no entry', async () => {
     const files = { 'assets/app.1.js': 'x', 'assets/app.1.css': 'y', 'secret.txt': 's' };
-    const listed = [{ path: 'assets/app.1.js', bytes: 1 }, { path: 'assets/app.1.css', bytes: 1 }];
+    const listed = [
+      { path: 'assets/app.1.js', bytes: 1 },
+      { path: 'assets/app.1.css', bytes: 1 },
+    ];
     const bad: Array<[unknown, RegExp]> = [
       [{ entry: 'assets/app.1.js', css: 'assets/app.1.css', files: [...listed, { path: 'assets/../secret.txt', bytes: 1 }] }, /unsafe path/],
       [{ entry: 'assets/app.1.js', css: 'assets/app.1.css', files: [...listed, { path: '/etc/passwd', bytes: 1 }] }, /unsafe path/],
@@ -55,7 +58,16 @@ describe('webRoutes without a build', () => {
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
-    await app.register(webRoutes, { dist: undefined, lookup: async () => ({ site: { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [] }, domain: 'example.org', ownerAccountId: 1, plan: { reportsOpen: true, trackingActive: true } }), rateLimit: new ClientRateLimit(0) });
+    await app.register(webRoutes, {
+      dist: undefined,
+      lookup: async () => ({
+        site: { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [] },
+        domain: 'example.org',
+        ownerAccountId: 1,
+        plan: { reportsOpen: true, trackingActive: true },
+      }),
+      rateLimit: new ClientRateLimit(0),
+    });
     try {
       for (const url of ['/', '/sites/1', '/share/abc']) {
         const answer = await app.inject({ method: 'GET', url });

@@ -58,7 +58,8 @@ export async function loadDashboardDist(dir: string): Promise<DashboardDist | un
   }
   const assets = new Map<string, DashboardAsset>();
   for (const file of manifest.files) {
-    if (!ASSET_PATH.test(file.path) || file.path.split('/').includes('..')) throw new Error(`dashboard manifest lists an unsafe path: ${JSON.stringify(file.path)}`);
+    if (!ASSET_PATH.test(file.path) || file.path.split('/').includes('..'))
+      throw new Error(`dashboard manifest lists an unsafe path: ${JSON.stringify(file.path)}`);
     const full = path.join(dir, file.path);
     assets.set(file.path, { contentType: CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream', ...(await readBuiltFile(full)) });
   }

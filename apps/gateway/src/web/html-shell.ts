@@ -17,7 +17,9 @@ export interface BootData {
  */
 const ICON_LINK =
   '<link rel="icon" href="data:image/svg+xml,' +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#4338ca"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="2" fill="none"/></svg>') +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#4338ca"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="2" fill="none"/></svg>',
+  ) +
   '">';
 
 /**

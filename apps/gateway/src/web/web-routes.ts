@@ -63,7 +63,9 @@ export const webRoutes: FastifyPluginAsyncZod<WebRouteOptions> = async (app, { d
   });
 
   // browsers ask each origin for /favicon.ico; there is no icon, and a 404 would be an error in every page's console
-  app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').code(204).send());
+  app.get('/favicon.ico', { config, schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').code(204).send(),
+  );
 
   app.get('/assets/*', { config, schema: { hide: true } }, async (request: FastifyRequest, reply) => {
     const name = (request.params as { '*': string })['*'];

@@ -76,7 +76,9 @@ function countriesOf(answer: QueryAnswer, total: number, limit: number): Country
       const code = row.dimensions?.['visit:country'] ?? '';
       if (!COUNTRY_CODE.test(code)) return [];
       const visitors = visitorsOf(row);
-      return visitors > 0 ? [{ code, name: row.labels?.['visit:country'] ?? code, visitors, share: total > 0 ? Math.round((visitors / total) * 1000) / 10 : 0 }] : [];
+      return visitors > 0
+        ? [{ code, name: row.labels?.['visit:country'] ?? code, visitors, share: total > 0 ? Math.round((visitors / total) * 1000) / 10 : 0 }]
+        : [];
     })
     .sort((a, b) => b.visitors - a.visitors || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
     .slice(0, limit);
@@ -115,9 +117,18 @@ export class WidgetAnswers {
 
   private async countries(request: FastifyRequest, site: ReportSite, type: 'countries' | 'map', window: string, generatedAt: string): Promise<CountriesAnswer> {
     // the same two queries for both types (and any window's), so a page with both costs nothing more
-    const [total, byCountry] = await Promise.all([this.reports.run(request, site, visitorsQuery(window)), this.reports.run(request, site, visitorsQuery(window, ['visit:country'], ALL_ROWS))]);
+    const [total, byCountry] = await Promise.all([
+      this.reports.run(request, site, visitorsQuery(window)),
+      this.reports.run(request, site, visitorsQuery(window, ['visit:country'], ALL_ROWS)),
+    ]);
     const visitors = visitorsOf(total.results[0]);
-    return { type, window, visitors, countries: countriesOf(byCountry, visitors, type === 'countries' ? COUNTRIES_LIMIT : ALL_ROWS), generated_at: generatedAt };
+    return {
+      type,
+      window,
+      visitors,
+      countries: countriesOf(byCountry, visitors, type === 'countries' ? COUNTRIES_LIMIT : ALL_ROWS),
+      generated_at: generatedAt,
+    };
   }
 
   private async globe(request: FastifyRequest, site: ReportSite, generatedAt: string): Promise<GlobeAnswer> {
@@ -142,6 +153,13 @@ export class WidgetAnswers {
       else locations.set(at, { lat: point.lat, lon: point.lon, visitors: count });
     }
     const sorted = [...locations.values()].sort((a, b) => b.visitors - a.visitors || a.lat - b.lat || a.lon - b.lon);
-    return { type: 'globe', window: '30m', visitors, locations: sorted, countries: countriesOf(byCountry, visitors, GLOBE_COUNTRIES), generated_at: generatedAt };
+    return {
+      type: 'globe',
+      window: '30m',
+      visitors,
+      locations: sorted,
+      countries: countriesOf(byCountry, visitors, GLOBE_COUNTRIES),
+      generated_at: generatedAt,
+    };
   }
 }

@@ -14,9 +14,14 @@ const CountryEntry = z
 const LiveUsers = z
   .object({
     type: z.literal('live-users'),
-    visitors: z.number().int().describe('Unique visitors since the start of the minute five minutes ago (the sparkline’s last five points and the minute before).'),
+    visitors: z
+      .number()
+      .int()
+      .describe('Unique visitors since the start of the minute five minutes ago (the sparkline’s last five points and the minute before).'),
     window: z.literal('5m'),
-    sparkline: z.array(z.object({ t: Minute, visitors: z.number().int().describe('Unique visitors in that minute.') })).describe('30 points, one a minute, oldest first, the current minute last, zero-filled.'),
+    sparkline: z
+      .array(z.object({ t: Minute, visitors: z.number().int().describe('Unique visitors in that minute.') }))
+      .describe('30 points, one a minute, oldest first, the current minute last, zero-filled.'),
     generated_at: Minute,
   })
   .meta({ id: 'WidgetLiveUsers' });
@@ -38,7 +43,9 @@ const Globe = z
     visitors: z.number().int().describe('Unique visitors in the last 30 minutes (POST /query’s `realtime`).'),
     locations: z
       .array(z.object({ lat: z.number(), lon: z.number(), visitors: z.number().int() }))
-      .describe('One per city with visitors (GeoNames point, two decimals: never finer than a city); visitors without a known city get no marker. Most visitors first.'),
+      .describe(
+        'One per city with visitors (GeoNames point, two decimals: never finer than a city); visitors without a known city get no marker. Most visitors first.',
+      ),
     countries: z.array(CountryEntry).describe('The top 10.'),
     generated_at: Minute,
   })
@@ -54,7 +61,11 @@ export const WidgetQuerystring = z.object({
     .string()
     .max(40)
     .optional()
-    .describe('countries and map: `Nd` (N 1–90) or `month`, in the site’s time zone; default `30d`. live-users (`5m`) and globe (`30m`) have a fixed window. Else 400 invalid_date_range.'),
+    .describe(
+      'countries and map: `Nd` (N 1–90) or `month`, in the site’s time zone; default `30d`. live-users (`5m`) and globe (`30m`) have a fixed window. Else 400 invalid_date_range.',
+    ),
 });
 
-export const WidgetKeyObject = z.object({ site_id: z.number().int(), key: z.string().describe('The new widget key (`wk_…`); the old one names nothing from now on.') }).meta({ id: 'WidgetKey' });
+export const WidgetKeyObject = z
+  .object({ site_id: z.number().int(), key: z.string().describe('The new widget key (`wk_…`); the old one names nothing from now on.') })
+  .meta({ id: 'WidgetKey' });

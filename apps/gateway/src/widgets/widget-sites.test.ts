@@ -3,8 +3,19 @@ import { ApiError, isApiError } from '@sightline/errors';
 import type { sitesV1 } from '@sightline/proto';
 import { WidgetSites, type WidgetSiteLoaders } from './widget-sites.js';
 
-const site = (siteId: number, ownerAccountId = 7): sitesV1.Site =>
-  ({ siteId, ownerAccountId, timezone: 'Europe/Berlin', weekStart: 1, name: 'https://example.org', hash: 'h', hobby: false, scriptUrl: '', snippet: '', trackingKey: 't', createdAt: '' });
+const site = (siteId: number, ownerAccountId = 7): sitesV1.Site => ({
+  siteId,
+  ownerAccountId,
+  timezone: 'Europe/Berlin',
+  weekStart: 1,
+  name: 'https://example.org',
+  hash: 'h',
+  hobby: false,
+  scriptUrl: '',
+  snippet: '',
+  trackingKey: 't',
+  createdAt: '',
+});
 
 function loaders(sites: Record<string, sitesV1.Site>) {
   const calls = { siteByKey: 0, getPlan: 0 };
@@ -29,7 +40,11 @@ describe('WidgetSites', () => {
     const cache = new WidgetSites(5_000, () => now);
     const { l, calls } = loaders({ wk_a: site(1) });
     const found = await Promise.all(Array.from({ length: 20 }, () => cache.resolve('wk_a', l)));
-    expect(found[0]).toEqual({ site: { siteId: 1, timezone: 'Europe/Berlin', weekStart: 1, goals: [] }, ownerAccountId: 7, plan: { reportsOpen: true, trackingActive: true } });
+    expect(found[0]).toEqual({
+      site: { siteId: 1, timezone: 'Europe/Berlin', weekStart: 1, goals: [] },
+      ownerAccountId: 7,
+      plan: { reportsOpen: true, trackingActive: true },
+    });
     expect(calls).toEqual({ siteByKey: 1, getPlan: 1 });
     now = 4_999;
     await cache.resolve('wk_a', l);

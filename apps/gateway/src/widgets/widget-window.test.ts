@@ -15,7 +15,8 @@ describe('widgetWindowOf', () => {
   it('countries and map: Nd (1–90) or month, default 30d', () => {
     expect(widgetWindowOf('countries', undefined)).toBe('30d');
     for (const w of ['1d', '7d', '90d', 'month']) expect(widgetWindowOf('map', w)).toBe(w);
-    for (const w of ['0d', '91d', '07d', '12mo', 'realtime', '', '7D', '2024-01-01,2024-01-31', '5m']) expect([w, codeOf(() => widgetWindowOf('countries', w))]).toEqual([w, 'invalid_date_range']);
+    for (const w of ['0d', '91d', '07d', '12mo', 'realtime', '', '7D', '2024-01-01,2024-01-31', '5m'])
+      expect([w, codeOf(() => widgetWindowOf('countries', w))]).toEqual([w, 'invalid_date_range']);
   });
 
   it('live-users and globe: their one window, named or absent', () => {

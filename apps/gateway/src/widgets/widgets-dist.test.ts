@@ -9,7 +9,9 @@ import { widgetScriptRoutes } from '../routes/widget-scripts.js';
 import { loadWidgetsDist } from './widgets-dist.js';
 
 const TYPES = ['globe', 'live-users', 'map', 'countries'];
-const manifestOf = (paths: Record<string, string>) => ({ widgets: Object.fromEntries(Object.entries(paths).map(([type, p]) => [type, { path: p, bytes: 1 }])) });
+const manifestOf = (paths: Record<string, string>) => ({
+  widgets: Object.fromEntries(Object.entries(paths).map(([type, p]) => [type, { path: p, bytes: 1 }])),
+});
 
 describe('loadWidgetsDist', () => {
   it('is undefined without a manifest (not built)', async () => {

@@ -37,7 +37,8 @@ export async function loadWidgetsDist(dir: string): Promise<WidgetsDist | undefi
   const bundles: WidgetsDist = new Map();
   for (const type of WIDGET_TYPES) {
     const entry = manifest.widgets?.[type];
-    if (!entry || typeof entry.path !== 'string' || !BUNDLE_PATH.test(entry.path)) throw new Error(`${path.join(dir, 'manifest.json')} names no safe bundle for the ${type} widget`);
+    if (!entry || typeof entry.path !== 'string' || !BUNDLE_PATH.test(entry.path))
+      throw new Error(`${path.join(dir, 'manifest.json')} names no safe bundle for the ${type} widget`);
     const full = path.join(dir, entry.path);
     const file = await readBuiltFile(full);
     bundles.set(type, { etag: `"${createHash('sha256').update(file.identity).digest('base64url').slice(0, 27)}"`, ...file });

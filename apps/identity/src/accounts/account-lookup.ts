@@ -21,6 +21,8 @@ export async function findAccount(ctx: IdentityContext, request: identityV1.Find
 export async function describeAccounts(ctx: IdentityContext, request: identityV1.DescribeAccountsRequest): Promise<identityV1.DescribeAccountsResponse> {
   if (request.accountIds.length > MAX_DESCRIBED) throw new ApiError('invalid_request', `At most ${MAX_DESCRIBED} accounts per call.`);
   if (request.accountIds.length === 0) return { accounts: [] };
-  const { rows } = await ctx.db.query<{ id: number; email: string }>('SELECT id, email FROM identity.accounts WHERE id = ANY($1::bigint[])', [request.accountIds]);
+  const { rows } = await ctx.db.query<{ id: number; email: string }>('SELECT id, email FROM identity.accounts WHERE id = ANY($1::bigint[])', [
+    request.accountIds,
+  ]);
   return { accounts: rows.map((row) => ({ accountId: row.id, email: row.email })) };
 }

@@ -45,7 +45,10 @@ describe('identity admin CLI: mint-key on an embedded PGlite data dir', () => {
   });
 
   it('mints a billing:write key for an existing account and prints the token once, alone on stdout', async () => {
-    const result = await runCli(['mint-key', '--email', email.toUpperCase(), '--permissions', 'billing:write,stats:read', '--name', 'billing', '--expires-in-days', '365'], { SIGHTLINE_DATA_DIR: dataDir.path });
+    const result = await runCli(
+      ['mint-key', '--email', email.toUpperCase(), '--permissions', 'billing:write,stats:read', '--name', 'billing', '--expires-in-days', '365'],
+      { SIGHTLINE_DATA_DIR: dataDir.path },
+    );
     expect(result.stderr).toMatch(/Minted key_\w+ "billing" for .*: stats:read, billing:write, all sites, expires/);
     expect(result.code).toBe(0);
     const token = result.stdout.trim();
@@ -67,7 +70,9 @@ describe('identity admin CLI: mint-key on an embedded PGlite data dir', () => {
   });
 
   it('fails (exit 1) for an address without an account, and says what to do', async () => {
-    const result = await runCli(['mint-key', '--email', 'nobody@mail.sightline-test.com', '--permissions', 'billing:write'], { SIGHTLINE_DATA_DIR: dataDir.path });
+    const result = await runCli(['mint-key', '--email', 'nobody@mail.sightline-test.com', '--permissions', 'billing:write'], {
+      SIGHTLINE_DATA_DIR: dataDir.path,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No account for nobody@mail.sightline-test.com');
     expect(result.stdout).toBe('');

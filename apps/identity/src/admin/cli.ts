@@ -52,7 +52,12 @@ async function main(argv: string[]): Promise<number> {
 
   let input;
   try {
-    input = operatorKeyInput({ email: values.email, permissions: values.permissions, name: values.name, expiresInDays: days === undefined ? undefined : Number(days) });
+    input = operatorKeyInput({
+      email: values.email,
+      permissions: values.permissions,
+      name: values.name,
+      expiresInDays: days === undefined ? undefined : Number(days),
+    });
   } catch (error) {
     if (error instanceof UsageError) return usage(error.message);
     throw error;

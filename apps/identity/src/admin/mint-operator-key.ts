@@ -29,7 +29,13 @@ export function operatorKeyInput(request: OperatorKeyRequest): OperatorKeyInput 
   try {
     return {
       email: email.email,
-      permissions: permissionList(request.permissions.split(',').map((p) => p.trim()).filter(Boolean), { billingAllowed: true }),
+      permissions: permissionList(
+        request.permissions
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+        { billingAllowed: true },
+      ),
       name: keyName(request.name),
       expiresInDays: expiryDays(request.expiresInDays),
     };
@@ -51,7 +57,15 @@ export async function mintOperatorKey(db: Db, input: OperatorKeyInput, now: Date
     if (!account) throw new Error(`No account for ${input.email}: the person registers first (send-otp, then verify-otp).`);
     return insertKey(
       tx,
-      { accountId: account.id, name: input.name, permissions: input.permissions, siteId: null, expiresInDays: input.expiresInDays, origin: 'operator', createdByKeyId: null },
+      {
+        accountId: account.id,
+        name: input.name,
+        permissions: input.permissions,
+        siteId: null,
+        expiresInDays: input.expiresInDays,
+        origin: 'operator',
+        createdByKeyId: null,
+      },
       now,
       keysPerAccount,
     );

@@ -20,5 +20,3 @@ export function bytesToBase62(bytes: Uint8Array): string {
   const width = Math.ceil((bytes.length * 8) / Math.log2(62));
   return encodeBase62(BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`), width);
 }
-
-

@@ -47,7 +47,19 @@ export async function insertKey(tx: Queryable, key: NewKey, now: Date, keysPerAc
        (id, account_id, name, prefix, secret_hash, permissions, site_id, origin, created_at, expires_at, created_by_key_id)
      VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11)
      RETURNING ${KEY_COLUMNS}`,
-    [newKeyId(), key.accountId, key.name, minted.prefix, minted.secretHash, key.permissions, key.siteId, key.origin, now, addDays(now, key.expiresInDays), key.createdByKeyId],
+    [
+      newKeyId(),
+      key.accountId,
+      key.name,
+      minted.prefix,
+      minted.secretHash,
+      key.permissions,
+      key.siteId,
+      key.origin,
+      now,
+      addDays(now, key.expiresInDays),
+      key.createdByKeyId,
+    ],
   );
   return { token: minted.token, key: inserted.rows[0]! };
 }

@@ -19,7 +19,13 @@ export function keyManagementSuite(suite: IdentitySuite): void {
       if (skip()) skipTest();
       const owner = await register(h);
       const issued = await h.rpc.createKey({ actor: owner.principal, name: 'ci', permissions: ['sites:write', 'stats:read'], siteId: 42, expiresInDays: 7 });
-      expect(issued.key).toMatchObject({ name: 'ci', permissions: ['stats:read', 'sites:write'], siteId: 42, expired: false, expiresAt: new Date(h.time.now().getTime() + 7 * DAY).toISOString() });
+      expect(issued.key).toMatchObject({
+        name: 'ci',
+        permissions: ['stats:read', 'sites:write'],
+        siteId: 42,
+        expired: false,
+        expiresAt: new Date(h.time.now().getTime() + 7 * DAY).toISOString(),
+      });
       const { principal } = await h.rpc.verifyKey({ token: issued.token });
       expect(principal).toMatchObject({ accountId: owner.answer.accountId, keyId: issued.key!.id, siteId: 42 });
       const { rows } = await h.db.query('SELECT origin, created_by_key_id FROM identity.api_keys WHERE id = $1', [issued.key!.id]);
@@ -83,9 +89,13 @@ export function keyManagementSuite(suite: IdentitySuite): void {
     it('concurrent creations cannot pass the cap', async ({ skip: skipTest }) => {
       if (skip()) skipTest();
       const owner = await register(h);
-      const results = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => h.rpc.createKey({ actor: owner.principal, name: `p${i}`, permissions: ['stats:read'] })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 15 }, (_, i) => h.rpc.createKey({ actor: owner.principal, name: `p${i}`, permissions: ['stats:read'] })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(9);
-      expect(results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as { code: string }).code)).toEqual(Array(6).fill('key_limit_reached'));
+      expect(results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as { code: string }).code)).toEqual(
+        Array(6).fill('key_limit_reached'),
+      );
     });
 
     it('lists the account’s unrevoked keys newest first, expired ones marked', async ({ skip: skipTest }) => {
@@ -120,7 +130,13 @@ export function keyManagementSuite(suite: IdentitySuite): void {
     it('rotates: new secret, same id, name, permissions, site and expiry; the old secret dies at once; broadcast', async ({ skip: skipTest }) => {
       if (skip()) skipTest();
       const owner = await register(h);
-      const target = await h.rpc.createKey({ actor: owner.principal, name: 'deploy', permissions: ['stats:read', 'sites:write'], siteId: 3, expiresInDays: 30 });
+      const target = await h.rpc.createKey({
+        actor: owner.principal,
+        name: 'deploy',
+        permissions: ['stats:read', 'sites:write'],
+        siteId: 3,
+        expiresInDays: 30,
+      });
       await h.rpc.verifyKey({ token: target.token });
       h.time.advance(5 * MINUTE);
       const rotated = await h.rpc.rotateKey({ actor: owner.principal, keyId: target.key!.id });
@@ -148,7 +164,15 @@ export function keyManagementSuite(suite: IdentitySuite): void {
       const owner = await register(h);
       const stranger = await register(h);
       // a NUL byte (PostgreSQL refuses 0x00 in text) must be no key, not a database error
-      for (const keyId of ['key_doesnotexist000000', 'nonsense', '', 'key_\u0000', `${owner.principal.keyId}\u0000`, 'key_'.padEnd(5_000, 'x'), stranger.principal.keyId]) {
+      for (const keyId of [
+        'key_doesnotexist000000',
+        'nonsense',
+        '',
+        'key_\u0000',
+        `${owner.principal.keyId}\u0000`,
+        'key_'.padEnd(5_000, 'x'),
+        stranger.principal.keyId,
+      ]) {
         await expectApiError(h.rpc.revokeKey({ actor: owner.principal, keyId }), 'api_key_not_found');
         await expectApiError(h.rpc.rotateKey({ actor: owner.principal, keyId }), 'api_key_not_found');
       }

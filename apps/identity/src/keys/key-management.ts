@@ -45,7 +45,12 @@ export async function createKey(ctx: IdentityContext, request: identityV1.Create
   // Whether an all-sites actor's `site_id` names a site of its account is the sites
   // service's knowledge: the gateway asks it before calling here once sites exist.
   const created = await ctx.db.transaction((tx) =>
-    insertKey(tx, { accountId: actor.account_id, name, permissions, siteId, expiresInDays: days, origin: 'api', createdByKeyId: actor.id }, now, ctx.settings.keysPerAccount),
+    insertKey(
+      tx,
+      { accountId: actor.account_id, name, permissions, siteId, expiresInDays: days, origin: 'api', createdByKeyId: actor.id },
+      now,
+      ctx.settings.keysPerAccount,
+    ),
   );
   return { token: created.token, key: toApiKey(created.key, now) };
 }
@@ -58,7 +63,10 @@ export async function rotateKey(ctx: IdentityContext, request: identityV1.Rotate
     const target = await lockTargetKey(tx, actor, request.keyId);
     if (isExpired(target, now)) {
       // rotation keeps the expiry: the new secret would be dead on arrival
-      throw new ApiError('invalid_expiry', `Key ${target.id} expired at ${target.expires_at.toISOString()}; rotation keeps the expiry, so create a new key instead.`);
+      throw new ApiError(
+        'invalid_expiry',
+        `Key ${target.id} expired at ${target.expires_at.toISOString()}; rotation keeps the expiry, so create a new key instead.`,
+      );
     }
     const minted = mintToken();
     const { rows } = await tx.query<KeyRow>(
@@ -92,10 +100,10 @@ export async function revokeKey(ctx: IdentityContext, request: identityV1.Revoke
  */
 async function lockTargetKey(tx: Queryable, actor: KeyRow, keyId: string): Promise<KeyRow> {
   if (!isKeyId(keyId)) throw new ApiError('api_key_not_found', 'No such API key on this account (unknown, already revoked, or another account’s).');
-  const { rows } = await tx.query<KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM identity.api_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL FOR UPDATE`,
-    [keyId, actor.account_id],
-  );
+  const { rows } = await tx.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM identity.api_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL FOR UPDATE`, [
+    keyId,
+    actor.account_id,
+  ]);
   const target = rows[0];
   if (!target) throw new ApiError('api_key_not_found', 'No such API key on this account (unknown, already revoked, or another account’s).');
   if (target.id === actor.id) throw new ApiError('self_modification', 'A key cannot rotate or revoke itself; use another key with keys:write.');

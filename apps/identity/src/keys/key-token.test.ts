@@ -28,7 +28,16 @@ describe('API key tokens', () => {
 
   it('reject the wrong shape before any checksum work', () => {
     const { token } = mintToken();
-    for (const bad of ['', 'sl_', token.slice(0, -1), `${token}a`, `SL_${token.slice(3)}`, `sk_${token.slice(3)}`, token.replace(/^sl_./, 'sl_-'), ` ${token.slice(1)}`]) {
+    for (const bad of [
+      '',
+      'sl_',
+      token.slice(0, -1),
+      `${token}a`,
+      `SL_${token.slice(3)}`,
+      `sk_${token.slice(3)}`,
+      token.replace(/^sl_./, 'sl_-'),
+      ` ${token.slice(1)}`,
+    ]) {
       expect(isWellFormedToken(bad), bad).toBe(false);
     }
   });

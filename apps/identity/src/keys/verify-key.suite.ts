@@ -15,7 +15,13 @@ export function verifyKeySuite(suite: IdentitySuite): void {
     it('answers the principal of a valid token', async ({ skip: skipTest }) => {
       if (skip()) skipTest();
       const { answer, principal } = await register(h);
-      expect(principal).toEqual({ accountId: answer.accountId, keyId: answer.key!.id, permissions: answer.key!.permissions, siteId: undefined, expiresAt: answer.key!.expiresAt });
+      expect(principal).toEqual({
+        accountId: answer.accountId,
+        keyId: answer.key!.id,
+        permissions: answer.key!.permissions,
+        siteId: undefined,
+        expiresAt: answer.key!.expiresAt,
+      });
     });
 
     it('answers one identical unauthorized for malformed, bad-checksum, unknown, revoked, expired and rotated-away tokens', async ({ skip: skipTest }) => {
@@ -53,7 +59,8 @@ export function verifyKeySuite(suite: IdentitySuite): void {
     it('writes last_used_at at most once a minute per key', async ({ skip: skipTest }) => {
       if (skip()) skipTest();
       const { token, principal } = await register(h); // register() verified it once
-      const lastUsed = async () => (await h.db.query<{ last_used_at: Date }>('SELECT last_used_at FROM identity.api_keys WHERE id = $1', [principal.keyId])).rows[0]!.last_used_at;
+      const lastUsed = async () =>
+        (await h.db.query<{ last_used_at: Date }>('SELECT last_used_at FROM identity.api_keys WHERE id = $1', [principal.keyId])).rows[0]!.last_used_at;
       const first = await lastUsed();
       expect(first).toEqual(h.time.now());
       h.time.advance(30_000);

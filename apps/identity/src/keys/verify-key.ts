@@ -21,7 +21,11 @@ export async function verifyKey(ctx: IdentityContext, request: identityV1.Verify
   const staleBefore = addMs(now, -LAST_USED_RESOLUTION_MS);
   if (key.last_used_at === null || key.last_used_at < staleBefore) {
     // conditional, so concurrent verifications of one key still write once
-    await ctx.db.query('UPDATE identity.api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)', [key.id, now, staleBefore]);
+    await ctx.db.query('UPDATE identity.api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)', [
+      key.id,
+      now,
+      staleBefore,
+    ]);
   }
   return { principal: toPrincipal(key) };
 }

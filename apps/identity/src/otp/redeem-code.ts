@@ -71,8 +71,11 @@ export async function findOrCreateAccount(tx: Queryable, email: string, now: Dat
 }
 
 export async function recordTermsAcceptance(tx: Queryable, accountId: number, termsVersion: string, client: Client, now: Date): Promise<void> {
-  await tx.query(
-    'INSERT INTO identity.terms_acceptances (account_id, terms_version, ip, user_agent, accepted_at) VALUES ($1, $2, $3, $4, $5)',
-    [accountId, termsVersion, client.ip, client.userAgent, now],
-  );
+  await tx.query('INSERT INTO identity.terms_acceptances (account_id, terms_version, ip, user_agent, accepted_at) VALUES ($1, $2, $3, $4, $5)', [
+    accountId,
+    termsVersion,
+    client.ip,
+    client.userAgent,
+    now,
+  ]);
 }

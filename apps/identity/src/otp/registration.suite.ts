@@ -52,7 +52,9 @@ export function registrationSuite(suite: IdentitySuite): void {
       if (skip()) skipTest();
       const client = { ip: '2001:db8:1:2::77', userAgent: 'curl/8.5.0' };
       const { answer } = await register(h, freshEmail(), { client });
-      const { rows } = await h.db.query('SELECT terms_version, ip, user_agent, accepted_at FROM identity.terms_acceptances WHERE account_id = $1', [answer.accountId]);
+      const { rows } = await h.db.query('SELECT terms_version, ip, user_agent, accepted_at FROM identity.terms_acceptances WHERE account_id = $1', [
+        answer.accountId,
+      ]);
       expect(rows).toEqual([{ terms_version: TERMS_VERSION, ip: '2001:db8:1:2::77', user_agent: 'curl/8.5.0', accepted_at: h.time.now() }]);
     });
 
@@ -74,7 +76,10 @@ export function registrationSuite(suite: IdentitySuite): void {
       const known = (await register(h)).email;
       const unknown = freshEmail();
       const answers = [await h.rpc.sendOtp({ email: known, client: freshClient() }), await h.rpc.sendOtp({ email: unknown, client: freshClient() })];
-      expect(answers).toEqual([{ sent: true, email: known }, { sent: true, email: unknown }]);
+      expect(answers).toEqual([
+        { sent: true, email: known },
+        { sent: true, email: unknown },
+      ]);
       expect(await h.mailCount(known)).toBe(2);
       expect(await h.mailCount(unknown)).toBe(1);
       const mails = [await h.lastMailTo(known), await h.lastMailTo(unknown)];
@@ -143,7 +148,10 @@ export function registrationSuite(suite: IdentitySuite): void {
       if (second !== first) await expectApiError(h.rpc.verifyOtp(verifyBody(email, first, client)), 'otp_invalid');
       await expect(h.rpc.verifyOtp(verifyBody(email, second, client))).resolves.toMatchObject({ created: true });
       const { rows } = await h.db.query('SELECT superseded, used_at IS NOT NULL AS used FROM identity.otp_codes WHERE email = $1 ORDER BY id', [email]);
-      expect(rows).toEqual([{ superseded: true, used: false }, { superseded: false, used: true }]);
+      expect(rows).toEqual([
+        { superseded: true, used: false },
+        { superseded: false, used: true },
+      ]);
     });
 
     it('five wrong tries kill a code: the sixth try, with the right code, fails', async ({ skip: skipTest }) => {

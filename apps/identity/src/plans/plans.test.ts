@@ -18,7 +18,12 @@ afterAll(async () => {
 
 /** a billing:write key for `email`, minted the way the operator CLI does */
 async function billingKey(email: string) {
-  const created = await mintOperatorKey(testDb.db, operatorKeyInput({ email, permissions: 'billing:write', name: 'billing', expiresInDays: 365 }), h.time.now(), 10);
+  const created = await mintOperatorKey(
+    testDb.db,
+    operatorKeyInput({ email, permissions: 'billing:write', name: 'billing', expiresInDays: 365 }),
+    h.time.now(),
+    10,
+  );
   return (await h.rpc.verifyKey({ token: created.token })).principal!;
 }
 
@@ -26,14 +31,30 @@ describe('plans over gRPC', () => {
   it('free → trial (once) → expired → lapsed as the clock moves', async () => {
     const { answer } = await register(h);
     const accountId = answer.accountId;
-    expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'free', subscriptionStatus: 'none', reportsOpen: true, trackingActive: true, paid: false });
+    expect(await h.rpc.getPlan({ accountId })).toMatchObject({
+      plan: 'free',
+      subscriptionStatus: 'none',
+      reportsOpen: true,
+      trackingActive: true,
+      paid: false,
+    });
     const started = h.time.now();
     const trial = await h.rpc.startTrial({ accountId });
-    expect(trial).toMatchObject({ plan: 'trial', trialStartedAt: started.toISOString(), trialEndsAt: new Date(started.getTime() + 30 * DAY).toISOString(), reportsOpen: true });
+    expect(trial).toMatchObject({
+      plan: 'trial',
+      trialStartedAt: started.toISOString(),
+      trialEndsAt: new Date(started.getTime() + 30 * DAY).toISOString(),
+      reportsOpen: true,
+    });
     h.time.advance(3 * DAY);
     expect(await h.rpc.startTrial({ accountId })).toEqual(trial); // idempotent: the first trial stands
     h.time.advance(27 * DAY);
-    expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'expired', reportsOpen: false, trackingActive: true, graceEndsAt: new Date(started.getTime() + 44 * DAY).toISOString() });
+    expect(await h.rpc.getPlan({ accountId })).toMatchObject({
+      plan: 'expired',
+      reportsOpen: false,
+      trackingActive: true,
+      graceEndsAt: new Date(started.getTime() + 44 * DAY).toISOString(),
+    });
     h.time.advance(14 * DAY);
     expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'lapsed', reportsOpen: false, trackingActive: false });
   });
@@ -45,8 +66,19 @@ describe('plans over gRPC', () => {
     expect(billing.permissions).toEqual(['billing:write']);
     await expectApiError(h.rpc.setSubscription({ actor: billing, status: 'paused' }), 'invalid_request', /active, past_due, canceled/);
     await expectApiError(h.rpc.setSubscription({ actor: billing, status: 'none' }), 'invalid_request');
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'active' })).toMatchObject({ accountId: owner.answer.accountId, plan: 'active', subscriptionStatus: 'active', reportsOpen: true, paid: true });
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'past_due' })).toMatchObject({ plan: 'past_due', reportsOpen: true, trackingActive: true, paid: true });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'active' })).toMatchObject({
+      accountId: owner.answer.accountId,
+      plan: 'active',
+      subscriptionStatus: 'active',
+      reportsOpen: true,
+      paid: true,
+    });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'past_due' })).toMatchObject({
+      plan: 'past_due',
+      reportsOpen: true,
+      trackingActive: true,
+      paid: true,
+    });
   });
 
   it('a paid account gets no trial; canceling gives the grace period from the cancellation', async () => {
@@ -57,10 +89,18 @@ describe('plans over gRPC', () => {
     expect(await h.rpc.startTrial({ accountId })).toMatchObject({ plan: 'active', trialStartedAt: undefined });
     h.time.advance(100 * DAY);
     const canceledAt = h.time.now();
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({ plan: 'expired', subscriptionStatus: 'canceled', reportsOpen: false, trackingActive: true, paid: false });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({
+      plan: 'expired',
+      subscriptionStatus: 'canceled',
+      reportsOpen: false,
+      trackingActive: true,
+      paid: false,
+    });
     h.time.advance(5 * DAY);
     // a retried cancel does not restart the grace period
-    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({ graceEndsAt: new Date(canceledAt.getTime() + 14 * DAY).toISOString() });
+    expect(await h.rpc.setSubscription({ actor: billing, status: 'canceled' })).toMatchObject({
+      graceEndsAt: new Date(canceledAt.getTime() + 14 * DAY).toISOString(),
+    });
     h.time.advance(9 * DAY);
     expect(await h.rpc.getPlan({ accountId })).toMatchObject({ plan: 'lapsed', trackingActive: false });
     expect(await h.rpc.setSubscription({ actor: billing, status: 'active' })).toMatchObject({ plan: 'active', trackingActive: true });

@@ -7,7 +7,10 @@ import { liveSessionOf } from './verify-web-session.js';
 export async function revokeWebSession(ctx: IdentityContext, request: identityV1.RevokeWebSessionRequest): Promise<identityV1.RevokeWebSessionResponse> {
   const now = ctx.clock();
   const session = await liveSessionOf(ctx, request.token, now);
-  const { rows } = await ctx.db.query<{ id: string }>('UPDATE identity.web_sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id', [session.id, now]);
+  const { rows } = await ctx.db.query<{ id: string }>('UPDATE identity.web_sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id', [
+    session.id,
+    now,
+  ]);
   // a concurrent sign-out got there first: the session is gone either way, and that call announced it
   if (rows.length === 0) throw sessionUnauthorized();
   await announceSessionsRevoked(ctx, session.account_id, [session.id]);
@@ -15,7 +18,10 @@ export async function revokeWebSession(ctx: IdentityContext, request: identityV1
 }
 
 /** Sign out everywhere: every live session of the account holding `token`, that one included. API keys are untouched. */
-export async function revokeAllWebSessions(ctx: IdentityContext, request: identityV1.RevokeAllWebSessionsRequest): Promise<identityV1.RevokeWebSessionResponse> {
+export async function revokeAllWebSessions(
+  ctx: IdentityContext,
+  request: identityV1.RevokeAllWebSessionsRequest,
+): Promise<identityV1.RevokeWebSessionResponse> {
   const now = ctx.clock();
   const session = await liveSessionOf(ctx, request.token, now);
   const { rows } = await ctx.db.query<{ id: string }>(

@@ -11,7 +11,10 @@ import { MAX_LIVE_SESSIONS, SESSION_TTL_DAYS, announceSessionsRevoked, sessionPr
 import { mintSessionToken, newSessionId } from './session-token.js';
 
 const termsNotAccepted = () =>
-  new ApiError('terms_not_accepted', 'This address has no account yet: accept_terms must be true (read the terms of service and agree to them); no account was created.');
+  new ApiError(
+    'terms_not_accepted',
+    'This address has no account yet: accept_terms must be true (read the terms of service and agree to them); no account was created.',
+  );
 
 /**
  * Signs a browser in with an e-mailed code: VerifyOtp's limits, code rules and
@@ -36,10 +39,13 @@ export async function startWebSession(ctx: IdentityContext, request: identityV1.
     const evicted = await makeRoom(tx, account.id, now);
     const minted = mintSessionToken();
     const row = { id: newSessionId(), account_id: account.id, expires_at: addDays(now, SESSION_TTL_DAYS) };
-    await tx.query(
-      'INSERT INTO identity.web_sessions (id, account_id, token_hash, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $4)',
-      [row.id, row.account_id, minted.secretHash, now, row.expires_at],
-    );
+    await tx.query('INSERT INTO identity.web_sessions (id, account_id, token_hash, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $4)', [
+      row.id,
+      row.account_id,
+      minted.secretHash,
+      now,
+      row.expires_at,
+    ]);
     return { token: minted.token, created: account.created, row, evicted };
   });
   await announceSessionsRevoked(ctx, started.row.account_id, started.evicted);

@@ -28,7 +28,9 @@ export async function verifyWebSession(ctx: IdentityContext, request: identityV1
 export async function liveSessionOf(ctx: IdentityContext, token: string, now: Date): Promise<SessionRow & { email: string }> {
   if (!isWellFormedSessionToken(token)) throw sessionUnauthorized();
   const { rows } = await ctx.db.query<SessionRow & { email: string }>(
-    `SELECT ${SESSION_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, a.email
+    `SELECT ${SESSION_COLUMNS.split(', ')
+      .map((c) => `s.${c}`)
+      .join(', ')}, a.email
        FROM identity.web_sessions s JOIN identity.accounts a ON a.id = s.account_id
       WHERE s.token_hash = $1`,
     [hashToken(token)],

@@ -16,7 +16,12 @@ export function webSessionSuite(suite: IdentitySuite): void {
   let h: IdentityHarness;
   beforeAll(() => void (h = suite.harness()));
 
-  const startBody = (email: string, code: string, client: identityV1.ClientInfo, acceptTerms = false): identityV1.StartWebSessionRequest => ({ email, code, acceptTerms, client });
+  const startBody = (email: string, code: string, client: identityV1.ClientInfo, acceptTerms = false): identityV1.StartWebSessionRequest => ({
+    email,
+    code,
+    acceptTerms,
+    client,
+  });
   const count = async (sql: string, params: unknown[]) => Number((await h.db.query<{ n: string }>(sql, params)).rows[0]!.n);
   const keysOf = (accountId: number) => count('SELECT count(*) AS n FROM identity.api_keys WHERE account_id = $1', [accountId]);
   /** a session of an existing account, signed in as the page does (a minute later: 2 codes per address per minute) */
@@ -40,10 +45,28 @@ export function webSessionSuite(suite: IdentitySuite): void {
       expect(started.token).toMatch(/^sls_[0-9A-Za-z]{49}$/);
       expect(started.expiresAt).toBe(new Date(now.getTime() + 30 * DAY).toISOString());
       const accountId = started.principal!.accountId;
-      expect(started.principal).toEqual({ accountId, keyId: expect.stringMatching(/^ses_[0-9A-Za-z]{20}$/), permissions: ['stats:read'], siteId: undefined, expiresAt: started.expiresAt });
+      expect(started.principal).toEqual({
+        accountId,
+        keyId: expect.stringMatching(/^ses_[0-9A-Za-z]{20}$/),
+        permissions: ['stats:read'],
+        siteId: undefined,
+        expiresAt: started.expiresAt,
+      });
       // only the hash is stored; a web sign-in mints no API key
-      const { rows } = await h.db.query('SELECT id, token_hash, created_at, expires_at, last_seen_at, revoked_at FROM identity.web_sessions WHERE account_id = $1', [accountId]);
-      expect(rows).toEqual([{ id: started.principal!.keyId, token_hash: hashToken(started.token), created_at: now, expires_at: new Date(now.getTime() + 30 * DAY), last_seen_at: now, revoked_at: null }]);
+      const { rows } = await h.db.query(
+        'SELECT id, token_hash, created_at, expires_at, last_seen_at, revoked_at FROM identity.web_sessions WHERE account_id = $1',
+        [accountId],
+      );
+      expect(rows).toEqual([
+        {
+          id: started.principal!.keyId,
+          token_hash: hashToken(started.token),
+          created_at: now,
+          expires_at: new Date(now.getTime() + 30 * DAY),
+          last_seen_at: now,
+          revoked_at: null,
+        },
+      ]);
       expect(await keysOf(accountId)).toBe(0);
       const terms = await h.db.query('SELECT terms_version, ip FROM identity.terms_acceptances WHERE account_id = $1', [accountId]);
       expect(terms.rows).toEqual([{ terms_version: TERMS_VERSION, ip: client.ip }]);
@@ -98,7 +121,9 @@ export function webSessionSuite(suite: IdentitySuite): void {
       await expectApiError(h.rpc.verifyOtp(suite.verifyBody(freshEmail(), '000000', client)), 'rate_limited');
     });
 
-    it(`keeps at most ${MAX_LIVE_SESSIONS} live sessions per account: a sign-in beyond revokes the least recently seen and announces it`, async ({ skip: skipTest }) => {
+    it(`keeps at most ${MAX_LIVE_SESSIONS} live sessions per account: a sign-in beyond revokes the least recently seen and announces it`, async ({
+      skip: skipTest,
+    }) => {
       if (skip()) skipTest();
       const registered = await register(h);
       const accountId = registered.answer.accountId;
@@ -113,7 +138,9 @@ export function webSessionSuite(suite: IdentitySuite): void {
       }
       const before = h.revoked.length;
       const started = await signIn(registered.email);
-      const live = await h.db.query<{ id: string }>('SELECT id FROM identity.web_sessions WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [accountId]);
+      const live = await h.db.query<{ id: string }>('SELECT id FROM identity.web_sessions WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id', [
+        accountId,
+      ]);
       expect(live.rows.map((r) => r.id).sort()).toEqual([...ids.slice(1), started.principal!.keyId].sort());
       expect(h.revoked.slice(before)).toEqual([{ key_id: ids[0], account_id: accountId }]);
     });
@@ -126,7 +153,9 @@ export function webSessionSuite(suite: IdentitySuite): void {
       const started = await signIn(registered.email);
       const verified = await h.rpc.verifyWebSession({ token: started.token });
       expect(verified).toEqual({ principal: started.principal, email: registered.email });
-      const lastSeen = async () => (await h.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM identity.web_sessions WHERE id = $1', [started.principal!.keyId])).rows[0]!.last_seen_at;
+      const lastSeen = async () =>
+        (await h.db.query<{ last_seen_at: Date }>('SELECT last_seen_at FROM identity.web_sessions WHERE id = $1', [started.principal!.keyId])).rows[0]!
+          .last_seen_at;
       const signedInAt = h.time.now();
       h.time.advance(30_000);
       await h.rpc.verifyWebSession({ token: started.token });
@@ -148,7 +177,15 @@ export function webSessionSuite(suite: IdentitySuite): void {
       const fresh = await signIn(registered.email);
       const unknown = `sls_${fresh.token.slice(4)}`;
       await h.db.query('DELETE FROM identity.web_sessions WHERE token_hash = $1', [hashToken(unknown)]);
-      const bad = { empty: '', garbage: 'hello', apiKey: registered.token, badChecksum: `${fresh.token.slice(0, -1)}${fresh.token.endsWith('a') ? 'b' : 'a'}`, unknown, revoked: revoked.token, expired: expiring.token };
+      const bad = {
+        empty: '',
+        garbage: 'hello',
+        apiKey: registered.token,
+        badChecksum: `${fresh.token.slice(0, -1)}${fresh.token.endsWith('a') ? 'b' : 'a'}`,
+        unknown,
+        revoked: revoked.token,
+        expired: expiring.token,
+      };
       for (const [label, token] of Object.entries(bad)) {
         const error = await expectApiError(h.rpc.verifyWebSession({ token }), 'unauthorized');
         expect(error.message, label).toBe(SESSION_MESSAGE);
@@ -184,7 +221,12 @@ export function webSessionSuite(suite: IdentitySuite): void {
       const answer = await h.rpc.revokeAllWebSessions({ token: mine[1]!.token });
       const ids = mine.map((s) => s.principal!.keyId);
       expect([...answer.sessionIds].sort()).toEqual([...ids].sort());
-      expect(h.revoked.slice(before).map((r) => r.key_id).sort()).toEqual([...ids].sort());
+      expect(
+        h.revoked
+          .slice(before)
+          .map((r) => r.key_id)
+          .sort(),
+      ).toEqual([...ids].sort());
       for (const s of mine) await expectApiError(h.rpc.verifyWebSession({ token: s.token }), 'unauthorized');
       await expect(h.rpc.verifyWebSession({ token: theirs.token })).resolves.toHaveProperty('principal.accountId', other.answer.accountId);
       await expect(h.rpc.verifyKey({ token: registered.token })).resolves.toHaveProperty('principal.accountId', registered.answer.accountId);

@@ -62,7 +62,8 @@ function rpcClient(client: identityV1.IdentityServiceClient) {
     startWebSession: (r: identityV1.StartWebSessionRequest) => callUnary(client, client.startWebSession, 'Identity/StartWebSession', r, options()),
     verifyWebSession: (r: identityV1.VerifyWebSessionRequest) => callUnary(client, client.verifyWebSession, 'Identity/VerifyWebSession', r, options()),
     revokeWebSession: (r: identityV1.RevokeWebSessionRequest) => callUnary(client, client.revokeWebSession, 'Identity/RevokeWebSession', r, options()),
-    revokeAllWebSessions: (r: identityV1.RevokeAllWebSessionsRequest) => callUnary(client, client.revokeAllWebSessions, 'Identity/RevokeAllWebSessions', r, options()),
+    revokeAllWebSessions: (r: identityV1.RevokeAllWebSessionsRequest) =>
+      callUnary(client, client.revokeAllWebSessions, 'Identity/RevokeAllWebSessions', r, options()),
   };
 }
 
@@ -140,7 +141,16 @@ export async function register(h: IdentityHarness, email = freshEmail(), overrid
   const client = overrides.client ?? freshClient();
   const sent = await h.rpc.sendOtp({ email, client });
   const code = await h.codeFor(sent.email); // mailed to the normalized address
-  const answer = await h.rpc.verifyOtp({ email, code, acceptTerms: true, keyName: 'first key', permissions: [], permissionsGiven: false, client, ...overrides });
+  const answer = await h.rpc.verifyOtp({
+    email,
+    code,
+    acceptTerms: true,
+    keyName: 'first key',
+    permissions: [],
+    permissionsGiven: false,
+    client,
+    ...overrides,
+  });
   const { principal } = await h.rpc.verifyKey({ token: answer.token });
   return { email, answer, token: answer.token, principal: principal! };
 }

@@ -46,7 +46,12 @@ export function describeIdentitySuites(database: keyof typeof DATABASES, suites:
       await testDb?.dispose();
     });
 
-    const verifyBody = (email: string, code: string, client: identityV1.ClientInfo, more: Partial<identityV1.VerifyOtpRequest> = {}): identityV1.VerifyOtpRequest => ({
+    const verifyBody = (
+      email: string,
+      code: string,
+      client: identityV1.ClientInfo,
+      more: Partial<identityV1.VerifyOtpRequest> = {},
+    ): identityV1.VerifyOtpRequest => ({
       email,
       code,
       acceptTerms: true,

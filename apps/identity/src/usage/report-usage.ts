@@ -23,8 +23,10 @@ export async function reportUsage(ctx: IdentityContext, request: identityV1.Repo
   const deltas = new Map<string, number>();
   if (request.deltas.length > MAX_BUCKETS) throw new ApiError('invalid_request', `At most ${MAX_BUCKETS} buckets per report.`);
   for (const { bucket, count } of request.deltas) {
-    if (bucket.length < 1 || bucket.length > MAX_BUCKET_LENGTH) throw new ApiError('invalid_request', `A bucket name must be 1 to ${MAX_BUCKET_LENGTH} characters.`);
-    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DELTA) throw new ApiError('invalid_request', `A count must be a whole number from 0 to ${MAX_DELTA}.`);
+    if (bucket.length < 1 || bucket.length > MAX_BUCKET_LENGTH)
+      throw new ApiError('invalid_request', `A bucket name must be 1 to ${MAX_BUCKET_LENGTH} characters.`);
+    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DELTA)
+      throw new ApiError('invalid_request', `A count must be a whole number from 0 to ${MAX_DELTA}.`);
     deltas.set(bucket, (deltas.get(bucket) ?? 0) + count);
   }
   const totals = await addToCounters(ctx.db, windowStart, deltas);

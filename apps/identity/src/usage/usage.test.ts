@@ -25,36 +25,82 @@ afterAll(async () => {
 
 describe('ReportUsage', () => {
   it('sums what every reporter adds and answers the totals of the reported buckets', async () => {
-    expect(await a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'key:k1', count: 5 }, { bucket: 'account:1', count: 7 }] })).toEqual({
+    expect(
+      await a.rpc.reportUsage({
+        windowStart: WINDOW,
+        deltas: [
+          { bucket: 'key:k1', count: 5 },
+          { bucket: 'account:1', count: 7 },
+        ],
+      }),
+    ).toEqual({
       windowStart: WINDOW,
-      totals: expect.arrayContaining([{ bucket: 'key:k1', count: 5 }, { bucket: 'account:1', count: 7 }]),
+      totals: expect.arrayContaining([
+        { bucket: 'key:k1', count: 5 },
+        { bucket: 'account:1', count: 7 },
+      ]),
     });
-    const second = await b.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'account:1', count: 3 }, { bucket: 'write:1', count: 1 }, { bucket: 'write:1', count: 1 }] });
+    const second = await b.rpc.reportUsage({
+      windowStart: WINDOW,
+      deltas: [
+        { bucket: 'account:1', count: 3 },
+        { bucket: 'write:1', count: 1 },
+        { bucket: 'write:1', count: 1 },
+      ],
+    });
     expect(second.totals.sort((x, y) => x.bucket.localeCompare(y.bucket))).toEqual([
       { bucket: 'account:1', count: 10 },
       { bucket: 'write:1', count: 2 },
     ]);
     // a zero delta reads; a new window starts from zero
     expect((await a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'key:k1', count: 0 }] })).totals).toEqual([{ bucket: 'key:k1', count: 5 }]);
-    expect((await a.rpc.reportUsage({ windowStart: '2026-03-02T09:00:00.000Z', deltas: [{ bucket: 'key:k1', count: 1 }] })).totals).toEqual([{ bucket: 'key:k1', count: 1 }]);
+    expect((await a.rpc.reportUsage({ windowStart: '2026-03-02T09:00:00.000Z', deltas: [{ bucket: 'key:k1', count: 1 }] })).totals).toEqual([
+      { bucket: 'key:k1', count: 1 },
+    ]);
     expect((await a.rpc.reportUsage({ windowStart: WINDOW, deltas: [] })).totals).toEqual([]);
   });
 
   it('loses no increment under concurrent reports', async () => {
-    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'key:race', count: 1 }, { bucket: 'account:race', count: 2 }] })));
-    const totals = await a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'key:race', count: 0 }, { bucket: 'account:race', count: 0 }] });
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).rpc.reportUsage({
+          windowStart: WINDOW,
+          deltas: [
+            { bucket: 'key:race', count: 1 },
+            { bucket: 'account:race', count: 2 },
+          ],
+        }),
+      ),
+    );
+    const totals = await a.rpc.reportUsage({
+      windowStart: WINDOW,
+      deltas: [
+        { bucket: 'key:race', count: 0 },
+        { bucket: 'account:race', count: 0 },
+      ],
+    });
     expect(Object.fromEntries(totals.totals.map((t) => [t.bucket, t.count]))).toEqual({ 'key:race': 40, 'account:race': 80 });
   });
 
   it('refuses a window that is not an hour start, is in the future, or was already swept, and bad counts', async () => {
-    for (const windowStart of ['2026-03-02T10:30:00.000Z', '2026-03-02T10:00:01.000Z', '2026-03-02T11:00:00.000Z', '2026-03-02T08:00:00.000Z', 'yesterday', '', '1772445600000']) {
+    for (const windowStart of [
+      '2026-03-02T10:30:00.000Z',
+      '2026-03-02T10:00:01.000Z',
+      '2026-03-02T11:00:00.000Z',
+      '2026-03-02T08:00:00.000Z',
+      'yesterday',
+      '',
+      '1772445600000',
+    ]) {
       await expectApiError(a.rpc.reportUsage({ windowStart, deltas: [{ bucket: 'key:x', count: 1 }] }), 'invalid_request');
     }
     await expectApiError(a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: '', count: 1 }] }), 'invalid_request');
     await expectApiError(a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'b'.repeat(301), count: 1 }] }), 'invalid_request');
     await expectApiError(a.rpc.reportUsage({ windowStart: WINDOW, deltas: [{ bucket: 'key:x', count: 2_000_000_000 }] }), 'invalid_request');
     // RFC 3339 with an offset names the same instant
-    await expect(a.rpc.reportUsage({ windowStart: '2026-03-02T11:00:00+01:00', deltas: [{ bucket: 'key:tz', count: 1 }] })).resolves.toMatchObject({ windowStart: WINDOW });
+    await expect(a.rpc.reportUsage({ windowStart: '2026-03-02T11:00:00+01:00', deltas: [{ bucket: 'key:tz', count: 1 }] })).resolves.toMatchObject({
+      windowStart: WINDOW,
+    });
   });
 });
 
@@ -62,7 +108,11 @@ describe('janitor', () => {
   it('deletes usage windows older than 2 hours and codes older than a day, and keeps the rest', async () => {
     const now = new Date('2026-03-10T12:30:00.000Z');
     await testDb.db.query('DELETE FROM identity.usage_counters');
-    for (const [bucket, start] of [['old', '2026-03-10T10:00:00.000Z'], ['previous', '2026-03-10T11:00:00.000Z'], ['current', '2026-03-10T12:00:00.000Z']]) {
+    for (const [bucket, start] of [
+      ['old', '2026-03-10T10:00:00.000Z'],
+      ['previous', '2026-03-10T11:00:00.000Z'],
+      ['current', '2026-03-10T12:00:00.000Z'],
+    ]) {
       await testDb.db.query('INSERT INTO identity.usage_counters (bucket, window_start, count) VALUES ($1, $2, 1)', [bucket, start]);
     }
     a.time.set(new Date(now.getTime() - 25 * HOUR));
@@ -74,7 +124,9 @@ describe('janitor', () => {
     // the registration counters just written are old too by `now`
     const result = await sweep(testDb.db, now);
     expect(result.otpCodes).toBe(1);
-    const windows = await testDb.db.query<{ bucket: string }>("SELECT bucket FROM identity.usage_counters WHERE bucket IN ('old', 'previous', 'current') ORDER BY bucket");
+    const windows = await testDb.db.query<{ bucket: string }>(
+      "SELECT bucket FROM identity.usage_counters WHERE bucket IN ('old', 'previous', 'current') ORDER BY bucket",
+    );
     expect(windows.rows.map((r) => r.bucket)).toEqual(['current', 'previous']);
     const codes = await testDb.db.query<{ email: string }>('SELECT email FROM identity.otp_codes WHERE email = ANY($1::text[])', [[oldEmail, recentEmail]]);
     expect(codes.rows.map((r) => r.email)).toEqual([recentEmail]);
@@ -84,7 +136,9 @@ describe('janitor', () => {
     const janitorDb = await pgliteTestDb();
     const h = await startIdentityHarness({ db: janitorDb.db, start: '2026-03-10T12:30:00.000Z', janitorIntervalMs: 50 });
     try {
-      await janitorDb.db.query("INSERT INTO identity.usage_counters (bucket, window_start, count) VALUES ('stale', '2026-03-10T09:00:00Z', 1), ('fresh', '2026-03-10T12:00:00Z', 1)");
+      await janitorDb.db.query(
+        "INSERT INTO identity.usage_counters (bucket, window_start, count) VALUES ('stale', '2026-03-10T09:00:00Z', 1), ('fresh', '2026-03-10T12:00:00Z', 1)",
+      );
       const deadline = Date.now() + 5_000;
       while ((await janitorDb.db.query("SELECT 1 FROM identity.usage_counters WHERE bucket = 'stale'")).rowCount > 0) {
         if (Date.now() > deadline) throw new Error('the janitor did not sweep within 5 s');

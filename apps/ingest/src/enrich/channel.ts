@@ -28,9 +28,26 @@ export interface ChannelInput {
 }
 
 export const CHANNELS = [
-  'Direct', 'Cross-network', 'Paid Shopping', 'Paid Search', 'Paid Social', 'Paid Video', 'Display',
-  'Paid Other', 'Organic Shopping', 'Organic Social', 'Organic Video', 'AI Assistants', 'Organic Search',
-  'Referral', 'Email', 'Affiliates', 'Audio', 'SMS', 'Mobile Push Notifications', 'Unassigned',
+  'Direct',
+  'Cross-network',
+  'Paid Shopping',
+  'Paid Search',
+  'Paid Social',
+  'Paid Video',
+  'Display',
+  'Paid Other',
+  'Organic Shopping',
+  'Organic Social',
+  'Organic Video',
+  'AI Assistants',
+  'Organic Search',
+  'Referral',
+  'Email',
+  'Affiliates',
+  'Audio',
+  'SMS',
+  'Mobile Push Notifications',
+  'Unassigned',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -58,9 +75,24 @@ const CLICK_IDS: Record<string, { medium: string; category?: SourceCategory }> =
 
 /** AI chat assistants, by host (and its subdomains) or by the source name people tag them with. */
 const AI_HOSTS = new Set([
-  'chatgpt.com', 'chat.openai.com', 'perplexity.ai', 'claude.ai', 'gemini.google.com', 'bard.google.com',
-  'copilot.microsoft.com', 'chat.deepseek.com', 'chat.mistral.ai', 'meta.ai', 'poe.com', 'you.com',
-  'phind.com', 'grok.com', 'character.ai', 'duck.ai', 'chat.qwen.ai', 'kimi.com',
+  'chatgpt.com',
+  'chat.openai.com',
+  'perplexity.ai',
+  'claude.ai',
+  'gemini.google.com',
+  'bard.google.com',
+  'copilot.microsoft.com',
+  'chat.deepseek.com',
+  'chat.mistral.ai',
+  'meta.ai',
+  'poe.com',
+  'you.com',
+  'phind.com',
+  'grok.com',
+  'character.ai',
+  'duck.ai',
+  'chat.qwen.ai',
+  'kimi.com',
 ]);
 const AI_NAMES = new Set(['chatgpt', 'openai', 'perplexity', 'claude', 'gemini', 'copilot', 'deepseek', 'grok']);
 

@@ -31,7 +31,16 @@ describe('parsePage', () => {
     expect(parsePage('file:///home/me/index.html', plain)).toBeNull();
   });
   it('answers null for a page that is not http: or https: (SEMANTICS: only web pages count)', () => {
-    for (const url of ['ftp://example.com/a', 'ws://example.com/', 'wss://example.com/', 'chrome-extension://abcdefghijklmnop/popup.html', 'moz-extension://x/y', 'data:text/html,hi', 'javascript://example.com/%0Aalert(1)', 'gopher://example.com/']) {
+    for (const url of [
+      'ftp://example.com/a',
+      'ws://example.com/',
+      'wss://example.com/',
+      'chrome-extension://abcdefghijklmnop/popup.html',
+      'moz-extension://x/y',
+      'data:text/html,hi',
+      'javascript://example.com/%0Aalert(1)',
+      'gopher://example.com/',
+    ]) {
       expect(parsePage(url, plain), url).toBeNull();
     }
     expect(parsePage('HTTPS://Example.com/a', plain)).toEqual({ hostname: 'example.com', pathname: '/a' });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { isReferrerSpam, REFERRER_SPAM_DOMAINS } from './referrer-spam.js';
 
 const listed = readFileSync(new URL('../../data/referrer-spam.txt', import.meta.url), 'utf8')
-  .split('\n').filter((l) => l && !l.startsWith('#'));
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'));
 
 describe('isReferrerSpam', () => {
   it('loads every listed domain', () => {

@@ -19,8 +19,20 @@ export const MAX_REFERRER = 2048;
  * and is never stored.
  */
 export const CLICK_ID_PARAMS = [
-  'gclid', 'gbraid', 'wbraid', 'dclid', 'msclkid', 'fbclid', 'ttclid', 'twclid',
-  'li_fat_id', 'epik', 'rdt_cid', 'ScCid', 'yclid', 'irclickid',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'dclid',
+  'msclkid',
+  'fbclid',
+  'ttclid',
+  'twclid',
+  'li_fat_id',
+  'epik',
+  'rdt_cid',
+  'ScCid',
+  'yclid',
+  'irclickid',
 ] as const;
 
 export interface SourceInput {

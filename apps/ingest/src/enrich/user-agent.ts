@@ -43,8 +43,22 @@ export const BROWSER_NAMES: Record<string, string> = {
 
 /** In-app browsers and webviews: the visit came through an app, not a browser. */
 export const MOBILE_APPS = new Set([
-  'Chrome WebView', 'WebKit', 'Facebook', 'Instagram', 'TikTok', 'WeChat', 'Line', 'KAKAOTALK', 'Snapchat',
-  'Twitter', 'LinkedIn', 'GSA', 'Klarna', 'Alipay', 'Zalo', 'Threads',
+  'Chrome WebView',
+  'WebKit',
+  'Facebook',
+  'Instagram',
+  'TikTok',
+  'WeChat',
+  'Line',
+  'KAKAOTALK',
+  'Snapchat',
+  'Twitter',
+  'LinkedIn',
+  'GSA',
+  'Klarna',
+  'Alipay',
+  'Zalo',
+  'Threads',
 ]);
 
 export const OS_NAMES: Record<string, string> = {

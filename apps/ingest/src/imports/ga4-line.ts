@@ -36,9 +36,26 @@ const value = (v: unknown): string => {
 
 /** GA4's automatic parameters: carried by every event, they are not the custom event's props. */
 const STANDARD_PARAMS = new Set([
-  'page_location', 'page_referrer', 'page_title', 'ga_session_id', 'ga_session_number', 'engagement_time_msec',
-  'session_engaged', 'engaged_session_event', 'entrances', 'ignore_referrer', 'batch_event_index', 'batch_ordering_id',
-  'batch_page_id', 'debug_mode', 'percent_scrolled', 'synthetic_bundle', 'term', 'medium', 'source', 'campaign',
+  'page_location',
+  'page_referrer',
+  'page_title',
+  'ga_session_id',
+  'ga_session_number',
+  'engagement_time_msec',
+  'session_engaged',
+  'engaged_session_event',
+  'entrances',
+  'ignore_referrer',
+  'batch_event_index',
+  'batch_ordering_id',
+  'batch_page_id',
+  'debug_mode',
+  'percent_scrolled',
+  'synthetic_bundle',
+  'term',
+  'medium',
+  'source',
+  'campaign',
 ]);
 const BOOKKEEPING_EVENTS = new Set(['session_start', 'first_visit', 'first_open', 'app_remove', 'os_update']);
 

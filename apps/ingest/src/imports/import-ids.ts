@@ -11,6 +11,3 @@ function hash64(...parts: Array<string | number>): string {
  * two imports of one site naming the same visitor do meet (one history).
  */
 export const importVisitorId = (siteId: number, visitorKey: string): string => hash64('import-visitor', siteId, visitorKey);
-
-
-

@@ -19,7 +19,8 @@ describe('import runner on chDB', () => {
   let store: ImportStore;
   const reports: ImportProgress[] = [];
   const log = createLogger({ level: 'silent' });
-  const line = (visitor: string, minute: number, name = 'pageview') => JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1, 10, minute)).toISOString(), name, visitor_id: visitor, pathname: `/m${minute}` });
+  const line = (visitor: string, minute: number, name = 'pageview') =>
+    JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1, 10, minute)).toISOString(), name, visitor_id: visitor, pathname: `/m${minute}` });
   async function* chunks(text: string, failAfter?: number): AsyncGenerator<Buffer> {
     const bytes = Buffer.from(text);
     for (let i = 0; i < bytes.length; i += 4096) {
@@ -27,7 +28,8 @@ describe('import runner on chDB', () => {
       yield bytes.subarray(i, i + 4096);
     }
   }
-  const count = async (table: string, importId: number) => Number((await events.query<{ c: number }>(`SELECT count() AS c FROM ${table} WHERE import_id = {id:UInt64}`, { id: importId }))[0]!.c);
+  const count = async (table: string, importId: number) =>
+    Number((await events.query<{ c: number }>(`SELECT count() AS c FROM ${table} WHERE import_id = {id:UInt64}`, { id: importId }))[0]!.c);
   const waitFor = async (predicate: () => boolean) => {
     for (let i = 0; i < 200 && !predicate(); i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(predicate()).toBe(true);
@@ -39,7 +41,12 @@ describe('import runner on chDB', () => {
     await runEventMigrations(events, { dir: INGEST_EVENT_MIGRATIONS_DIR });
     bus = new LocalBus();
     await bus.ensureStreams(SIGHTLINE_STREAMS);
-    await bus.consume<typeof SUBJECTS.importProgress>({ stream: STREAM_NAMES.imports, durable: 'test', filterSubject: SUBJECTS.importProgress, handler: async (m) => void reports.push(m.data) });
+    await bus.consume<typeof SUBJECTS.importProgress>({
+      stream: STREAM_NAMES.imports,
+      durable: 'test',
+      filterSubject: SUBJECTS.importProgress,
+      handler: async (m) => void reports.push(m.data),
+    });
     store = new ImportStore(events);
   }, 60_000);
 
@@ -65,7 +72,9 @@ describe('import runner on chDB', () => {
   });
 
   it('after a crash during an upload (staged rows, no run), the restart drops them and fails the job', async () => {
-    const partial = await receiveImport(store, { importId: 102, siteId: 1, format: 'sightline' }, chunks(`${line('a', 1)}\n${line('b', 2)}\n`), () => Date.now());
+    const partial = await receiveImport(store, { importId: 102, siteId: 1, format: 'sightline' }, chunks(`${line('a', 1)}\n${line('b', 2)}\n`), () =>
+      Date.now(),
+    );
     expect(partial.accepted).toBe(2); // staged, but the process "died" before recording the run
     expect(await count('import_staging', 102)).toBe(2);
     // another replica's unfinished upload (it may be running right now) is not this replica's to judge
@@ -82,7 +91,12 @@ describe('import runner on chDB', () => {
 
   it('writing a staged import twice (a re-run after a crash) leaves each row once', async () => {
     // visitor a: 10:00, 10:10 (one visit), 11:00 (another); visitor b: one visit
-    const staged = await receiveImport(store, { importId: 103, siteId: 1, format: 'sightline' }, chunks([line('a', 0), line('a', 10), line('a', 60), line('b', 5)].join('\n')), () => Date.now());
+    const staged = await receiveImport(
+      store,
+      { importId: 103, siteId: 1, format: 'sightline' },
+      chunks([line('a', 0), line('a', 10), line('a', 60), line('b', 5)].join('\n')),
+      () => Date.now(),
+    );
     const wanted = async () => true;
     const first = await writeImport(store, staged, wanted);
     const again = await writeImport(store, staged, wanted);

@@ -79,7 +79,18 @@ export class ImportRunner {
    */
   async resume(store: ImportStore = this.store): Promise<void> {
     for (const orphan of await store.orphanStaging(this.replica)) {
-      const failed: ImportRun = { import_id: Number(orphan.import_id), site_id: Number(orphan.site_id), replica: this.replica, format: '', state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
+      const failed: ImportRun = {
+        import_id: Number(orphan.import_id),
+        site_id: Number(orphan.site_id),
+        replica: this.replica,
+        format: '',
+        state: 'failed',
+        accepted: 0,
+        rejected: 0,
+        errors: [],
+        range_start: 0,
+        range_end: 0,
+      };
       await store.deleteImportRows(failed.site_id, failed.import_id);
       await store.recordRun(failed, this.clock());
       await this.pending?.note(failed);
@@ -130,12 +141,26 @@ export class ImportRunner {
   /** The job fails with why its upload stopped (UploadStopped says it), nothing imported. */
   async #reportStopped(header: ImportHeader, error: unknown): Promise<void> {
     const failed = this.#failedRun(header);
-    const failure = error instanceof UploadStopped ? error.failure : 'upload interrupted: it could not be read or staged to its end; nothing was imported. Upload the file again.';
+    const failure =
+      error instanceof UploadStopped
+        ? error.failure
+        : 'upload interrupted: it could not be read or staged to its end; nothing was imported. Upload the file again.';
     await reportProgress(this.bus, failed, 'failed', this.clock(), failure).catch(() => {});
   }
 
   #failedRun(header: ImportHeader): ImportRun {
-    return { import_id: header.importId, site_id: header.siteId, replica: this.replica, format: header.format, state: 'failed', accepted: 0, rejected: 0, errors: [], range_start: 0, range_end: 0 };
+    return {
+      import_id: header.importId,
+      site_id: header.siteId,
+      replica: this.replica,
+      format: header.format,
+      state: 'failed',
+      accepted: 0,
+      rejected: 0,
+      errors: [],
+      range_start: 0,
+      range_end: 0,
+    };
   }
 
   #enqueue(run: ImportRun): void {
@@ -167,7 +192,13 @@ export class ImportRunner {
       await this.store.recordRun(run, this.clock());
       await this.pending?.note(run);
       await this.store.deleteImportRows(run.site_id, run.import_id, { keepStaging: false, onlyStaging: true });
-      await reportProgress(this.bus, run, run.state === 'completed' ? 'completed' : 'failed', this.clock(), run.state === 'failed' ? 'No event of the upload could be placed in a session.' : '');
+      await reportProgress(
+        this.bus,
+        run,
+        run.state === 'completed' ? 'completed' : 'failed',
+        this.clock(),
+        run.state === 'failed' ? 'No event of the upload could be placed in a session.' : '',
+      );
     } catch (error) {
       // left 'staged': the next start-up (or a retry) writes it again from the start
       this.log.error({ err: error, import_id: staged.import_id }, 'writing an import failed; it is retried at the next start');

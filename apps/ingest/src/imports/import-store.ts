@@ -2,7 +2,15 @@
  * Every ClickHouse statement of imports, parameterized ({name:Type}); table names are
  * constants. Staging is keyed by import_id; events/sessions rows carry import_id.
  */
-import { EVENTS_TABLE, ROLLUP_TABLES, SESSION_ATTRIBUTE_COLUMNS, SESSIONS_TABLE, type EventRow, type ImportLineError, type SessionRow } from '@sightline/events-schema';
+import {
+  EVENTS_TABLE,
+  ROLLUP_TABLES,
+  SESSION_ATTRIBUTE_COLUMNS,
+  SESSIONS_TABLE,
+  type EventRow,
+  type ImportLineError,
+  type SessionRow,
+} from '@sightline/events-schema';
 import { deleteRows, type EventStore } from '@sightline/event-store';
 import { clickhouseTime, type StagedRow } from './staged-row.js';
 
@@ -33,9 +41,21 @@ export interface StagingCursor {
 }
 
 const STAGED_COLUMNS = [
-  'import_id', 'site_id', 'replica', 'line', 'visitor_key', 'timestamp', 'name', 'hostname', 'pathname',
+  'import_id',
+  'site_id',
+  'replica',
+  'line',
+  'visitor_key',
+  'timestamp',
+  'name',
+  'hostname',
+  'pathname',
   ...SESSION_ATTRIBUTE_COLUMNS,
-  'prop_keys', 'prop_values', 'engagement_ms', 'scroll_depth', 'status_code',
+  'prop_keys',
+  'prop_values',
+  'engagement_ms',
+  'scroll_depth',
+  'status_code',
 ].join(', ');
 
 export class ImportStore {
@@ -53,7 +73,10 @@ export class ImportStore {
       where += ' AND (visitor_key, timestamp, line) > ({vk:String}, {ts:DateTime64(3)}, {line:UInt32})';
       Object.assign(params, { vk: after.visitor_key, ts: after.timestamp, line: after.line });
     }
-    return this.events.query<StagedRow>(`SELECT ${STAGED_COLUMNS} FROM ${STAGING_TABLE} WHERE ${where} ORDER BY visitor_key, timestamp, line LIMIT {limit:UInt32}`, params);
+    return this.events.query<StagedRow>(
+      `SELECT ${STAGED_COLUMNS} FROM ${STAGING_TABLE} WHERE ${where} ORDER BY visitor_key, timestamp, line LIMIT {limit:UInt32}`,
+      params,
+    );
   }
 
   async writeRows(events: readonly EventRow[], sessions: readonly SessionRow[]): Promise<void> {

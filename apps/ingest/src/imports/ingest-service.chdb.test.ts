@@ -21,7 +21,13 @@ describe('IngestService.ImportEvents: only a whole upload is kept', () => {
   let ingest: LoopbackService<ImportsInstance, ingestV1.IngestServiceClient>;
   const reports: ImportProgress[] = [];
   const log = createLogger({ level: 'silent' });
-  const body = Buffer.from(Array.from({ length: 50 }, (_, i) => `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1, 10, i)).toISOString(), name: 'pageview', visitor_id: `v${i % 7}`, pathname: '/' })}\n`).join(''));
+  const body = Buffer.from(
+    Array.from(
+      { length: 50 },
+      (_, i) =>
+        `${JSON.stringify({ timestamp: new Date(Date.UTC(2024, 2, 1, 10, i)).toISOString(), name: 'pageview', visitor_id: `v${i % 7}`, pathname: '/' })}\n`,
+    ).join(''),
+  );
 
   beforeAll(async () => {
     dir = await makeTempDir();
@@ -29,8 +35,18 @@ describe('IngestService.ImportEvents: only a whole upload is kept', () => {
     await runEventMigrations(events, { dir: INGEST_EVENT_MIGRATIONS_DIR });
     bus = new LocalBus();
     await bus.ensureStreams(SIGHTLINE_STREAMS);
-    await bus.consume<typeof SUBJECTS.importProgress>({ stream: STREAM_NAMES.imports, durable: 'test', filterSubject: SUBJECTS.importProgress, handler: async (m) => void reports.push(m.data) });
-    ingest = await serveOnLoopback({ name: 'ingest', log, start: () => startImports({ events, bus, log, clock: () => new Date() }), client: ingestV1.IngestServiceClient });
+    await bus.consume<typeof SUBJECTS.importProgress>({
+      stream: STREAM_NAMES.imports,
+      durable: 'test',
+      filterSubject: SUBJECTS.importProgress,
+      handler: async (m) => void reports.push(m.data),
+    });
+    ingest = await serveOnLoopback({
+      name: 'ingest',
+      log,
+      start: () => startImports({ events, bus, log, clock: () => new Date() }),
+      client: ingestV1.IngestServiceClient,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -41,7 +57,10 @@ describe('IngestService.ImportEvents: only a whole upload is kept', () => {
   });
 
   /** Sends the header and the body in 1 KiB chunks, then `finish`; resolves with the answer or the error. */
-  function upload(importId: number, finish: (call: ReturnType<ingestV1.IngestServiceClient['importEvents']>) => void): Promise<{ response?: ingestV1.ImportEventsResponse; error?: ServiceError }> {
+  function upload(
+    importId: number,
+    finish: (call: ReturnType<ingestV1.IngestServiceClient['importEvents']>) => void,
+  ): Promise<{ response?: ingestV1.ImportEventsResponse; error?: ServiceError }> {
     return new Promise((resolve) => {
       const call = ingest.client.importEvents((error: ServiceError | null, response) => resolve(error ? { error } : { response }));
       call.write({ header: { importId, siteId: 1, format: 'sightline' }, data: Buffer.alloc(0) });
@@ -50,7 +69,8 @@ describe('IngestService.ImportEvents: only a whole upload is kept', () => {
     });
   }
 
-  const staged = async (importId: number) => Number((await events.query<{ c: number }>('SELECT count() AS c FROM import_staging WHERE import_id = {id:UInt64}', { id: importId }))[0]!.c);
+  const staged = async (importId: number) =>
+    Number((await events.query<{ c: number }>('SELECT count() AS c FROM import_staging WHERE import_id = {id:UInt64}', { id: importId }))[0]!.c);
   async function failure(importId: number): Promise<string | undefined> {
     await waitFor(() => reports.some((r) => r.import_id === importId && r.status === 'failed'));
     return reports.find((r) => r.import_id === importId && r.status === 'failed')?.failure;

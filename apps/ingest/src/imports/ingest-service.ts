@@ -15,7 +15,11 @@ const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafe
  * stream that ends without that message, a body refused over the limit — throws
  * UploadStopped, so the upload is dropped, never promoted, and never waited on forever.
  */
-async function* chunksOf(call: ServerReadableStream<ingestV1.ImportEventsRequest, ingestV1.ImportEventsResponse>, first: ingestV1.ImportEventsRequest, rest: AsyncIterator<ingestV1.ImportEventsRequest>): AsyncGenerator<Buffer> {
+async function* chunksOf(
+  call: ServerReadableStream<ingestV1.ImportEventsRequest, ingestV1.ImportEventsResponse>,
+  first: ingestV1.ImportEventsRequest,
+  rest: AsyncIterator<ingestV1.ImportEventsRequest>,
+): AsyncGenerator<Buffer> {
   let received = 0;
   let message = first;
   for (;;) {
@@ -37,7 +41,10 @@ async function* chunksOf(call: ServerReadableStream<ingestV1.ImportEventsRequest
 /** IngestService: the upload of an import (client streaming) and the removal of its rows. */
 export function ingestServiceImplementation(runner: ImportRunner, log: Logger): ingestV1.IngestServiceServer {
   return {
-    importEvents: (call: ServerReadableStream<ingestV1.ImportEventsRequest, ingestV1.ImportEventsResponse>, callback: sendUnaryData<ingestV1.ImportEventsResponse>) => {
+    importEvents: (
+      call: ServerReadableStream<ingestV1.ImportEventsRequest, ingestV1.ImportEventsResponse>,
+      callback: sendUnaryData<ingestV1.ImportEventsResponse>,
+    ) => {
       call.on('cancelled', () => call.destroy(new Error('upload cancelled')));
       const iterator = call[Symbol.asyncIterator]() as AsyncIterator<ingestV1.ImportEventsRequest>;
       void (async () => {
@@ -46,7 +53,10 @@ export function ingestServiceImplementation(runner: ImportRunner, log: Logger): 
         if (!header || !isId(header.importId) || !isId(header.siteId) || !(IMPORT_FORMATS as readonly string[]).includes(header.format)) {
           throw new ApiError('invalid_request', 'The first message of an import must carry its header (import_id, site_id, format).');
         }
-        const run = await runner.receive({ importId: header.importId, siteId: header.siteId, format: header.format as ImportFormat }, chunksOf(call, first.value, iterator));
+        const run = await runner.receive(
+          { importId: header.importId, siteId: header.siteId, format: header.format as ImportFormat },
+          chunksOf(call, first.value, iterator),
+        );
         return { status: run.state === 'failed' ? 'failed' : 'queued', accepted: run.accepted, rejected: run.rejected, errors: run.errors };
       })().then(
         (response) => callback(null, response),

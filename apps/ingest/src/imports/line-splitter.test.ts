@@ -29,6 +29,9 @@ describe('LineSplitter', () => {
   it('reports an overlong line once, skips its bytes, and goes on with the next', () => {
     const long = 'x'.repeat(IMPORT_MAX_LINE_BYTES + 10);
     const lines = split([long.slice(0, 40_000), long.slice(40_000), '\n{"ok":1}\n']);
-    expect(lines).toEqual([{ line: 1, tooLong: true }, { line: 2, text: '{"ok":1}' }]);
+    expect(lines).toEqual([
+      { line: 1, tooLong: true },
+      { line: 2, text: '{"ok":1}' },
+    ]);
   });
 });

@@ -5,7 +5,15 @@
  * `17.4.1` stays `17.4.1`), source from utm_source or the referrer,
  * channel from the GA4 grouping when the row names none.
  */
-import { copySessionAttributes, IMPORT_EARLIEST, IMPORT_FUTURE_SLACK_MS, importTimestampMs, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type ImportRow } from '@sightline/events-schema';
+import {
+  copySessionAttributes,
+  IMPORT_EARLIEST,
+  IMPORT_FUTURE_SLACK_MS,
+  importTimestampMs,
+  SCROLL_DEPTH_NONE,
+  STATUS_CODE_NONE,
+  type ImportRow,
+} from '@sightline/events-schema';
 import { classifyChannel } from '../enrich/channel.js';
 import { resolveSource } from '../enrich/source.js';
 import { BROWSER_NAMES, MOBILE_APPS, OS_NAMES } from '../enrich/user-agent.js';
@@ -15,9 +23,17 @@ import { clickhouseTime, type StagedRow } from './staged-row.js';
 const EXTRA_BROWSER_NAMES: Record<string, string> = { Edge: 'Microsoft Edge', 'Safari (in-app)': 'Mobile App', 'Android Webview': 'Mobile App' };
 const EXTRA_OS_NAMES: Record<string, string> = { Macintosh: 'Mac', 'OS X': 'Mac', 'Mac OS X': 'Mac', ChromeOS: 'Chrome OS' };
 const DEVICES: Record<string, string> = {
-  mobile: 'Mobile', smartphone: 'Mobile', phablet: 'Mobile', phone: 'Mobile', wearable: 'Mobile',
+  mobile: 'Mobile',
+  smartphone: 'Mobile',
+  phablet: 'Mobile',
+  phone: 'Mobile',
+  wearable: 'Mobile',
   tablet: 'Tablet',
-  desktop: 'Desktop', 'smart tv': 'Desktop', tv: 'Desktop', smarttv: 'Desktop', console: 'Desktop',
+  desktop: 'Desktop',
+  'smart tv': 'Desktop',
+  tv: 'Desktop',
+  smarttv: 'Desktop',
+  console: 'Desktop',
 };
 
 export function browserName(raw: string): string {
@@ -57,19 +73,26 @@ export function normaliseRow(row: ImportRow, ids: { importId: number; siteId: nu
   const ms = importTimestampMs(row.timestamp);
   if (ms < IMPORT_EARLIEST) return { ok: false, reason: 'timestamp is before 2000-01-01' };
   if (ms > now + IMPORT_FUTURE_SLACK_MS) return { ok: false, reason: 'timestamp is in the future' };
-  const hostname = row.hostname.trim().toLowerCase().replace(/^www\./, '');
+  const hostname = row.hostname
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
   // a referrer given as a URL is stored like live traffic's (host + path, no query); same-host referrers are no source
-  const resolved = /^https?:\/\//i.test(row.referrer) ? resolveSource({ referrer: row.referrer, pageUrl: `https://${hostname || 'invalid'}${row.pathname}`, pageHost: hostname }) : undefined;
+  const resolved = /^https?:\/\//i.test(row.referrer)
+    ? resolveSource({ referrer: row.referrer, pageUrl: `https://${hostname || 'invalid'}${row.pathname}`, pageHost: hostname })
+    : undefined;
   const referrer = resolved ? resolved.referrer : row.referrer;
   const source = row.source || row.utm_source || resolved?.source || '';
-  const channel = row.channel || classifyChannel({
-    source,
-    referrerHost: referrer ? (resolved?.referrer_host ?? referrerHostOf(referrer)) : '',
-    utm_source: row.utm_source,
-    utm_medium: row.utm_medium,
-    utm_campaign: row.utm_campaign,
-    click_id: row.click_id,
-  });
+  const channel =
+    row.channel ||
+    classifyChannel({
+      source,
+      referrerHost: referrer ? (resolved?.referrer_host ?? referrerHostOf(referrer)) : '',
+      utm_source: row.utm_source,
+      utm_medium: row.utm_medium,
+      utm_campaign: row.utm_campaign,
+      click_id: row.click_id,
+    });
   const os = osName(row.os);
   const propKeys = Object.keys(row.props);
   const staged: StagedRow = copySessionAttributes(

@@ -14,7 +14,12 @@ function firstIssue(error: { issues: Array<{ path: PropertyKey[]; message: strin
 }
 
 /** One NDJSON line of an upload → a staged row, or the reason it is rejected. */
-export function parseImportLine(text: string, format: ImportFormat, ids: { importId: number; siteId: number; line: number; replica?: number }, now: number): ParsedLine {
+export function parseImportLine(
+  text: string,
+  format: ImportFormat,
+  ids: { importId: number; siteId: number; line: number; replica?: number },
+  now: number,
+): ParsedLine {
   let json: unknown;
   try {
     json = JSON.parse(text);

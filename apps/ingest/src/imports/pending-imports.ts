@@ -12,7 +12,10 @@ export class PendingImports {
   /** Records the run's state: 'staged' is pending; any other state is not. */
   async note(run: { import_id: number; replica: number; state: string }): Promise<void> {
     if (run.state === 'staged') {
-      await this.db.query('INSERT INTO ingest.pending_imports (import_id, replica) VALUES ($1, $2) ON CONFLICT (import_id) DO UPDATE SET replica = EXCLUDED.replica, noted_at = now()', [run.import_id, run.replica]);
+      await this.db.query(
+        'INSERT INTO ingest.pending_imports (import_id, replica) VALUES ($1, $2) ON CONFLICT (import_id) DO UPDATE SET replica = EXCLUDED.replica, noted_at = now()',
+        [run.import_id, run.replica],
+      );
     } else {
       await this.db.query('DELETE FROM ingest.pending_imports WHERE import_id = $1', [run.import_id]);
     }

@@ -26,7 +26,20 @@ describe('sessionizeVisitor (imports → live sessionizer)', () => {
     const out = sessionizeVisitor(rows);
     expect(out.orphans.map((r) => r.line)).toEqual([rows[0]!.line]);
     expect(out.events).toHaveLength(5);
-    expect(out.sessions.map((s) => ({ sign: s.sign, version: s.version, pageviews: s.pageviews, events: s.events, is_bounce: s.is_bounce, duration: s.duration, engagement_ms: s.engagement_ms, entry: s.entry_page, exit: s.exit_page, channel: s.channel }))).toEqual([
+    expect(
+      out.sessions.map((s) => ({
+        sign: s.sign,
+        version: s.version,
+        pageviews: s.pageviews,
+        events: s.events,
+        is_bounce: s.is_bounce,
+        duration: s.duration,
+        engagement_ms: s.engagement_ms,
+        entry: s.entry_page,
+        exit: s.exit_page,
+        channel: s.channel,
+      })),
+    ).toEqual([
       { sign: 1, version: 1, pageviews: 2, events: 3, is_bounce: 0, duration: 3059, engagement_ms: 4000, entry: '/', exit: '/pricing', channel: 'Email' },
       { sign: 1, version: 1, pageviews: 1, events: 1, is_bounce: 1, duration: 0, engagement_ms: 0, entry: '/docs', exit: '/docs', channel: 'Direct' },
     ]);

@@ -15,7 +15,10 @@ export interface ImportsInstance extends ServiceInstance {
 }
 
 /** Imports inside the ingest service: the IngestService RPCs, the background writer, site.deleted cleanup. */
-export async function startImports(deps: { events: EventStore; bus: Bus; log: Logger; clock: () => Date; db?: Db }, options: { siteDeletedDurable?: string; replica?: number } = {}): Promise<ImportsInstance> {
+export async function startImports(
+  deps: { events: EventStore; bus: Bus; log: Logger; clock: () => Date; db?: Db },
+  options: { siteDeletedDurable?: string; replica?: number } = {},
+): Promise<ImportsInstance> {
   const store = new ImportStore(deps.events);
   const replica = options.replica ?? 0;
   const pending = deps.db ? new PendingImports(deps.db) : undefined;

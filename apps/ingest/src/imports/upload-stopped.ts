@@ -10,7 +10,8 @@ export class UploadStopped extends Error {
   }
 }
 
-export const uploadInterrupted = (): UploadStopped => new UploadStopped('upload interrupted: the body ended before its declared end; nothing was imported. Upload the file again.');
+export const uploadInterrupted = (): UploadStopped =>
+  new UploadStopped('upload interrupted: the body ended before its declared end; nothing was imported. Upload the file again.');
 
 export const uploadTooLarge = (maxBytes: number): UploadStopped =>
   new UploadStopped(`upload exceeds IMPORT_MAX_BYTES (${maxBytes} bytes); nothing was imported. Split the history into several imports.`);

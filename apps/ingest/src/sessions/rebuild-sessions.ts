@@ -1,4 +1,12 @@
-import { emptySessionAttributes, ENGAGEMENT, EVENTS_TABLE, PAGEVIEW, SESSION_ATTRIBUTE_COLUMNS, SESSION_ATTRIBUTES, SESSIONS_TABLE } from '@sightline/events-schema';
+import {
+  emptySessionAttributes,
+  ENGAGEMENT,
+  EVENTS_TABLE,
+  PAGEVIEW,
+  SESSION_ATTRIBUTE_COLUMNS,
+  SESSION_ATTRIBUTES,
+  SESSIONS_TABLE,
+} from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import { fromClickHouseTime, toClickHouseTime } from './clickhouse-time.js';
 import type { SessionCache } from './session-cache.js';
@@ -6,7 +14,19 @@ import type { SessionAttributes } from './session-event.js';
 import { SESSION_GAP_MINUTES, type LiveSession } from './sessionizer.js';
 import { repairVisit, type VisitFromEvents } from './visit-repair.js';
 
-const STATE_COLUMNS = ['visitor_id', 'start', 'timestamp', 'hostname', 'entry_page', 'exit_page', 'exit_hostname', 'pageviews', 'events', 'engagement_ms', 'import_id'];
+const STATE_COLUMNS = [
+  'visitor_id',
+  'start',
+  'timestamp',
+  'hostname',
+  'entry_page',
+  'exit_page',
+  'exit_hostname',
+  'pageviews',
+  'events',
+  'engagement_ms',
+  'import_id',
+];
 // Exact text for UInt64 ids and DateTime64 (JSON numbers lose precision past 2^53).
 const AS_TEXT = new Set(['visitor_id', 'start', 'timestamp']);
 const MINUTE_MS = 60_000;

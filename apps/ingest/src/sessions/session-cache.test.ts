@@ -7,7 +7,24 @@ const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 5, 12);
 
 function visit(session_id: string, visitor_id: string, last: number, marker = ''): LiveSession {
-  return { site_id: 1, session_id, visitor_id, marker, start: last, last, version: 1, hostname: 'a.test', entry_page: '/', exit_page: '/', exit_hostname: 'a.test', pageviews: 1, events: 1, engagement_ms: 0, attributes: {} as SessionAttributes, import_id: 0 };
+  return {
+    site_id: 1,
+    session_id,
+    visitor_id,
+    marker,
+    start: last,
+    last,
+    version: 1,
+    hostname: 'a.test',
+    entry_page: '/',
+    exit_page: '/',
+    exit_hostname: 'a.test',
+    pageviews: 1,
+    events: 1,
+    engagement_ms: 0,
+    attributes: {} as SessionAttributes,
+    import_id: 0,
+  };
 }
 
 describe('SessionCache', () => {

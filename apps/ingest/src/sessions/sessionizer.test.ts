@@ -9,16 +9,37 @@ const MIN = 60_000;
 function attrs(source: string): SessionAttributes {
   return {
     ...emptySessionAttributes(),
-    referrer: source === '' ? '' : `https://${source}/`, source, channel: source === '' ? 'Direct' : 'Referral',
-    country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop',
+    referrer: source === '' ? '' : `https://${source}/`,
+    source,
+    channel: source === '' ? 'Direct' : 'Referral',
+    country: 'DE',
+    region: 'DE-BE',
+    city: 2950159,
+    browser: 'Firefox',
+    browser_version: '120.0',
+    os: 'GNU/Linux',
+    device: 'Desktop',
+    screen: 'Laptop',
   };
 }
 
 function ev(name: string, at: number, path = '/', extra: Partial<SessionEvent> = {}): SessionEvent {
   return {
-    site_id: 7, at, name, visitor_id: '111', marker: '', hostname: 'example.com', pathname: path,
-    prop_keys: [], prop_values: [], engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
-    attributes: attrs('news.ycombinator.com'), ...extra,
+    site_id: 7,
+    at,
+    name,
+    visitor_id: '111',
+    marker: '',
+    hostname: 'example.com',
+    pathname: path,
+    prop_keys: [],
+    prop_values: [],
+    engagement_ms: 0,
+    scroll_depth: 255,
+    status_code: 0,
+    import_id: 0,
+    attributes: attrs('news.ycombinator.com'),
+    ...extra,
   };
 }
 
@@ -46,7 +67,13 @@ describe('sessionizer: the 30-minute rule', () => {
 
   it('writes the old version with sign -1 and the new with +1 on every update, so sum(sign) per visit is 1', () => {
     const out = sessionizeVisitor([ev('pageview', T0, '/a'), ev('signup', T0 + MIN), ev('pageview', T0 + 2 * MIN, '/b')]);
-    expect(out.sessionRows.map((r) => [r.version, r.sign])).toEqual([[1, 1], [1, -1], [2, 1], [2, -1], [3, 1]]);
+    expect(out.sessionRows.map((r) => [r.version, r.sign])).toEqual([
+      [1, 1],
+      [1, -1],
+      [2, 1],
+      [2, -1],
+      [3, 1],
+    ]);
     expect(out.sessionRows.reduce((s, r) => s + r.sign, 0)).toBe(1);
     // the -1 row repeats the state it cancels
     expect(out.sessionRows[1]).toEqual({ ...out.sessionRows[0], sign: -1 });
@@ -102,7 +129,10 @@ describe('sessionizer: engagement', () => {
     const sessions = finalRows(out.sessionRows);
     expect(sessions).toHaveLength(2);
     expect(sessions[0]).toMatchObject({ engagement_ms: 42_000, events: 1, is_bounce: 1, timestamp: '2025-03-10 10:00:00.000' });
-    expect(out.eventRows.filter((r) => r.name === 'engagement').map((r) => [r.engagement_ms, r.scroll_depth])).toEqual([[40_000, 60], [2_000, 90]]);
+    expect(out.eventRows.filter((r) => r.name === 'engagement').map((r) => [r.engagement_ms, r.scroll_depth])).toEqual([
+      [40_000, 60],
+      [2_000, 90],
+    ]);
   });
 
   it('drops an engagement with no live visit and counts it', () => {
@@ -119,7 +149,10 @@ describe('sessionizer: applyEvent with a visit found by another key', () => {
     const after = applyEvent(before.session, ev('pageview', Date.parse('2025-03-11T00:10:00Z'), '/b', { visitor_id: 'today' }));
     expect(after.session?.session_id).toBe(before.session?.session_id);
     expect(after.eventRow).toMatchObject({ visitor_id: 'yesterday', session_id: before.session?.session_id });
-    expect(after.sessionVersions.map((v) => [v.sign, v.session.version])).toEqual([[-1, 1], [1, 2]]);
+    expect(after.sessionVersions.map((v) => [v.sign, v.session.version])).toEqual([
+      [-1, 1],
+      [1, 2],
+    ]);
     const last = after.sessionVersions.at(-1)!;
     expect(sessionRow(last.session, last.sign)).toMatchObject({ duration: 15 * 60, pageviews: 2 });
   });

@@ -5,18 +5,53 @@ import { repairVisit, takeCorrection, type VisitFromEvents } from './visit-repai
 
 const ATTRIBUTES = {
   ...emptySessionAttributes(),
-  source: 'Google', channel: 'Organic Search', country: 'DE', region: 'DE-BE', city: 2950159, browser: 'Firefox', browser_version: '120.0', os: 'GNU/Linux', device: 'Desktop', screen: 'Laptop',
+  source: 'Google',
+  channel: 'Organic Search',
+  country: 'DE',
+  region: 'DE-BE',
+  city: 2950159,
+  browser: 'Firefox',
+  browser_version: '120.0',
+  os: 'GNU/Linux',
+  device: 'Desktop',
+  screen: 'Laptop',
 };
 const T0 = Date.parse('2025-03-10T12:00:00.000Z');
 const min = (n: number) => T0 + n * 60_000;
 
 const stored: LiveSession = {
-  site_id: 1, session_id: '77', visitor_id: '5', marker: '', start: min(0), last: min(2), version: 2, hostname: 'example.com',
-  entry_page: '/a', exit_page: '/b', exit_hostname: 'example.com', pageviews: 2, events: 2, engagement_ms: 1000, attributes: ATTRIBUTES, import_id: 0,
+  site_id: 1,
+  session_id: '77',
+  visitor_id: '5',
+  marker: '',
+  start: min(0),
+  last: min(2),
+  version: 2,
+  hostname: 'example.com',
+  entry_page: '/a',
+  exit_page: '/b',
+  exit_hostname: 'example.com',
+  pageviews: 2,
+  events: 2,
+  engagement_ms: 1000,
+  attributes: ATTRIBUTES,
+  import_id: 0,
 };
 const fromEvents = (over: Partial<VisitFromEvents> = {}): VisitFromEvents => ({
-  site_id: 1, session_id: '77', visitor_id: '5', events: 2, pageviews: 2, engagement_ms: 1000, first: min(0), last: min(2),
-  hostname: 'example.com', entry_page: '/a', exit_page: '/b', exit_hostname: 'example.com', attributes: ATTRIBUTES, ...over,
+  site_id: 1,
+  session_id: '77',
+  visitor_id: '5',
+  events: 2,
+  pageviews: 2,
+  engagement_ms: 1000,
+  first: min(0),
+  last: min(2),
+  hostname: 'example.com',
+  entry_page: '/a',
+  exit_page: '/b',
+  exit_hostname: 'example.com',
+  attributes: ATTRIBUTES,
+  ...over,
 });
 
 describe('repairVisit', () => {
@@ -29,8 +64,21 @@ describe('repairVisit', () => {
   });
 
   it('adds the lost tail: counts, last event and exit page from the events; a new version that cancels the stored one', () => {
-    const repaired = repairVisit(stored, fromEvents({ events: 4, pageviews: 3, engagement_ms: 6000, last: min(5), exit_page: '/d', exit_hostname: 'shop.example.com' }));
-    expect(repaired).toMatchObject({ version: 3, events: 4, pageviews: 3, engagement_ms: 6000, start: min(0), last: min(5), entry_page: '/a', exit_page: '/d', exit_hostname: 'shop.example.com' });
+    const repaired = repairVisit(
+      stored,
+      fromEvents({ events: 4, pageviews: 3, engagement_ms: 6000, last: min(5), exit_page: '/d', exit_hostname: 'shop.example.com' }),
+    );
+    expect(repaired).toMatchObject({
+      version: 3,
+      events: 4,
+      pageviews: 3,
+      engagement_ms: 6000,
+      start: min(0),
+      last: min(5),
+      entry_page: '/a',
+      exit_page: '/d',
+      exit_hostname: 'shop.example.com',
+    });
     expect(repaired?.unwritten).toEqual({ cancels: stored });
   });
 
@@ -40,8 +88,21 @@ describe('repairVisit', () => {
   });
 
   it('makes a visit none of whose rows were stored from its events, with nothing to cancel', () => {
-    const repaired = repairVisit(undefined, fromEvents({ session_id: '88', events: 1, pageviews: 1, engagement_ms: 0, first: min(3), last: min(3), entry_page: '/x', exit_page: '/x' }));
-    expect(repaired).toMatchObject({ session_id: '88', version: 1, start: min(3), last: min(3), pageviews: 1, events: 1, entry_page: '/x', exit_page: '/x', attributes: ATTRIBUTES });
+    const repaired = repairVisit(
+      undefined,
+      fromEvents({ session_id: '88', events: 1, pageviews: 1, engagement_ms: 0, first: min(3), last: min(3), entry_page: '/x', exit_page: '/x' }),
+    );
+    expect(repaired).toMatchObject({
+      session_id: '88',
+      version: 1,
+      start: min(3),
+      last: min(3),
+      pageviews: 1,
+      events: 1,
+      entry_page: '/x',
+      exit_page: '/x',
+      attributes: ATTRIBUTES,
+    });
     expect(repaired?.unwritten).toEqual({ cancels: null });
   });
 });
@@ -50,9 +111,15 @@ describe('takeCorrection', () => {
   it('writes a repair once: the stored version cancelled, the repaired one added', () => {
     const repaired = repairVisit(stored, fromEvents({ events: 3, pageviews: 3, last: min(4), exit_page: '/c' }))!;
     const versions = takeCorrection(repaired);
-    expect(versions).toEqual([{ session: stored, sign: -1 }, { session: repaired, sign: 1 }]);
+    expect(versions).toEqual([
+      { session: stored, sign: -1 },
+      { session: repaired, sign: 1 },
+    ]);
     const rows = versions.map((v) => sessionRow(v.session, v.sign));
-    expect(rows.map((r) => [r.sign, r.version, r.pageviews, r.duration])).toEqual([[-1, 2, 2, 120], [1, 3, 3, 240]]);
+    expect(rows.map((r) => [r.sign, r.version, r.pageviews, r.duration])).toEqual([
+      [-1, 2, 2, 120],
+      [1, 3, 3, 240],
+    ]);
     expect(takeCorrection(repaired)).toEqual([]);
   });
 

@@ -10,15 +10,20 @@ import { tableGeo } from '../table-geo.js';
  */
 export function site(overrides: Partial<TrackedSite> & { site_id: number }): TrackedSite {
   return {
-    account_id: 1, domain: 'example.com', timezone: 'UTC', tracking_active: true,
-    hostnames: { allowed: [], blocked: [] }, blocked_ips: [], countries: { allowed: [], blocked: [] }, ...overrides,
+    account_id: 1,
+    domain: 'example.com',
+    timezone: 'UTC',
+    tracking_active: true,
+    hostnames: { allowed: [], blocked: [] },
+    blocked_ips: [],
+    countries: { allowed: [], blocked: [] },
+    ...overrides,
   };
 }
 
 export function mapSiteResolver(sites: Record<string, TrackedSite>): SiteResolver {
   return { resolve: async (key) => sites[key] ?? null };
 }
-
 
 export function fixturePorts(sites: Record<string, TrackedSite>, geo: Record<string, GeoInfo>, clock: Clock): IngestPorts {
   return { sites: mapSiteResolver(sites), enricher: createEnricher(), geo: tableGeo(geo), clock };

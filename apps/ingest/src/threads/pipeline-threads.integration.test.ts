@@ -20,7 +20,15 @@ const at = (minutes: number) => new Date(Date.parse(NOW) - 3_600_000 + minutes *
 
 /** A collected message as the bus hands it to pipeline workers: its JSON text. */
 function pageview(visitor: number, minute: number, page: string): string {
-  return JSON.stringify({ k: 'threadkey001', n: 'pageview', u: `https://example.com${page}`, d: 'example.com', ts: at(minute), ip: `198.51.100.${visitor}`, ua: FIREFOX });
+  return JSON.stringify({
+    k: 'threadkey001',
+    n: 'pageview',
+    u: `https://example.com${page}`,
+    d: 'example.com',
+    ts: at(minute),
+    ip: `198.51.100.${visitor}`,
+    ua: FIREFOX,
+  });
 }
 
 // Every event of this file lies in the same hour before NOW: the rebuild after a worker
@@ -41,7 +49,9 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
   });
 
   /** Pipeline threads on this file's stores, small batches, fixture geo unless the test says otherwise. */
-  function startThreads(options: Pick<PipelineThreadsOptions, 'workers' | 'shards' | 'sites' | 'log'> & Partial<PipelineThreadsOptions>): Promise<PipelineThreads> {
+  function startThreads(
+    options: Pick<PipelineThreadsOptions, 'workers' | 'shards' | 'sites' | 'log'> & Partial<PipelineThreadsOptions>,
+  ): Promise<PipelineThreads> {
     return PipelineThreads.start({
       store,
       salts: new DailySalts(db, clock.clock),
@@ -60,7 +70,8 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
       log: captureLog('ingest', 'info').log,
       geo: { kind: 'dbip' },
     });
-    const from = (ip: string) => JSON.stringify({ k: 'threadkey001', n: 'pageview', u: 'https://example.com/geo', d: 'example.com', ts: at(0), ip, ua: FIREFOX });
+    const from = (ip: string) =>
+      JSON.stringify({ k: 'threadkey001', n: 'pageview', u: 'https://example.com/geo', d: 'example.com', ts: at(0), ip, ua: FIREFOX });
     try {
       // one visitor on each worker's shard
       await Promise.all([threads.handle(from('8.8.8.8'), false, 1, 0), threads.handle(from('217.0.0.1'), false, 2, 1)]);
@@ -87,7 +98,9 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     try {
       // a new visitor's pageview is 2 rows (the event, its visit's first version): one per worker fills its batch
       const stored = Promise.all([threads.handle(pageview(41, 5, '/share'), false, 1, 0), threads.handle(pageview(42, 5, '/share'), false, 2, 1)]);
-      const late = new Promise((_, reject) => setTimeout(() => reject(new Error('not written: a worker waited for the whole INGEST_BATCH_ROWS')), 15_000).unref());
+      const late = new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('not written: a worker waited for the whole INGEST_BATCH_ROWS')), 15_000).unref(),
+      );
       await Promise.race([stored, late]);
     } finally {
       await threads.close();
@@ -95,7 +108,7 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 35')).toEqual([{ n: 2 }]);
   }, 60_000);
 
-  it('a backlog\'s messages (stored in the bus longer than INGEST_BATCH_MAX_DELAY_MS before their delivery) are batched to the whole INGEST_BATCH_ROWS by the workers', async () => {
+  it("a backlog's messages (stored in the bus longer than INGEST_BATCH_MAX_DELAY_MS before their delivery) are batched to the whole INGEST_BATCH_ROWS by the workers", async () => {
     const threads = await startThreads({
       workers: 2,
       shards: [0, 1],
@@ -106,7 +119,10 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     let stored: Promise<unknown> | undefined;
     try {
       const anHourAgo = Date.now() - 3_600_000;
-      stored = Promise.all([threads.handle(pageview(43, 5, '/backlog'), false, 1, 0, anHourAgo), threads.handle(pageview(44, 5, '/backlog'), false, 2, 1, anHourAgo)]);
+      stored = Promise.all([
+        threads.handle(pageview(43, 5, '/backlog'), false, 1, 0, anHourAgo),
+        threads.handle(pageview(44, 5, '/backlog'), false, 2, 1, anHourAgo),
+      ]);
       // each worker holds its share, yet waits for more
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await store.query('SELECT count() AS n FROM events WHERE site_id = 38')).toEqual([{ n: 0 }]);
@@ -175,52 +191,63 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     { site: 31, entry: 'dying-pipeline-worker.ts', replacement: 'starts at once' },
     // its replacement fails to load once, and the lane tries again after a pause
     { site: 34, entry: 'flaky-restart-pipeline-worker.ts', replacement: 'fails to start once' },
-  ])('a worker that dies between a batch’s events and sessions inserts ($replacement): the bus’s redeliveries are stored once and the visits come out whole', async ({ site: siteId, entry }) => {
-    const captured = captureLog('ingest', 'info');
-    const starts = await mkdtemp(path.join(os.tmpdir(), 'sightline-worker-starts-'));
-    process.env.SIGHTLINE_TEST_WORKER_STARTS = starts;
-    const threads = await startThreads({
-      workers: 1,
-      shards: [0],
-      sites: mapSiteResolver({ threadkey001: site({ site_id: siteId }) }),
-      log: captured.log,
-      workerEntry: new URL(`./test-fixtures/${entry}`, import.meta.url),
-    });
-    // as the bus does: a message whose handling failed comes again, marked redelivered, with its sequence
-    let seq = 0;
-    const deliver = async (raw: string): Promise<'first' | 'again'> => {
-      const streamSeq = (seq += 1);
+  ])(
+    'a worker that dies between a batch’s events and sessions inserts ($replacement): the bus’s redeliveries are stored once and the visits come out whole',
+    async ({ site: siteId, entry }) => {
+      const captured = captureLog('ingest', 'info');
+      const starts = await mkdtemp(path.join(os.tmpdir(), 'sightline-worker-starts-'));
+      process.env.SIGHTLINE_TEST_WORKER_STARTS = starts;
+      const threads = await startThreads({
+        workers: 1,
+        shards: [0],
+        sites: mapSiteResolver({ threadkey001: site({ site_id: siteId }) }),
+        log: captured.log,
+        workerEntry: new URL(`./test-fixtures/${entry}`, import.meta.url),
+      });
+      // as the bus does: a message whose handling failed comes again, marked redelivered, with its sequence
+      let seq = 0;
+      const deliver = async (raw: string): Promise<'first' | 'again'> => {
+        const streamSeq = (seq += 1);
+        try {
+          await threads.handle(raw, false, streamSeq, 0);
+          return 'first';
+        } catch {
+          await threads.handle(raw, true, streamSeq, 0);
+          return 'again';
+        }
+      };
       try {
-        await threads.handle(raw, false, streamSeq, 0);
-        return 'first';
-      } catch {
-        await threads.handle(raw, true, streamSeq, 0);
-        return 'again';
+        // three visitors, two pageviews each, stored; then two more each, in the batch during which the worker dies
+        const first = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 0, '/a'), pageview(v, 1, '/b')]).map(deliver));
+        expect(first.every((d) => d === 'first')).toBe(true);
+        const second = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 2, v === 2 ? '/die' : '/c'), pageview(v, 3, '/d')]).map(deliver));
+        expect(second).toEqual(Array(6).fill('again'));
+        expect(captured.records().some((r) => r.msg === 'ingest pipeline worker stopped; starting a new one' && r.code === 70)).toBe(true);
+        if (entry.startsWith('flaky')) {
+          expect(
+            captured
+              .records()
+              .filter((r) => r.msg === 'ingest pipeline worker could not be started; trying again')
+              .map((r) => r.attempt),
+          ).toEqual([0]);
+        }
+      } finally {
+        await threads.close();
+        delete process.env.SIGHTLINE_TEST_WORKER_STARTS;
+        await rm(starts, { recursive: true, force: true });
       }
-    };
-    try {
-      // three visitors, two pageviews each, stored; then two more each, in the batch during which the worker dies
-      const first = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 0, '/a'), pageview(v, 1, '/b')]).map(deliver));
-      expect(first.every((d) => d === 'first')).toBe(true);
-      const second = await Promise.all([1, 2, 3].flatMap((v) => [pageview(v, 2, v === 2 ? '/die' : '/c'), pageview(v, 3, '/d')]).map(deliver));
-      expect(second).toEqual(Array(6).fill('again'));
-      expect(captured.records().some((r) => r.msg === 'ingest pipeline worker stopped; starting a new one' && r.code === 70)).toBe(true);
-      if (entry.startsWith('flaky')) {
-        expect(captured.records().filter((r) => r.msg === 'ingest pipeline worker could not be started; trying again').map((r) => r.attempt)).toEqual([0]);
-      }
-    } finally {
-      await threads.close();
-      delete process.env.SIGHTLINE_TEST_WORKER_STARTS;
-      await rm(starts, { recursive: true, force: true });
-    }
-    const count = async (sql: string) => Number((await store.query<{ n: number }>(sql))[0]?.n);
-    // the dead worker's events insert went in; their redeliveries found them and wrote none again
-    expect(await count(`SELECT count() AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
-    expect(await count(`SELECT uniqExact(visitor_id, pathname) AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
-    // its sessions insert never happened: the new worker's rebuild repaired the three visits
-    const visits = await store.query(`SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = ${siteId}`);
-    expect(visits).toEqual([{ visits: 3, pageviews: 12, duration: 3 * 180 }]);
-  }, 60_000);
+      const count = async (sql: string) => Number((await store.query<{ n: number }>(sql))[0]?.n);
+      // the dead worker's events insert went in; their redeliveries found them and wrote none again
+      expect(await count(`SELECT count() AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
+      expect(await count(`SELECT uniqExact(visitor_id, pathname) AS n FROM events WHERE site_id = ${siteId}`)).toBe(12);
+      // its sessions insert never happened: the new worker's rebuild repaired the three visits
+      const visits = await store.query(
+        `SELECT sum(sign) AS visits, sum(pageviews * sign) AS pageviews, sum(duration * sign) AS duration FROM sessions WHERE site_id = ${siteId}`,
+      );
+      expect(visits).toEqual([{ visits: 3, pageviews: 12, duration: 3 * 180 }]);
+    },
+    60_000,
+  );
 
   // last in the file: the tracer provider it starts is the process's from then on
   it('with tracing on, a worker’s batch spans are exported by the main thread: linked to each message’s consume span, and parents of the inserts the main thread runs', async () => {
@@ -229,7 +256,12 @@ describe.skipIf(!gate.available)('ingest pipeline worker threads', () => {
     const consumed: SpanContext[] = [];
     let spans: ReturnType<InMemorySpanExporter['getFinishedSpans']>;
     try {
-      const threads = await startThreads({ workers: 1, shards: [0], sites: mapSiteResolver({ threadkey001: site({ site_id: 36 }) }), log: captureLog('ingest', 'info').log });
+      const threads = await startThreads({
+        workers: 1,
+        shards: [0],
+        sites: mapSiteResolver({ threadkey001: site({ site_id: 36 }) }),
+        log: captureLog('ingest', 'info').log,
+      });
       try {
         // as start-ingest does: each message handled inside its consume span
         const tracer = trace.getTracer('test');

@@ -47,7 +47,10 @@ export class PipelineThreads implements IngestCore {
   readonly takesPayloadText = true;
   private readonly laneOfShard = new Map<number, Lane>();
 
-  private constructor(private readonly lanes: Lane[], shards: readonly number[]) {
+  private constructor(
+    private readonly lanes: Lane[],
+    shards: readonly number[],
+  ) {
     shards.forEach((shard, i) => this.laneOfShard.set(shard, lanes[i % lanes.length]!));
   }
 
@@ -192,7 +195,9 @@ class Lane {
     }
     let sites: [string, Awaited<ReturnType<SiteResolver['resolve']>>][];
     try {
-      sites = await Promise.all([...keys].map(async (key) => [key, await this.options.sites.resolve(key)] as [string, Awaited<ReturnType<SiteResolver['resolve']>>]));
+      sites = await Promise.all(
+        [...keys].map(async (key) => [key, await this.options.sites.resolve(key)] as [string, Awaited<ReturnType<SiteResolver['resolve']>>]),
+      );
     } catch (error) {
       // as on one thread: an event whose site cannot be looked up stays unacked and comes back
       for (const event of events) this.settle(event.id, error instanceof Error ? error : new Error(String(error)));

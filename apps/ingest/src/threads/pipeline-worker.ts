@@ -104,7 +104,10 @@ port.on('message', (message: ToWorker) => {
       return;
     case 'close':
       // the last batches' spans leave before the main thread hears it is finished
-      finished(message.id, core.close().then(() => tracing?.shutdown()));
+      finished(
+        message.id,
+        core.close().then(() => tracing?.shutdown()),
+      );
       return;
   }
 });

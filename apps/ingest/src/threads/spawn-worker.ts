@@ -21,5 +21,9 @@ export function spawnTsWorker(entry: URL, workerData: unknown): Worker {
  * Resolved on demand: the compiled image never needs tsx.
  */
 function tsxEsmApi(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  return pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
 }

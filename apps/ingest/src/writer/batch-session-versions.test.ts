@@ -10,7 +10,22 @@ function visitRows(visitor: string, times: number[], names: string[], initial?: 
   let live = initial;
   const rows: SessionVersion[] = [];
   times.forEach((at, i) => {
-    const step = applyEvent(live, { site_id: 3, at, name: names[i] ?? 'pageview', visitor_id: visitor, marker: '', hostname: 'example.com', pathname: `/p${i}`, prop_keys: [], prop_values: [], engagement_ms: names[i] === 'engagement' ? 1500 : 0, scroll_depth: 255, status_code: 0, import_id: 0, attributes });
+    const step = applyEvent(live, {
+      site_id: 3,
+      at,
+      name: names[i] ?? 'pageview',
+      visitor_id: visitor,
+      marker: '',
+      hostname: 'example.com',
+      pathname: `/p${i}`,
+      prop_keys: [],
+      prop_values: [],
+      engagement_ms: names[i] === 'engagement' ? 1500 : 0,
+      scroll_depth: 255,
+      status_code: 0,
+      import_id: 0,
+      attributes,
+    });
     live = step.session;
     rows.push(...step.sessionVersions);
   });
@@ -40,7 +55,10 @@ describe('BatchSessionVersions', () => {
     const a2 = visitRows('11', [t0 + 3 * minute, t0 + 4 * minute], ['pageview', 'pageview'], a1.live);
     const b = visitRows('22', [t0 + minute, t0 + 2 * minute, t0 + 3 * minute, t0 + 4 * minute], []);
     const c = visitRows('33', [t0, t0 + 31 * minute + 1, t0 + 32 * minute], []);
-    const raw = [[...a1.rows, ...c.rows], [...a2.rows, ...b.rows]];
+    const raw = [
+      [...a1.rows, ...c.rows],
+      [...a2.rows, ...b.rows],
+    ];
 
     const written: SessionRow[] = [];
     for (const batchRows of raw) {

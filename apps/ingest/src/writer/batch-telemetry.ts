@@ -18,16 +18,20 @@ export function currentSpanContext(): SpanContext | undefined {
  * One span per write stage and attempt (`sightline.batch.stage`: events, sessions).
  */
 export function inBatchWriteSpan<T>(links: readonly SpanContext[], attributes: Record<string, number | string>, run: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan('ingest batch write', { kind: SpanKind.INTERNAL, root: true, links: links.map((link) => ({ context: link })), attributes }, async (span) => {
-    try {
-      return await run();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    'ingest batch write',
+    { kind: SpanKind.INTERNAL, root: true, links: links.map((link) => ({ context: link })), attributes },
+    async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** What a stored batch adds to the metrics: plain data, so a pipeline worker can hand it to the main thread, whose registry is served. */
@@ -40,7 +44,10 @@ export interface StoredBatchFigures {
 }
 
 /** `eventTimes`: each stored event's time, ms since the epoch (NaN when unreadable: no lag observed). */
-export function storedBatchFigures(batch: { eventTimes: readonly number[]; rows: number; drops: Iterable<{ reason: string; count: number }> }, nowMs = Date.now()): StoredBatchFigures {
+export function storedBatchFigures(
+  batch: { eventTimes: readonly number[]; rows: number; drops: Iterable<{ reason: string; count: number }> },
+  nowMs = Date.now(),
+): StoredBatchFigures {
   const lagSeconds: number[] = [];
   for (const at of batch.eventTimes) if (Number.isFinite(at)) lagSeconds.push(Math.max(0, nowMs - at) / 1000);
   return { rows: batch.rows, events: batch.eventTimes.length, lagSeconds, drops: [...batch.drops].map((d) => [d.reason, d.count]) };

@@ -35,8 +35,19 @@ function withOutage(store: EventStore, down: (table: string) => boolean): EventS
 
 function part(at: number) {
   const step = applyEvent(undefined, {
-    site_id: 5, at, name: 'pageview', visitor_id: String(at), marker: '', hostname: 'example.com', pathname: '/', prop_keys: [], prop_values: [],
-    engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0,
+    site_id: 5,
+    at,
+    name: 'pageview',
+    visitor_id: String(at),
+    marker: '',
+    hostname: 'example.com',
+    pathname: '/',
+    prop_keys: [],
+    prop_values: [],
+    engagement_ms: 0,
+    scroll_depth: 255,
+    status_code: 0,
+    import_id: 0,
     attributes: { ...emptySessionAttributes(), channel: 'Direct', device: 'Desktop' },
   });
   return { events: [step.eventRow!], sessions: step.sessionVersions, drops: [] };
@@ -111,7 +122,7 @@ describe('BatchWriter on chDB', () => {
     await writer.close();
   });
 
-  it('minRows: a batch of messages that waited in the stream longer than backlogAfterMs (default maxDelayMs) is a backlog\'s, and grows to maxRows', async () => {
+  it("minRows: a batch of messages that waited in the stream longer than backlogAfterMs (default maxDelayMs) is a backlog's, and grows to maxRows", async () => {
     await store.command('TRUNCATE TABLE events');
     const eventsInserts: number[] = [];
     const counted = aroundInserts(store, async (table, rows, insert) => {
@@ -160,7 +171,7 @@ describe('BatchWriter on chDB', () => {
     await writer.close();
   });
 
-  it('inserts the next batch\'s events while this batch\'s sessions are in flight, never a batch\'s sessions before its events or before the previous batch\'s sessions', async () => {
+  it("inserts the next batch's events while this batch's sessions are in flight, never a batch's sessions before its events or before the previous batch's sessions", async () => {
     await store.command('TRUNCATE TABLE events');
     await store.command('TRUNCATE TABLE sessions');
     const log: string[] = [];
@@ -202,8 +213,16 @@ describe('BatchWriter on chDB', () => {
   });
 
   it('rejects every batch still waiting in either stage when it closes with the store down', async () => {
-    const writer = new BatchWriter(withOutage(store, (t) => t === 'sessions'), { maxRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 20 });
-    const outcomes = [writer.add(part(30_000)), writer.add(part(40_000))].map((p) => p.then(() => 'stored', () => 'rejected'));
+    const writer = new BatchWriter(
+      withOutage(store, (t) => t === 'sessions'),
+      { maxRows: 2, maxDelayMs: 60_000, retryBaseMs: 10, retryMaxMs: 20 },
+    );
+    const outcomes = [writer.add(part(30_000)), writer.add(part(40_000))].map((p) =>
+      p.then(
+        () => 'stored',
+        () => 'rejected',
+      ),
+    );
     await new Promise((r) => setTimeout(r, 100));
     await writer.close(50);
     expect(await Promise.all(outcomes)).toEqual(['rejected', 'rejected']);
@@ -214,9 +233,16 @@ describe('BatchWriter on chDB', () => {
     await store.command('TRUNCATE TABLE sessions');
     let sessionsDown = true;
     const errors: number[] = [];
-    const writer = new BatchWriter(withOutage(store, (t) => t === 'sessions' && sessionsDown), {
-      maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40, onInsertError: (_e, attempt) => errors.push(attempt),
-    });
+    const writer = new BatchWriter(
+      withOutage(store, (t) => t === 'sessions' && sessionsDown),
+      {
+        maxRows: 1000,
+        maxDelayMs: 10,
+        retryBaseMs: 20,
+        retryMaxMs: 40,
+        onInsertError: (_e, attempt) => errors.push(attempt),
+      },
+    );
     let stored = false;
     const added = writer.add(part(3_000)).then(() => (stored = true));
     await new Promise((r) => setTimeout(r, 300));
@@ -232,12 +258,17 @@ describe('BatchWriter on chDB', () => {
   it('acks a bus message only after its insert: an outage leaves it unacked and it is stored once the store is back', async () => {
     await store.command('TRUNCATE TABLE events');
     let down = true;
-    const writer = new BatchWriter(withOutage(store, () => down), { maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40 });
+    const writer = new BatchWriter(
+      withOutage(store, () => down),
+      { maxRows: 1000, maxDelayMs: 10, retryBaseMs: 20, retryMaxMs: 40 },
+    );
     const bus = new LocalBus<UntypedSubjects>();
     await bus.ensureStreams([{ name: 'WTEST', subjects: ['wtest.>'] }]);
     const acked: number[] = [];
     const sub = await bus.consume({
-      stream: 'WTEST', durable: 'w', ackWaitMs: 10_000,
+      stream: 'WTEST',
+      durable: 'w',
+      ackWaitMs: 10_000,
       handler: async (msg) => {
         await writer.add(part((msg.data as { at: number }).at));
         await msg.ack();

@@ -1,4 +1,13 @@
-import { DROPPED_EVENTS_TABLE, eventRowTsv, EVENTS_TABLE, LATE_EVENT_DAYS_TABLE, sessionAttributesTsv, SESSIONS_TABLE, type EventRow, type SessionAttributes } from '@sightline/events-schema';
+import {
+  DROPPED_EVENTS_TABLE,
+  eventRowTsv,
+  EVENTS_TABLE,
+  LATE_EVENT_DAYS_TABLE,
+  sessionAttributesTsv,
+  SESSIONS_TABLE,
+  type EventRow,
+  type SessionAttributes,
+} from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import type { Drop } from '../pipeline/drop-reasons.js';
@@ -6,7 +15,14 @@ import type { SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
 import { fromClickHouseTime } from '../sessions/clickhouse-time.js';
 import { DEFAULT_ROW_FORMAT, eventLinesTsv, sessionVersionsTsv, visitAttributesTsv, type RowFormat } from './tab-separated-rows.js';
-import { MAX_BATCH_LINKS, currentSpanContext, inBatchWriteSpan, recordStoredBatchFigures, storedBatchFigures, type StoredBatchFigures } from './batch-telemetry.js';
+import {
+  MAX_BATCH_LINKS,
+  currentSpanContext,
+  inBatchWriteSpan,
+  recordStoredBatchFigures,
+  storedBatchFigures,
+  type StoredBatchFigures,
+} from './batch-telemetry.js';
 
 export interface BatchWriterOptions {
   /** flush once this many rows wait (events + session versions + drop counters) */
@@ -304,7 +320,12 @@ export class BatchWriter {
   private async writeStage(batch: Batch, stage: string, tables: readonly Table[]): Promise<boolean> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const attributes = { 'sightline.batch.stage': stage, 'sightline.batch.events': batch.eventSites.length, 'sightline.batch.rows': batch.rows, 'sightline.batch.attempt': attempt };
+        const attributes = {
+          'sightline.batch.stage': stage,
+          'sightline.batch.events': batch.eventSites.length,
+          'sightline.batch.rows': batch.rows,
+          'sightline.batch.attempt': attempt,
+        };
         await inBatchWriteSpan(batch.links, attributes, async () => {
           for (const table of tables) await this.insertOnce(batch, table);
         });

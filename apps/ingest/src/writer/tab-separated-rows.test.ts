@@ -34,10 +34,66 @@ function visitParts(): BatchPart[] {
   };
   const base = Date.UTC(2026, 2, 29, 0, 59, 59, 999);
   const events: Omit<SessionEvent, 'attributes'>[] = [
-    { site_id: 7, at: base, name: 'pageview', visitor_id: '18446744073709551615', marker: '', hostname: 'example.com', pathname: '/a\tb\\c', prop_keys: [], prop_values: [], engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0 },
-    { site_id: 7, at: base + 1, name: 'signup', visitor_id: '18446744073709551615', marker: '', hostname: 'example.com', pathname: AWKWARD.join('/'), prop_keys: AWKWARD.map((_, i) => `k${i},'`), prop_values: AWKWARD, engagement_ms: 0, scroll_depth: 255, status_code: 0, import_id: 0 },
-    { site_id: 7, at: base + 60_000, name: 'engagement', visitor_id: '18446744073709551615', marker: '', hostname: 'example.com', pathname: '/', prop_keys: [], prop_values: [], engagement_ms: 4_294_967_295, scroll_depth: 100, status_code: 404, import_id: 0 },
-    { site_id: 7, at: base + 120_000, name: 'pageview', visitor_id: '18446744073709551615', marker: '', hostname: 'näive.example', pathname: '/line\nfeed', prop_keys: ['empty'], prop_values: [''], engagement_ms: 0, scroll_depth: 0, status_code: 200, import_id: 0 },
+    {
+      site_id: 7,
+      at: base,
+      name: 'pageview',
+      visitor_id: '18446744073709551615',
+      marker: '',
+      hostname: 'example.com',
+      pathname: '/a\tb\\c',
+      prop_keys: [],
+      prop_values: [],
+      engagement_ms: 0,
+      scroll_depth: 255,
+      status_code: 0,
+      import_id: 0,
+    },
+    {
+      site_id: 7,
+      at: base + 1,
+      name: 'signup',
+      visitor_id: '18446744073709551615',
+      marker: '',
+      hostname: 'example.com',
+      pathname: AWKWARD.join('/'),
+      prop_keys: AWKWARD.map((_, i) => `k${i},'`),
+      prop_values: AWKWARD,
+      engagement_ms: 0,
+      scroll_depth: 255,
+      status_code: 0,
+      import_id: 0,
+    },
+    {
+      site_id: 7,
+      at: base + 60_000,
+      name: 'engagement',
+      visitor_id: '18446744073709551615',
+      marker: '',
+      hostname: 'example.com',
+      pathname: '/',
+      prop_keys: [],
+      prop_values: [],
+      engagement_ms: 4_294_967_295,
+      scroll_depth: 100,
+      status_code: 404,
+      import_id: 0,
+    },
+    {
+      site_id: 7,
+      at: base + 120_000,
+      name: 'pageview',
+      visitor_id: '18446744073709551615',
+      marker: '',
+      hostname: 'näive.example',
+      pathname: '/line\nfeed',
+      prop_keys: ['empty'],
+      prop_values: [''],
+      engagement_ms: 0,
+      scroll_depth: 0,
+      status_code: 200,
+      import_id: 0,
+    },
   ];
   let live: LiveSession | undefined;
   return events.map((event) => {
@@ -70,7 +126,12 @@ describe('events and sessions rows as TabSeparated', () => {
 
   it('cover every column of the events and sessions tables', async () => {
     const store = stores.get('tsv')!;
-    const columns = async (table: string) => (await store.query<{ name: string }>('SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} ORDER BY name', { t: table })).map((c) => c.name);
+    const columns = async (table: string) =>
+      (
+        await store.query<{ name: string }>('SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} ORDER BY name', {
+          t: table,
+        })
+      ).map((c) => c.name);
     expect([...EVENT_ROW_TSV_COLUMNS].sort()).toEqual(await columns('events'));
     expect([...SESSION_ROW_TSV_COLUMNS].sort()).toEqual(await columns('sessions'));
   });
@@ -90,16 +151,54 @@ describe('events and sessions rows as TabSeparated', () => {
 
     // and what was meant, by hand
     expect(events.map((e) => e.name)).toEqual(['pageview', 'signup', 'engagement', 'pageview']);
-    expect(events[0]).toMatchObject({ visitor: '18446744073709551615', pathname: '/a\tb\\c', timestamp: '2026-03-29 00:59:59.999', city: 4_294_967_295, utm_campaign: 'spring\tsale\\2026', utm_term: "o'brien" });
+    expect(events[0]).toMatchObject({
+      visitor: '18446744073709551615',
+      pathname: '/a\tb\\c',
+      timestamp: '2026-03-29 00:59:59.999',
+      city: 4_294_967_295,
+      utm_campaign: 'spring\tsale\\2026',
+      utm_term: "o'brien",
+    });
     expect(events[0]!.referrer).toBe(`https://ref.example/?q=${AWKWARD.join('|')}`);
-    expect(events[1]).toMatchObject({ pathname: AWKWARD.join('/'), prop_keys: AWKWARD.map((_, i) => `k${i},'`), prop_values: AWKWARD, timestamp: '2026-03-29 01:00:00.000' });
+    expect(events[1]).toMatchObject({
+      pathname: AWKWARD.join('/'),
+      prop_keys: AWKWARD.map((_, i) => `k${i},'`),
+      prop_values: AWKWARD,
+      timestamp: '2026-03-29 01:00:00.000',
+    });
     expect(events[2]).toMatchObject({ engagement_ms: 4_294_967_295, scroll_depth: 100, status_code: 404 });
     expect(events[3]).toMatchObject({ hostname: 'näive.example', pathname: '/line\nfeed', prop_keys: ['empty'], prop_values: [''], scroll_depth: 0 });
-    const sessions = await tsv.query<{ sign: number; version: number; exit_page: string; exit_hostname: string; pageviews: number; events: number; engagement_ms: number; is_bounce: number; duration: number }>(
-      'SELECT sign, version, exit_page, exit_hostname, pageviews, events, engagement_ms, is_bounce, duration FROM sessions ORDER BY version, sign',
-    );
+    const sessions = await tsv.query<{
+      sign: number;
+      version: number;
+      exit_page: string;
+      exit_hostname: string;
+      pageviews: number;
+      events: number;
+      engagement_ms: number;
+      is_bounce: number;
+      duration: number;
+    }>('SELECT sign, version, exit_page, exit_hostname, pageviews, events, engagement_ms, is_bounce, duration FROM sessions ORDER BY version, sign');
     // 4 events: version 1 (+1), then for each next event the old version −1 and the new +1
-    expect(sessions.map((s) => [s.version, s.sign])).toEqual([[1, -1], [1, 1], [2, -1], [2, 1], [3, -1], [3, 1], [4, 1]]);
-    expect(sessions.at(-1)).toEqual({ sign: 1, version: 4, exit_page: '/line\nfeed', exit_hostname: 'näive.example', pageviews: 2, events: 3, engagement_ms: 4_294_967_295, is_bounce: 0, duration: 120 });
+    expect(sessions.map((s) => [s.version, s.sign])).toEqual([
+      [1, -1],
+      [1, 1],
+      [2, -1],
+      [2, 1],
+      [3, -1],
+      [3, 1],
+      [4, 1],
+    ]);
+    expect(sessions.at(-1)).toEqual({
+      sign: 1,
+      version: 4,
+      exit_page: '/line\nfeed',
+      exit_hostname: 'näive.example',
+      pageviews: 2,
+      events: 3,
+      engagement_ms: 4_294_967_295,
+      is_bounce: 0,
+      duration: 120,
+    });
   });
 });

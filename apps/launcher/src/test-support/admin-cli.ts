@@ -8,8 +8,22 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
 export async function mintKey(options: { email: string; permissions: string; databaseUrl?: string; dataDir: string }): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'apps/identity/src/admin/cli.ts'), 'mint-key', '--email', options.email, '--permissions', options.permissions, '--name', 'billing'],
-    { cwd: ROOT, env: { ...process.env, SIGHTLINE_DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), LOG_LEVEL: 'silent' } },
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'apps/identity/src/admin/cli.ts'),
+      'mint-key',
+      '--email',
+      options.email,
+      '--permissions',
+      options.permissions,
+      '--name',
+      'billing',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SIGHTLINE_DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), LOG_LEVEL: 'silent' },
+    },
   );
   const token = /\bsl_[A-Za-z0-9]+/.exec(stdout)?.[0];
   if (!token) throw new Error(`mint-key printed no token:\n${stdout}`);

@@ -22,7 +22,11 @@ export class ApiClient {
     return new ApiClient(this.base, ip);
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<ApiAnswer<T>> {
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer<T>> {
     const headers: Record<string, string> = { 'user-agent': 'sightline-e2e/1.0', ...options.headers };
     if (this.ip) headers['x-forwarded-for'] = this.ip;
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -37,7 +41,10 @@ export class ApiClient {
 export async function codeFromMail(sink: SmtpSink, email: string, after = 0, timeoutMs = 5_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mail = sink.received.slice(after).reverse().find((m) => m.rcptTo.includes(email));
+    const mail = sink.received
+      .slice(after)
+      .reverse()
+      .find((m) => m.rcptTo.includes(email));
     if (mail) {
       const code = /\b(\d{6})\b/.exec(parseMessage(mail.raw).text)?.[1];
       if (code) return code;

@@ -46,7 +46,12 @@ export async function startE2eServer(options: E2eServerOptions = {}): Promise<E2
     TRUSTED_PROXIES: '127.0.0.1,::1',
     ...options.env,
   });
-  const sightline = await startSightline({ config, log: options.log ?? createLogger({ level: 'silent' }), target: 'all', ...(options.clock ? { clock: options.clock } : {}) });
+  const sightline = await startSightline({
+    config,
+    log: options.log ?? createLogger({ level: 'silent' }),
+    target: 'all',
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     sightline,
     api: new ApiClient(sightline.url!),

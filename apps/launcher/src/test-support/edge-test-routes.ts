@@ -15,11 +15,7 @@ export async function edgeTestRoutes(app: FastifyInstance): Promise<void> {
     { config: { write: true }, schema: { body: z.object({ name: z.string().min(1).max(50) }), response: { 201: z.object({ name: z.string() }) } } },
     async (request, reply) => reply.code(201).send({ name: request.body.name }),
   );
-  typed.post(
-    '/api/v1/_test/search',
-    { config: { write: false }, schema: { body: z.object({ q: z.string() }) } },
-    async (request) => ({ q: request.body.q }),
-  );
+  typed.post('/api/v1/_test/search', { config: { write: false }, schema: { body: z.object({ q: z.string() }) } }, async (request) => ({ q: request.body.q }));
   typed.get('/api/v1/_test/crash', { config: { write: false } }, async () => {
     throw new Error('boom: password=hunter2 at /srv/secret.ts:1');
   });

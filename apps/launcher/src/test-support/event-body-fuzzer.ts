@@ -20,7 +20,18 @@ const INVALID_FIELD_VALUES: Record<string, unknown[]> = {
   u: ['', 'u'.repeat(2049), null, 5, ['https://x.net/'], { href: 'x' }],
   d: ['', 'd'.repeat(254), null, 7, [], {}],
   r: [5, [], {}, 'r'.repeat(2049), true],
-  p: ['props', [], 5, { a: {} }, { a: null }, { '': 1 }, { ['k'.repeat(65)]: 1 }, { a: 'v'.repeat(257) }, { a: [1] }, Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, i]))],
+  p: [
+    'props',
+    [],
+    5,
+    { a: {} },
+    { a: null },
+    { '': 1 },
+    { ['k'.repeat(65)]: 1 },
+    { a: 'v'.repeat(257) },
+    { a: [1] },
+    Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, i])),
+  ],
   e: [-1, 1.5, 86_400_001, '5', {}, true],
   sd: [101, -1, 1.5, '50', []],
   sc: [99, 600, 200.5, '200', {}],
@@ -28,7 +39,14 @@ const INVALID_FIELD_VALUES: Record<string, unknown[]> = {
 };
 
 /** Fields the schema does not know (it is strict), prototype tricks included. */
-const UNKNOWN_FIELDS: [string, unknown][] = [['x', 1], ['__proto__', { polluted: true }], ['constructor', { prototype: {} }], ['K', 'key'], ['ts', '2020-01-01T00:00:00Z'], ['ip', '1.2.3.4']];
+const UNKNOWN_FIELDS: [string, unknown][] = [
+  ['x', 1],
+  ['__proto__', { polluted: true }],
+  ['constructor', { prototype: {} }],
+  ['K', 'key'],
+  ['ts', '2020-01-01T00:00:00Z'],
+  ['ip', '1.2.3.4'],
+];
 
 const OPTIONAL_FIELDS = ['r', 'p', 'e', 'sd', 'sc', 's'];
 
@@ -41,22 +59,46 @@ const OPTIONAL_FIELDS = ['r', 'p', 'e', 'sd', 'sc', 's'];
 export function eventBodyCases(valid: Event, options: { seed: number; mutations: number }): EventBodyCase[] {
   const json = (value: unknown) => JSON.stringify(value);
   const cases: EventBodyCase[] = [];
-  const add = (label: string, body: string | Buffer, expected: readonly number[], contentType: string | undefined = 'text/plain') => cases.push({ label, body, contentType, expected });
+  const add = (label: string, body: string | Buffer, expected: readonly number[], contentType: string | undefined = 'text/plain') =>
+    cases.push({ label, body, contentType, expected });
 
   // whole bodies that are no event object
-  for (const body of ['', ' ', '{', '{"k":', 'null', 'true', '[]', '"text"', '42', '1e400', '{}', '{"k":"a"}{"k":"b"}', '\u0000', '\ufeff{}', `[${json(valid)}]`, '['.repeat(5_000), '{"a":'.repeat(1_000)]) {
+  for (const body of [
+    '',
+    ' ',
+    '{',
+    '{"k":',
+    'null',
+    'true',
+    '[]',
+    '"text"',
+    '42',
+    '1e400',
+    '{}',
+    '{"k":"a"}{"k":"b"}',
+    '\u0000',
+    '\ufeff{}',
+    `[${json(valid)}]`,
+    '['.repeat(5_000),
+    '{"a":'.repeat(1_000),
+  ]) {
     add(`body ${json(body.slice(0, 20))}`, body, BAD);
   }
   // invalid UTF-8: in the key (refused by its pattern) and as the whole body
   const [head, tail] = json({ ...valid, k: 'KEYMARK' }).split('KEYMARK') as [string, string];
-  add('invalid UTF-8 in k', Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28]), Buffer.from(tail)]), BAD);
+  add(
+    'invalid UTF-8 in k',
+    Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28]), Buffer.from(tail)]),
+    BAD,
+  );
   add('invalid UTF-8 body', Buffer.from([0xff, 0xfe, 0xfd, 0x7b, 0xc0, 0xaf, 0x7d]), BAD);
   add('lone surrogate escape in k', json(valid).replace(/"k":"[^"]+"/, '"k":"\\ud800abcdefgh"'), BAD);
   // over the 8 KiB limit
   add('9 KiB string in u', json({ ...valid, u: `https://x.net/${'a'.repeat(9_000)}` }), [413]);
   add('1 MiB body', 'x'.repeat(1 << 20), [413]);
   // a valid event under content types the endpoint does not take
-  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', 'image/png']) add(`content-type ${type}`, json(valid), [400, 415], type);
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', 'image/png'])
+    add(`content-type ${type}`, json(valid), [400, 415], type);
   // without a Content-Type the body is read as JSON (a valid event is then accepted) or refused
   add('no content-type', json(valid), [202, 400, 415], undefined);
   add('application/json, not JSON', 'k=v&n=pageview', BAD, 'application/json');

@@ -1,4 +1,13 @@
-import { emptySessionAttributes, ENGAGEMENT, PAGEVIEW, SCROLL_DEPTH_NONE, STATUS_CODE_NONE, type EventRow, type SessionAttributes, type SessionRow } from '@sightline/events-schema';
+import {
+  emptySessionAttributes,
+  ENGAGEMENT,
+  PAGEVIEW,
+  SCROLL_DEPTH_NONE,
+  STATUS_CODE_NONE,
+  type EventRow,
+  type SessionAttributes,
+  type SessionRow,
+} from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import { seededRandom as random } from '@sightline/testkit';
 import { sessionizeVisitor, type SessionEvent } from '@sightline/ingest';
@@ -23,8 +32,18 @@ export interface ExportHistoryOptions {
   seed: number;
 }
 
-
-export const TRICKY_PATHS = ['/', '/pricing', '/docs/getting-started', '/blog/ünïcödé-ページ', '/a,b,c', '/say-"hi"', '/line\nbreak', '/emoji-🎉', "/it's", '/x?y'];
+export const TRICKY_PATHS = [
+  '/',
+  '/pricing',
+  '/docs/getting-started',
+  '/blog/ünïcödé-ページ',
+  '/a,b,c',
+  '/say-"hi"',
+  '/line\nbreak',
+  '/emoji-🎉',
+  "/it's",
+  '/x?y',
+];
 export const TRICKY_NAMES = ['Signup', 'Download, PDF', 'Say "hi"', 'Multi\nline', 'Café ☕', '注册'];
 const HOSTS = ['example.org', 'docs.example.org', 'shop.example.org'];
 /** [referrer, source, channel, utm_source, utm_medium, utm_campaign] as live enrichment stores them */
@@ -51,7 +70,7 @@ const PLACES: ReadonlyArray<readonly [string, string, number]> = [
   ['FR', '', 0],
   ['', '', 0],
 ];
-const PROPS: ReadonlyArray<Record<string, string>> = [{}, { plan: 'pro, annual' }, { note: 'he said "yes"\nthen left', 'clé': 'välue ✓' }];
+const PROPS: ReadonlyArray<Record<string, string>> = [{}, { plan: 'pro, annual' }, { note: 'he said "yes"\nthen left', clé: 'välue ✓' }];
 
 function pick<T>(next: () => number, list: readonly T[]): T {
   return list[Math.floor(next() * list.length)]!;
@@ -62,7 +81,23 @@ function attributesOf(next: () => number): SessionAttributes {
   const [referrer, source, channel, utmSource, utmMedium, utmCampaign] = pick(next, ACQUISITION);
   const [browser, browserVersion, os, osVersion, device, screen] = pick(next, CLIENTS);
   const [country, region, city] = pick(next, PLACES);
-  Object.assign(attributes, { referrer, source, channel, utm_source: utmSource, utm_medium: utmMedium, utm_campaign: utmCampaign, browser, browser_version: browserVersion, os, os_version: osVersion, device, screen, country, region, city });
+  Object.assign(attributes, {
+    referrer,
+    source,
+    channel,
+    utm_source: utmSource,
+    utm_medium: utmMedium,
+    utm_campaign: utmCampaign,
+    browser,
+    browser_version: browserVersion,
+    os,
+    os_version: osVersion,
+    device,
+    screen,
+    country,
+    region,
+    city,
+  });
   if (utmSource === 'bing') attributes.click_id = 'msclkid-42';
   return attributes;
 }
@@ -83,9 +118,28 @@ function visitorEvents(next: () => number, options: ExportHistoryOptions, visito
       const custom = s > 0 && next() < 0.15;
       const props = custom ? pick(next, PROPS) : {};
       const base = { site_id: options.siteId, visitor_id: visitorId, marker: '', hostname, pathname, import_id: 0, attributes };
-      out.push({ ...base, at, name: custom ? pick(next, TRICKY_NAMES) : PAGEVIEW, prop_keys: Object.keys(props), prop_values: Object.values(props), engagement_ms: 0, scroll_depth: SCROLL_DEPTH_NONE, status_code: custom ? STATUS_CODE_NONE : next() < 0.05 ? 404 : 200 });
+      out.push({
+        ...base,
+        at,
+        name: custom ? pick(next, TRICKY_NAMES) : PAGEVIEW,
+        prop_keys: Object.keys(props),
+        prop_values: Object.values(props),
+        engagement_ms: 0,
+        scroll_depth: SCROLL_DEPTH_NONE,
+        status_code: custom ? STATUS_CODE_NONE : next() < 0.05 ? 404 : 200,
+      });
       const gap = 5_000 + Math.floor(next() * 235_000);
-      if (!custom && next() < 0.5) out.push({ ...base, at: at + Math.floor(gap / 2), name: ENGAGEMENT, prop_keys: [], prop_values: [], engagement_ms: 1 + Math.floor(next() * gap), scroll_depth: Math.floor(next() * 101), status_code: STATUS_CODE_NONE });
+      if (!custom && next() < 0.5)
+        out.push({
+          ...base,
+          at: at + Math.floor(gap / 2),
+          name: ENGAGEMENT,
+          prop_keys: [],
+          prop_values: [],
+          engagement_ms: 1 + Math.floor(next() * gap),
+          scroll_depth: Math.floor(next() * 101),
+          status_code: STATUS_CODE_NONE,
+        });
       at += gap;
     }
     at += 40 * 60_000 + Math.floor(next() * dayMs);

@@ -6,7 +6,11 @@ import { ApiClient, freshIp, register } from './api-client.js';
  * would send it: the shortest path through registration, the control plane and
  * collection. Answers the owner's token and the collect request's id.
  */
-export async function collectFirstEvent(baseUrl: string, smtp: SmtpSink, label: string): Promise<{ token: string; eventRequestId: string | null; eventStatus: number }> {
+export async function collectFirstEvent(
+  baseUrl: string,
+  smtp: SmtpSink,
+  label: string,
+): Promise<{ token: string; eventRequestId: string | null; eventStatus: number }> {
   const client = new ApiClient(baseUrl).withIp(freshIp());
   const stamp = Date.now().toString(36);
   const owner = await register(client, smtp, `${label}.${stamp}@mail.sightline-e2e.net`);
@@ -17,7 +21,12 @@ export async function collectFirstEvent(baseUrl: string, smtp: SmtpSink, label: 
   const response = await fetch(`${baseUrl}/api/event`, {
     method: 'POST',
     body: JSON.stringify({ k: key, n: 'pageview', u: `https://${host}/`, d: host }),
-    headers: { 'content-type': 'text/plain', 'x-forwarded-for': freshIp(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', origin: `https://${host}` },
+    headers: {
+      'content-type': 'text/plain',
+      'x-forwarded-for': freshIp(),
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
+      origin: `https://${host}`,
+    },
   });
   return { token: owner.token, eventRequestId: response.headers.get('x-request-id'), eventStatus: response.status };
 }

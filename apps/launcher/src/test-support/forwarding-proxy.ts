@@ -14,7 +14,9 @@ export interface ForwardingProxy {
  * connecting from a key of `clients` (a loopback address) is forwarded as its value.
  */
 export async function startForwardingProxy(upstream: string, clients: Record<string, string>): Promise<ForwardingProxy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, `--upstream=${upstream}`, `--clients=${JSON.stringify(clients)}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, `--upstream=${upstream}`, `--clients=${JSON.stringify(clients)}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`proxy did not start:\n${output}`)), 30_000);
@@ -46,8 +48,21 @@ export function sendEventFrom(base: string, localAddress: string, event: object,
   const body = JSON.stringify(event);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: Number(url.port), path: url.pathname, method: 'POST', localAddress, agent: false, timeout: 10_000,
-        headers: { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', ...headers } },
+      {
+        host: url.hostname,
+        port: Number(url.port),
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        agent: false,
+        timeout: 10_000,
+        headers: {
+          'content-type': 'text/plain',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+          ...headers,
+        },
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));

@@ -5,7 +5,15 @@ import { ClickHouseEventStore, type EventStore } from '@sightline/event-store';
 import { startChdbHttpServer, type ChdbHttpServer } from '@sightline/event-store/testing';
 import { startSmtpSink, type SmtpSink } from '@sightline/mailer/testing';
 import { SERVICE_NAMES, type ServiceName } from '@sightline/runtime';
-import { createTestDatabase, isolatedNats, makeTempDir, startLauncherProcess, type LauncherProcess, type PrivateNatsServer, type TestDatabase } from '@sightline/testkit';
+import {
+  createTestDatabase,
+  isolatedNats,
+  makeTempDir,
+  startLauncherProcess,
+  type LauncherProcess,
+  type PrivateNatsServer,
+  type TestDatabase,
+} from '@sightline/testkit';
 import { ApiClient, register } from './api-client.js';
 import { serviceAddresses, startServiceProcess, type ServiceProcess } from './service-process.js';
 
@@ -32,7 +40,12 @@ export interface IngestionRig {
   close(): Promise<void>;
 }
 
-export async function startIngestionRig(options: { databaseName: string; natsUrl: string; pgUrl: string; env?: Record<string, string> }): Promise<IngestionRig> {
+export async function startIngestionRig(options: {
+  databaseName: string;
+  natsUrl: string;
+  pgUrl: string;
+  env?: Record<string, string>;
+}): Promise<IngestionRig> {
   const database: TestDatabase = await createTestDatabase(options.pgUrl, options.databaseName);
   const dataDir = await makeTempDir();
   const nats = await isolatedNats(options.natsUrl);
@@ -80,7 +93,9 @@ export async function startIngestionRig(options: { databaseName: string; natsUrl
     nats,
     async createSite(label) {
       const host = `${label}-${Date.now().toString(36)}.sightline-e2e.net`;
-      const created = await new ApiClient(gatewayUrl).withIp('192.0.2.10').request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
+      const created = await new ApiClient(gatewayUrl)
+        .withIp('192.0.2.10')
+        .request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${host}` } });
       const key = /\/([A-Za-z0-9]+)\.js$/.exec(created.body.script_url ?? '')?.[1];
       if (created.status !== 201 || !key) throw new Error(`site not created: ${created.status} ${JSON.stringify(created.body)}`);
       return { siteId: created.body.site_id, key, host };

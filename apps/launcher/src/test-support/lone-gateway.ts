@@ -12,8 +12,16 @@ import { startSightline, type RunningSightline } from '../start-sightline.js';
 export async function startLoneGateway(natsUrl: string, dataDir: string): Promise<RunningSightline> {
   const nowhere = `127.0.0.1:${await freeLoopbackPort()}`;
   const config = loadConfig({
-    SIGHTLINE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NATS_URL: natsUrl,
-    IDENTITY_GRPC_ADDR: nowhere, SITES_GRPC_ADDR: nowhere, SETTINGS_GRPC_ADDR: nowhere, SCRIPT_BUILDER_GRPC_ADDR: nowhere, QUERY_GRPC_ADDR: nowhere, INGEST_GRPC_ADDR: nowhere,
+    SIGHTLINE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NATS_URL: natsUrl,
+    IDENTITY_GRPC_ADDR: nowhere,
+    SITES_GRPC_ADDR: nowhere,
+    SETTINGS_GRPC_ADDR: nowhere,
+    SCRIPT_BUILDER_GRPC_ADDR: nowhere,
+    QUERY_GRPC_ADDR: nowhere,
+    INGEST_GRPC_ADDR: nowhere,
   });
   return startSightline({ config, log: createLogger({ level: 'silent' }), target: 'gateway' });
 }

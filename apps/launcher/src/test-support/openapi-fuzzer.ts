@@ -87,9 +87,36 @@ export function seededRandom(seed: number): () => number {
 
 // Path segments a hostile client tries in place of an id.
 const HOSTILE_SEGMENTS = [
-  '0', '-1', '1.5', '1e3', '0x10', '9007199254740991', '9007199254740992', '9007199254740993', '18446744073709551616',
-  '99999999999999999999999999', '%00', '1%00', '%', '1%', '%zz', '%C0%AF', '%F0%9F%92%A9', '%E2%80%AE', 'null', 'undefined',
-  "'%20OR%201=1--", '..', '%2e%2e', '%2F', 'a'.repeat(201), '9'.repeat(250), '%20', '%0A', 'key_%00', 'key_' + 'A'.repeat(20),
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x10',
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '18446744073709551616',
+  '99999999999999999999999999',
+  '%00',
+  '1%00',
+  '%',
+  '1%',
+  '%zz',
+  '%C0%AF',
+  '%F0%9F%92%A9',
+  '%E2%80%AE',
+  'null',
+  'undefined',
+  "'%20OR%201=1--",
+  '..',
+  '%2e%2e',
+  '%2F',
+  'a'.repeat(201),
+  '9'.repeat(250),
+  '%20',
+  '%0A',
+  'key_%00',
+  'key_' + 'A'.repeat(20),
 ];
 
 /** Stands for a value nested 10,000 deep (20 KB): spliced into the JSON text, since JSON.stringify would overflow on it. */
@@ -99,22 +126,75 @@ const DEEP_NESTING = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
 // Values a hostile client puts in a JSON field: wrong types, extreme numbers and
 // dates (the date step once threw on years before 1000), deep nesting, huge arrays.
 const HOSTILE_VALUES: unknown[] = [
-  -1, 0, 1.5, 1e308, -1e308, 9007199254740992, 2 ** 64, -0, '', '\u0000', 'a\u0000b', '\ud800', 'x'.repeat(5000), '%00',
-  null, true, false, [], {}, [null], { nested: { deeper: [1, 2, 3] } }, '1', '<script>alert(1)</script>', "' OR 1=1 --",
-  '0000-01-01', '9999-12-31', ['0500-01-01', '0500-01-02'], ['9999-12-31', '9999-12-31'], ['0000-01-01', '0000-01-01'], ['1899-12-31', '1900-01-01'], ['2299-12-31', '2300-01-01'],
-  DEEP_MARK, Array.from({ length: 20_000 }, (_, i) => i), Array.from({ length: 2_000 }, () => ({ field: 'page', operator: 'is', values: ['/'] })),
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  9007199254740992,
+  2 ** 64,
+  -0,
+  '',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x'.repeat(5000),
+  '%00',
+  null,
+  true,
+  false,
+  [],
+  {},
+  [null],
+  { nested: { deeper: [1, 2, 3] } },
+  '1',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '0000-01-01',
+  '9999-12-31',
+  ['0500-01-01', '0500-01-02'],
+  ['9999-12-31', '9999-12-31'],
+  ['0000-01-01', '0000-01-01'],
+  ['1899-12-31', '1900-01-01'],
+  ['2299-12-31', '2300-01-01'],
+  DEEP_MARK,
+  Array.from({ length: 20_000 }, (_, i) => i),
+  Array.from({ length: 2_000 }, () => ({ field: 'page', operator: 'is', values: ['/'] })),
 ];
 
 // Whole bodies that are not what any route expects.
 const HOSTILE_BODIES = [
-  '', '{', '{"a":', 'null', '[]', '"text"', '42', '1e400', '{"a":1e400}', '\u0000', '{"__proto__":{"x":1}}', '[' .repeat(2000), '{"a":"\\ud800"}',
-  DEEP_NESTING, `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`, '{"constructor":{"prototype":{"x":1}}}', `[${'1,'.repeat(100_000)}1]`,
+  '',
+  '{',
+  '{"a":',
+  'null',
+  '[]',
+  '"text"',
+  '42',
+  '1e400',
+  '{"a":1e400}',
+  '\u0000',
+  '{"__proto__":{"x":1}}',
+  '['.repeat(2000),
+  '{"a":"\\ud800"}',
+  DEEP_NESTING,
+  `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`,
+  '{"constructor":{"prototype":{"x":1}}}',
+  `[${'1,'.repeat(100_000)}1]`,
 ];
 
 /** Keys that would become a prototype if copied by assignment: put first in an object body. */
 const PROTOTYPE_KEYS = ['"__proto__":{"polluted":true}', '"\\u005f_proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}'];
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=latin1',
+];
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'SEARCH', 'PURGE', 'LOCK', 'MKCOL', 'REPORT', 'LINK'];
 
@@ -157,7 +237,13 @@ function fillTemplate(template: string, random: () => number, knownIds: Record<s
  */
 export function generateFuzzRequests(
   operations: DocumentedOperation[],
-  options: { seed: number; count: number; token: string; knownIds: Record<string, string>; /** `METHOD template`s never sent with known ids (they would delete the fixtures) */ spare?: string[] },
+  options: {
+    seed: number;
+    count: number;
+    token: string;
+    knownIds: Record<string, string>;
+    /** `METHOD template`s never sent with known ids (they would delete the fixtures) */ spare?: string[];
+  },
 ): FuzzRequest[] {
   const random = seededRandom(options.seed);
   const requests: FuzzRequest[] = [];
@@ -170,7 +256,10 @@ export function generateFuzzRequests(
     const headers: Record<string, string> = { 'user-agent': 'sightline-fuzz/1.0', 'x-forwarded-for': `198.51.100.${1 + Math.floor(random() * 250)}` };
     if (operation.authenticated || random() < 0.2) {
       const tokenRoll = random();
-      headers.authorization = tokenRoll < 0.8 ? `Bearer ${options.token}` : pick(random, ['Bearer ', 'Bearer sl_x', 'Basic YTpi', `Bearer ${options.token}x`, 'Bearer sl_' + 'A'.repeat(500)]);
+      headers.authorization =
+        tokenRoll < 0.8
+          ? `Bearer ${options.token}`
+          : pick(random, ['Bearer ', 'Bearer sl_x', 'Basic YTpi', `Bearer ${options.token}x`, 'Bearer sl_' + 'A'.repeat(500)]);
     }
     let body: string | undefined;
     let label = hostilePath ? 'hostile path' : 'plausible path';
@@ -204,9 +293,20 @@ export function generateFuzzRequests(
     }
     if (random() < 0.05) {
       path += pick(random, [
-        '?', '?a=%', '?limit=-1', '?cursor=%00', '?limit=1e308', '?x=' + 'y'.repeat(3000), '#frag', '/', '//',
+        '?',
+        '?a=%',
+        '?limit=-1',
+        '?cursor=%00',
+        '?limit=1e308',
+        '?x=' + 'y'.repeat(3000),
+        '#frag',
+        '/',
+        '//',
         // extreme dates and repeated parameters (GET /props once answered 500 and "NaN")
-        `?site_id=${options.knownIds.id ?? 1}&date_range=0500-01-01,0500-01-02`, `?site_id=${options.knownIds.id ?? 1}&date_range=9999-12-31,9999-12-31`, '?site_id=1&site_id=2&date_range=7d', '?limit=1&limit=2',
+        `?site_id=${options.knownIds.id ?? 1}&date_range=0500-01-01,0500-01-02`,
+        `?site_id=${options.knownIds.id ?? 1}&date_range=9999-12-31,9999-12-31`,
+        '?site_id=1&site_id=2&date_range=7d',
+        '?limit=1&limit=2',
       ]);
       label += ', query';
     }

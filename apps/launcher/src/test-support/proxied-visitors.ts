@@ -50,7 +50,10 @@ export async function startSiteBehindProxy(options: { env: Record<string, string
   const server = await startE2eServer({ env: options.env, ...(options.log ? { log: options.log } : {}) });
   const proxy = await startForwardingProxy(server.sightline.url!, PROXY_CLIENTS);
   const owner = await register(server.api, server.smtp, `proxy.${Date.now().toString(36)}@mail.sightline-e2e.net`);
-  const site = await server.api.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: 'https://shop.sightline-e2e.net' } });
+  const site = await server.api.request<{ site_id: number; script_url: string }>('POST', '/api/v1/sites', {
+    token: owner.token,
+    body: { url: 'https://shop.sightline-e2e.net' },
+  });
   if (site.status !== 201) throw new Error(`site creation answered ${site.status}`);
   const key = /\/js\/([A-Za-z0-9]+)\.js$/.exec(site.body.script_url)![1]!;
   return {
@@ -58,7 +61,10 @@ export async function startSiteBehindProxy(options: { env: Record<string, string
     proxy,
     pageview: { k: key, n: 'pageview', u: 'https://shop.sightline-e2e.net/', d: 'shop.sightline-e2e.net' },
     async query(body) {
-      const answer = await server.api.request<Answer>('POST', '/api/v1/query', { token: owner.token, body: { site_id: site.body.site_id, date_range: aroundToday(), ...body } });
+      const answer = await server.api.request<Answer>('POST', '/api/v1/query', {
+        token: owner.token,
+        body: { site_id: site.body.site_id, date_range: aroundToday(), ...body },
+      });
       if (answer.status !== 200) throw new Error(`query answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body.results;
     },

@@ -8,10 +8,52 @@ type Row = Record<string, unknown>;
 
 export const toNdjson = (rows: readonly Row[]): string => rows.map((row) => JSON.stringify(row)).join('\n');
 
-const A = { visitor_id: 'a', hostname: 'example.org', browser: 'Firefox', browser_version: '128.0', os: 'GNU/Linux', device: 'Desktop', country: 'DE', region: 'DE-BE', city: 2950159 };
-const B = { visitor_id: 'b', hostname: 'shop.example.org', browser: 'Mobile Safari', browser_version: '17.1.2', os: 'iOS', os_version: '17.1.2', device: 'smartphone', country: 'FR', region: 'FR-IDF', city: 2988507 };
-const C = { visitor_id: 'c', hostname: 'example.org', browser: 'Chrome', browser_version: '120.0.6099', os: 'Windows', os_version: '10', device: 'Desktop', country: 'DE', region: 'DE-BY', city: 2867714 };
-const D = { visitor_id: 'd', hostname: 'example.org', browser: 'Chrome', browser_version: '120.0', os: 'Mac', device: 'Desktop', country: 'US', region: 'US-CA', city: 5368361 };
+const A = {
+  visitor_id: 'a',
+  hostname: 'example.org',
+  browser: 'Firefox',
+  browser_version: '128.0',
+  os: 'GNU/Linux',
+  device: 'Desktop',
+  country: 'DE',
+  region: 'DE-BE',
+  city: 2950159,
+};
+const B = {
+  visitor_id: 'b',
+  hostname: 'shop.example.org',
+  browser: 'Mobile Safari',
+  browser_version: '17.1.2',
+  os: 'iOS',
+  os_version: '17.1.2',
+  device: 'smartphone',
+  country: 'FR',
+  region: 'FR-IDF',
+  city: 2988507,
+};
+const C = {
+  visitor_id: 'c',
+  hostname: 'example.org',
+  browser: 'Chrome',
+  browser_version: '120.0.6099',
+  os: 'Windows',
+  os_version: '10',
+  device: 'Desktop',
+  country: 'DE',
+  region: 'DE-BY',
+  city: 2867714,
+};
+const D = {
+  visitor_id: 'd',
+  hostname: 'example.org',
+  browser: 'Chrome',
+  browser_version: '120.0',
+  os: 'Mac',
+  device: 'Desktop',
+  country: 'US',
+  region: 'US-CA',
+  city: 5368361,
+};
 
 /**
  * Site "core" (UTC). Main window W = 2024-03-04 (Mon) .. 2024-03-10 (Sun); the
@@ -31,13 +73,31 @@ const D = { visitor_id: 'd', hostname: 'example.org', browser: 'Chrome', browser
  *   S6 (a) 03-01 08:00 /. Direct, a bounce.
  */
 export const CORE_ROWS: Row[] = [
-  { ...A, timestamp: '2024-03-05T10:00:00Z', name: 'pageview', pathname: '/', referrer: 'https://www.google.com/search?q=sightline', utm_campaign: 'spring, "big" sale', utm_term: "it's", status_code: 200 },
+  {
+    ...A,
+    timestamp: '2024-03-05T10:00:00Z',
+    name: 'pageview',
+    pathname: '/',
+    referrer: 'https://www.google.com/search?q=sightline',
+    utm_campaign: 'spring, "big" sale',
+    utm_term: "it's",
+    status_code: 200,
+  },
   { ...A, timestamp: '2024-03-05T10:05:00Z', name: 'pageview', pathname: '/pricing', status_code: 200 },
   { ...A, timestamp: '2024-03-05T10:06:00Z', name: 'engagement', pathname: '/pricing', engagement_ms: 30_000, scroll_depth: 80 },
   { ...A, timestamp: '2024-03-05T10:10:00Z', name: 'signup', pathname: '/pricing', props: { plan: 'pro' } },
   { ...B, timestamp: '2024-03-06T12:00:00Z', name: 'pageview', pathname: '/docs/50%_off', status_code: 404 },
   { ...B, timestamp: '2024-03-06T12:01:00Z', name: 'engagement', pathname: '/docs/50%_off', engagement_ms: 10_000, scroll_depth: 40 },
-  { ...C, timestamp: '2024-03-08T09:00:00Z', name: 'pageview', pathname: '/', utm_source: 'news,letter', utm_medium: 'email', utm_content: 'a%b_c\\d', status_code: 200 },
+  {
+    ...C,
+    timestamp: '2024-03-08T09:00:00Z',
+    name: 'pageview',
+    pathname: '/',
+    utm_source: 'news,letter',
+    utm_medium: 'email',
+    utm_content: 'a%b_c\\d',
+    status_code: 200,
+  },
   { ...C, timestamp: '2024-03-08T09:10:00Z', name: 'pageview', pathname: '/pricing', status_code: 200 },
   { ...C, timestamp: '2024-03-08T09:20:00Z', name: 'pageview', pathname: '/docs/a\\b', status_code: 200 },
   { ...C, timestamp: '2024-03-08T09:20:00Z', name: 'signup', pathname: '/docs/a\\b', props: { plan: 'team, "gold"' } },
@@ -97,18 +157,29 @@ export const EDGE_ROWS: Row[] = [
  *   Day start: Santiago fell back 24:00 → 23:00 on 2024-04-06 (03:00Z on 04-07):
  *     y 02:30Z and z 03:30Z are both 04-06 23:30; zz 04:30Z is 04-07 00:30.
  */
-const at = (visitor_id: string, timestamp: string, pathname: string, extra: Row = {}): Row => ({ visitor_id, timestamp, name: 'pageview', pathname, hostname: 'example.org', ...extra });
+const at = (visitor_id: string, timestamp: string, pathname: string, extra: Row = {}): Row => ({
+  visitor_id,
+  timestamp,
+  name: 'pageview',
+  pathname,
+  hostname: 'example.org',
+  ...extra,
+});
 const onA = { hostname: 'a.example.org' };
 const onB = { hostname: 'b.example.org' };
 export const COUNTING_ROWS: Row[] = [
-  at('p', '2024-06-04T14:00:00Z', '/a'), at('p', '2024-06-04T14:01:00Z', '/b'),
+  at('p', '2024-06-04T14:00:00Z', '/a'),
+  at('p', '2024-06-04T14:01:00Z', '/b'),
   at('q', '2024-06-04T15:00:00Z', '/b'),
-  at('r', '2024-06-04T16:00:00Z', '/c'), at('r', '2024-06-04T16:01:00Z', '/a'),
+  at('r', '2024-06-04T16:00:00Z', '/c'),
+  at('r', '2024-06-04T16:01:00Z', '/a'),
   at('s', '2024-06-04T17:00:00Z', '/a'),
   at('t', '2024-06-04T18:00:00Z', '/d'),
-  at('u', '2024-06-05T14:00:00Z', '/x', { ...onA, source: 'Google' }), at('u', '2024-06-05T14:01:00Z', '/y', { ...onB, source: 'Google' }),
+  at('u', '2024-06-05T14:00:00Z', '/x', { ...onA, source: 'Google' }),
+  at('u', '2024-06-05T14:01:00Z', '/y', { ...onB, source: 'Google' }),
   at('v', '2024-06-05T15:00:00Z', '/y', { ...onB, source: 'Google' }),
-  at('w', '2024-06-05T16:00:00Z', '/z', { ...onB, source: 'Bing' }), at('w', '2024-06-05T16:02:00Z', '/x', { ...onA, source: 'Bing' }),
+  at('w', '2024-06-05T16:00:00Z', '/z', { ...onB, source: 'Bing' }),
+  at('w', '2024-06-05T16:02:00Z', '/x', { ...onA, source: 'Bing' }),
   at('x', '2024-06-06T14:00:00Z', '/', { browser: 'Chrome', browser_version: '56', os: 'Android', os_version: '14' }),
   at('y', '2024-04-07T02:30:00Z', '/'),
   at('z', '2024-04-07T03:30:00Z', '/'),

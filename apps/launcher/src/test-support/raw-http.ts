@@ -11,7 +11,11 @@ export interface RawAnswer {
  * One request with its target sent byte for byte (fetch would normalise `..`,
  * reject odd methods and percent-encode what a hostile client would not).
  */
-export function rawRequest(base: string, request: { method: string; path: string; headers: Record<string, string>; body?: string | Buffer }, agent?: http.Agent): Promise<RawAnswer> {
+export function rawRequest(
+  base: string,
+  request: { method: string; path: string; headers: Record<string, string>; body?: string | Buffer },
+  agent?: http.Agent,
+): Promise<RawAnswer> {
   const url = new URL(base);
   // explicit length: Node's client sends a DELETE body with neither length nor chunking
   const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };

@@ -29,7 +29,13 @@ export async function serviceAddresses(): Promise<{ ports: Map<ServiceName, numb
  * comes back at the address its callers already dial.
  */
 /** `root`: another checkout of Sightline (with its node_modules) to run instead of this one, a bench's baseline. */
-export async function startServiceProcess(name: ServiceName, port: number, env: Record<string, string>, timeoutMs = 90_000, root = ROOT): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: ServiceName,
+  port: number,
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  root = ROOT,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/launcher/src/main.ts'), `--target=${name}`], {
     cwd: root,
     // no metrics port unless the test asks for one: parallel processes would fight over 9464

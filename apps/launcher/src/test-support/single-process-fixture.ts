@@ -22,7 +22,13 @@ export async function singleProcessFixture(pgUrl: string, databaseName: string):
     smtp,
     start: () =>
       startLauncherProcess({
-        env: { SIGHTLINE_DATA_DIR: dataDir.path, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1,::1' },
+        env: {
+          SIGHTLINE_DATA_DIR: dataDir.path,
+          DATABASE_URL: database.url,
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+          HOST: '127.0.0.1',
+          TRUSTED_PROXIES: '127.0.0.1,::1',
+        },
       }),
     close: async () => {
       await smtp.close();

@@ -85,17 +85,27 @@ export async function storedCounts(store: EventStore, siteId: number): Promise<S
        (SELECT sum(sign * pageviews) FROM sessions WHERE site_id = {site:UInt64}) AS session_pageviews`,
     { site: siteId },
   );
-  return { events: Number(counts!.events), distinct_events: Number(counts!.distinct_events), sessions: Number(counts!.sessions), session_pageviews: Number(counts!.session_pageviews) };
+  return {
+    events: Number(counts!.events),
+    distinct_events: Number(counts!.distinct_events),
+    sessions: Number(counts!.sessions),
+    session_pageviews: Number(counts!.session_pageviews),
+  };
 }
 
 /** The `seq` props stored for the site (each once per row). */
 export async function storedSeqs(store: EventStore, siteId: number): Promise<number[]> {
-  const rows = await store.query<{ seq: string }>(`SELECT prop_values[indexOf(prop_keys, 'seq')] AS seq FROM events WHERE site_id = {site:UInt64}`, { site: siteId });
+  const rows = await store.query<{ seq: string }>(`SELECT prop_values[indexOf(prop_keys, 'seq')] AS seq FROM events WHERE site_id = {site:UInt64}`, {
+    site: siteId,
+  });
   return rows.map((r) => Number(r.seq));
 }
 
 /** Accepted events that are not stored, and stored ones that were never accepted: how many, and the first few of each. */
-export function seqMismatch(accepted: Set<number>, stored: number[]): { missing: number; unexpected: number; firstMissing: number[]; firstUnexpected: number[] } {
+export function seqMismatch(
+  accepted: Set<number>,
+  stored: number[],
+): { missing: number; unexpected: number; firstMissing: number[]; firstUnexpected: number[] } {
   const storedSet = new Set(stored);
   const missing = [...accepted].filter((s) => !storedSet.has(s)).sort((a, b) => a - b);
   const unexpected = [...storedSet].filter((s) => !accepted.has(s)).sort((a, b) => a - b);

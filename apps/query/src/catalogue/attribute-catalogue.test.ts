@@ -8,8 +8,14 @@ import { FILTER_FIELDS } from './filter-fields.js';
 describe('visit dimensions and filter fields from the attribute catalogue', () => {
   it('exposes exactly the queried attributes, as visit:<name> and <name>', () => {
     const queried = SESSION_ATTRIBUTES.filter((a) => a.queried).map((a) => a.name);
-    expect(Object.keys(DIMENSIONS).filter((d) => d.startsWith('visit:') && !['visit:entry_page', 'visit:exit_page'].includes(d))).toEqual(queried.map((n) => `visit:${n}`));
-    expect(Object.entries(FILTER_FIELDS).filter(([, f]) => f.level === 'visit').map(([name]) => name)).toEqual(queried);
+    expect(Object.keys(DIMENSIONS).filter((d) => d.startsWith('visit:') && !['visit:entry_page', 'visit:exit_page'].includes(d))).toEqual(
+      queried.map((n) => `visit:${n}`),
+    );
+    expect(
+      Object.entries(FILTER_FIELDS)
+        .filter(([, f]) => f.level === 'visit')
+        .map(([name]) => name),
+    ).toEqual(queried);
     // stored, never queried
     expect(DIMENSIONS['visit:click_id']).toBeUndefined();
     expect(FILTER_FIELDS.click_id).toBeUndefined();
@@ -18,15 +24,20 @@ describe('visit dimensions and filter fields from the attribute catalogue', () =
   it('reads the empty value as its label, on sessions and events alike', () => {
     expect(DIMENSIONS['visit:source']).toEqual({
       metrics: { visitors: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions' },
-      sessionSql: "if(source = '', 'Direct / None', source)", compare: true, hostnameFilterColumn: 'hostname',
+      sessionSql: "if(source = '', 'Direct / None', source)",
+      compare: true,
+      hostnameFilterColumn: 'hostname',
     });
     expect(DIMENSIONS['visit:screen']).toEqual({
       metrics: { visitors: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions' },
-      sessionSql: "if(screen = '', '(not set)', screen)", compare: true,
+      sessionSql: "if(screen = '', '(not set)', screen)",
+      compare: true,
     });
     expect(DIMENSIONS['visit:city']).toMatchObject({ sessionSql: "if(city = 0, '(not set)', toString(city))", labels: 'city' });
     expect(FILTER_FIELDS.screen).toEqual({
-      level: 'visit', sessionSql: "if(screen = '', '(not set)', screen)", eventSql: "if(screen = '', '(not set)', screen)",
+      level: 'visit',
+      sessionSql: "if(screen = '', '(not set)', screen)",
+      eventSql: "if(screen = '', '(not set)', screen)",
       labelled: { column: 'screen', emptyLabel: '(not set)' },
     });
     // a numeric attribute has no bare-column shortcut: its filter compares the labelled text

@@ -15,7 +15,9 @@ export const QUERIED_ATTRIBUTES: readonly SessionAttributeSpec[] = (SESSION_ATTR
 export type AttributeField = SessionAttributeColumn;
 
 /** Text attribute columns whose empty value reads as a label, and the label (numeric ones: see ATTRIBUTE_SQL). */
-export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.fromEntries(QUERIED_ATTRIBUTES.filter((a) => a.ts === 'string').map((a) => [a.name, a.emptyLabel]));
+export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  QUERIED_ATTRIBUTES.filter((a) => a.ts === 'string').map((a) => [a.name, a.emptyLabel]),
+);
 
 const labelled = (a: SessionAttributeSpec) =>
   a.ts === 'string' ? `if(${a.name} = '', '${a.emptyLabel}', ${a.name})` : `if(${a.name} = ${a.empty}, '${a.emptyLabel}', toString(${a.name}))`;

@@ -45,12 +45,21 @@ export interface DimensionSpec {
 export const TIME_DIMENSIONS = ['time', 'time:minute', 'time:hour', 'time:day', 'time:week', 'time:month'] as const;
 export type TimeDimension = (typeof TIME_DIMENSIONS)[number];
 export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
-export const INTERVAL_OF: Record<TimeDimension, Interval> = { time: 'day', 'time:minute': 'minute', 'time:hour': 'hour', 'time:day': 'day', 'time:week': 'week', 'time:month': 'month' };
+export const INTERVAL_OF: Record<TimeDimension, Interval> = {
+  time: 'day',
+  'time:minute': 'minute',
+  'time:hour': 'hour',
+  'time:day': 'day',
+  'time:week': 'week',
+  'time:month': 'month',
+};
 
 const SESSION_ATTRIBUTE_METRICS = { visitors: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions' } as const;
 /** A session attribute's breakdown; an acquisition attribute's hostname filter keeps the visits that entered on it. */
 const attribute = (a: SessionAttributeSpec): DimensionSpec => ({
-  metrics: SESSION_ATTRIBUTE_METRICS, sessionSql: ATTRIBUTE_SQL[a.name]!, compare: true,
+  metrics: SESSION_ATTRIBUTE_METRICS,
+  sessionSql: ATTRIBUTE_SQL[a.name]!,
+  compare: true,
   ...(a.labels ? { labels: a.labels } : {}),
   ...(a.acquisition ? { hostnameFilterColumn: 'hostname' as const } : {}),
 });
@@ -59,16 +68,45 @@ const PAGE_METRICS = { visitors: 'events', pageviews: 'events', bounce_rate: 'se
 export const DIMENSIONS: Record<string, DimensionSpec> = {
   // visit:<attribute> for every queried attribute of the catalogue (libs/events-schema/src/attributes.ts)
   ...Object.fromEntries(QUERIED_ATTRIBUTES.map((a) => [`visit:${a.name}`, attribute(a)])),
-  'visit:entry_page': { metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' }, sessionSql: 'entry_page', sessionSqlVaries: true, hostnameFilterColumn: 'hostname', compare: true },
-  'visit:exit_page': { metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' }, sessionSql: 'exit_page', sessionSqlVaries: true, hostnameFilterColumn: 'exit_hostname', eventSql: 'pathname', eventWhere: "name = 'pageview'", compare: true },
+  'visit:entry_page': {
+    metrics: { visitors: 'sessions', visits: 'sessions', visit_duration: 'sessions' },
+    sessionSql: 'entry_page',
+    sessionSqlVaries: true,
+    hostnameFilterColumn: 'hostname',
+    compare: true,
+  },
+  'visit:exit_page': {
+    metrics: { visitors: 'sessions', visits: 'sessions', exit_rate: 'exit' },
+    sessionSql: 'exit_page',
+    sessionSqlVaries: true,
+    hostnameFilterColumn: 'exit_hostname',
+    eventSql: 'pathname',
+    eventWhere: "name = 'pageview'",
+    compare: true,
+  },
   // bounce_rate of a page = over sessions grouped by entry page (SEMANTICS)
   'event:page': { metrics: PAGE_METRICS, eventSql: 'pathname', sessionSql: 'entry_page', sessionSqlVaries: true, compare: true },
   'event:folder': { metrics: PAGE_METRICS, eventSql: folderOf('pathname'), sessionSql: folderOf('entry_page'), sessionSqlVaries: true, compare: true },
   'event:hostname': {
-    metrics: { visitors: 'sessions', visits: 'sessions', pageviews: 'sessions', visit_duration: 'sessions', bounce_rate: 'sessions', views_per_visit: 'sessions' },
-    sessionSql: 'hostname', eventSql: 'hostname', groupsEvents: true, compare: true,
+    metrics: {
+      visitors: 'sessions',
+      visits: 'sessions',
+      pageviews: 'sessions',
+      visit_duration: 'sessions',
+      bounce_rate: 'sessions',
+      views_per_visit: 'sessions',
+    },
+    sessionSql: 'hostname',
+    eventSql: 'hostname',
+    groupsEvents: true,
+    compare: true,
   },
-  'event:status_code': { metrics: { pageviews: 'events' }, eventSql: 'toString(status_code)', eventWhere: "name = 'pageview' AND status_code != 0", compare: false },
+  'event:status_code': {
+    metrics: { pageviews: 'events' },
+    eventSql: 'toString(status_code)',
+    eventWhere: "name = 'pageview' AND status_code != 0",
+    compare: false,
+  },
   'event:name': { metrics: { visitors: 'events', events: 'events' }, eventSql: 'name', eventWhere: "name NOT IN ('pageview', 'engagement')", compare: true },
   'event:goal': { metrics: { visitors: 'goal', events: 'goal', conversion_rate: 'goal' }, compare: false },
 };

@@ -21,7 +21,9 @@ export interface FilterFieldSpec {
 }
 
 const visit = (a: SessionAttributeSpec): FilterFieldSpec => ({
-  level: 'visit', sessionSql: ATTRIBUTE_SQL[a.name]!, eventSql: ATTRIBUTE_SQL[a.name]!,
+  level: 'visit',
+  sessionSql: ATTRIBUTE_SQL[a.name]!,
+  eventSql: ATTRIBUTE_SQL[a.name]!,
   ...(a.ts === 'string' ? { labelled: { column: a.name, emptyLabel: a.emptyLabel } } : {}),
 });
 

@@ -9,13 +9,31 @@
  * engagement_ms, bounce_scope`; events: `visitor_id, pv, ev, eng, scroll, has_scroll`).
  */
 export const METRIC_NAMES = [
-  'visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time',
-  'events', 'conversion_rate', 'time_on_page', 'scroll_depth', 'exit_rate',
+  'visitors',
+  'pageviews',
+  'visits',
+  'visit_duration',
+  'bounce_rate',
+  'views_per_visit',
+  'engagement_time',
+  'events',
+  'conversion_rate',
+  'time_on_page',
+  'scroll_depth',
+  'exit_rate',
 ] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** Metrics every shape computes (spec: "all shapes"). */
-export const ALL_SHAPE_METRICS: readonly MetricName[] = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit', 'engagement_time'];
+export const ALL_SHAPE_METRICS: readonly MetricName[] = [
+  'visitors',
+  'pageviews',
+  'visits',
+  'visit_duration',
+  'bounce_rate',
+  'views_per_visit',
+  'engagement_time',
+];
 
 export interface MetricSpec {
   /** integer, 1 or 2 decimals */

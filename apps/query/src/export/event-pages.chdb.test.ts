@@ -19,14 +19,27 @@ describe('export pages on chDB', () => {
     dir = await makeTempDir();
     events = await ChdbEventStore.open({ path: dir.path, database: 'export_pages_test' });
     await runEventMigrations(events, { dir: INGEST_MIGRATIONS });
-    await seedVisits(events, [
-      // visitor 1: three Signup events in the same millisecond (equal on the whole sort key), a pageview before
-      { visitor: 1, events: [{ at: '2026-06-01 10:00:00' }, { at: '2026-06-01 10:01:00.500', name: 'Signup' }, { at: '2026-06-01 10:01:00.500', name: 'Signup' }, { at: '2026-06-01 10:01:00.500', name: 'Signup' }, { at: '2026-06-01 10:02:00', path: '/b' }] },
-      // visitor 2 (above 2^53): the next day; visitor 3: before the window; site 2: never exported
-      { visitor: '18446744073709551557', events: [{ at: '2026-06-02 23:59:59.999' }, { at: '2026-06-02 08:00:00', name: 'Signup' }] },
-      { visitor: 3, events: [{ at: '2026-05-31 23:59:59.999' }] },
-      { visitor: 4, site: 2, events: [{ at: '2026-06-01 12:00:00' }] },
-    ], { siteId: 1 });
+    await seedVisits(
+      events,
+      [
+        // visitor 1: three Signup events in the same millisecond (equal on the whole sort key), a pageview before
+        {
+          visitor: 1,
+          events: [
+            { at: '2026-06-01 10:00:00' },
+            { at: '2026-06-01 10:01:00.500', name: 'Signup' },
+            { at: '2026-06-01 10:01:00.500', name: 'Signup' },
+            { at: '2026-06-01 10:01:00.500', name: 'Signup' },
+            { at: '2026-06-01 10:02:00', path: '/b' },
+          ],
+        },
+        // visitor 2 (above 2^53): the next day; visitor 3: before the window; site 2: never exported
+        { visitor: '18446744073709551557', events: [{ at: '2026-06-02 23:59:59.999' }, { at: '2026-06-02 08:00:00', name: 'Signup' }] },
+        { visitor: 3, events: [{ at: '2026-05-31 23:59:59.999' }] },
+        { visitor: 4, site: 2, events: [{ at: '2026-06-01 12:00:00' }] },
+      ],
+      { siteId: 1 },
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -34,7 +47,8 @@ describe('export pages on chDB', () => {
     await dir?.remove();
   });
 
-  const keyOf = (r: { day: string; name: string; visitor_key: string; ms: number }) => `${r.day} ${r.name} ${r.visitor_key} ${new Date(Number(r.ms)).toISOString()}`;
+  const keyOf = (r: { day: string; name: string; visitor_key: string; ms: number }) =>
+    `${r.day} ${r.name} ${r.visitor_key} ${new Date(Number(r.ms)).toISOString()}`;
   // by hand, in (day, name, visitor, time) order
   const expected = [
     '2026-06-01 Signup 1 2026-06-01T10:01:00.500Z',
@@ -57,7 +71,8 @@ describe('export pages on chDB', () => {
 
   it('an empty window gives no page', async () => {
     const pages = [];
-    for await (const page of eventPages(events, { ...window, startMs: Date.parse('2020-01-01T00:00:00Z'), endMs: Date.parse('2020-01-02T00:00:00Z') })) pages.push(page);
+    for await (const page of eventPages(events, { ...window, startMs: Date.parse('2020-01-01T00:00:00Z'), endMs: Date.parse('2020-01-02T00:00:00Z') }))
+      pages.push(page);
     expect(pages).toEqual([]);
   });
 });

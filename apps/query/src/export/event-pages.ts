@@ -37,7 +37,10 @@ export async function* eventPages(events: EventStore, window: ExportWindow, page
       page: pageRows,
       ...(after ? { after_day: after.day, after_name: after.name, after_visitor: after.visitor_key, after_ts: new Date(Number(after.ms)) } : {}),
     };
-    const rows = await events.query<StoredEvent>(`SELECT ${STORED_EVENT_SELECT} FROM events WHERE ${EVENTS_IN_WINDOW}${keyset} ORDER BY ${KEY} LIMIT {page:UInt32} WITH TIES`, params);
+    const rows = await events.query<StoredEvent>(
+      `SELECT ${STORED_EVENT_SELECT} FROM events WHERE ${EVENTS_IN_WINDOW}${keyset} ORDER BY ${KEY} LIMIT {page:UInt32} WITH TIES`,
+      params,
+    );
     if (rows.length > 0) yield rows;
     if (rows.length < pageRows) return;
     after = rows[rows.length - 1];

@@ -18,7 +18,18 @@ export const isExportFormat = (value: string): value is ExportFormat => (EXPORT_
 const ATTRIBUTES: readonly SessionAttributeColumn[] = SESSION_ATTRIBUTES.map((a) => a.name);
 
 /** The columns of a file, in order (the CSV header, the NDJSON key order, the Parquet schema). */
-export const EXPORT_COLUMNS = ['timestamp', 'name', 'visitor_id', 'hostname', 'pathname', ...ATTRIBUTES, 'props', 'scroll_depth', 'engagement_ms', 'status_code'] as const;
+export const EXPORT_COLUMNS = [
+  'timestamp',
+  'name',
+  'visitor_id',
+  'hostname',
+  'pathname',
+  ...ATTRIBUTES,
+  'props',
+  'scroll_depth',
+  'engagement_ms',
+  'status_code',
+] as const;
 
 /** One events row as a page reads it (`day`, `visitor_key` and `ms` also make the page's cursor). */
 export interface StoredEvent extends Record<string, unknown> {

@@ -78,7 +78,10 @@ export async function exportEvents(events: EventStore, request: queryV1.ExportEv
   const resolved = resolveWindow(dateRangeOf(request.dateRange), site.timezone, site.nowMs);
   const window: ExportWindow = { siteId: site.siteId, startMs: resolved.startMs, endMs: resolved.endMs };
   const counted = await countWindowEvents(events, window);
-  const [start, end] = resolved.kind === 'realtime' ? [new Date(resolved.startMs).toISOString(), new Date(resolved.endMs - 1).toISOString()] : [resolved.startDate, resolved.endDate];
+  const [start, end] =
+    resolved.kind === 'realtime'
+      ? [new Date(resolved.startMs).toISOString(), new Date(resolved.endMs - 1).toISOString()]
+      : [resolved.startDate, resolved.endDate];
   await sink.write({ head: { dateRangeStart: start, dateRangeEnd: end, rowsCounted: counted }, data: Buffer.alloc(0), rows: 0 });
   if (format === 'parquet') await writeParquet(events, window, counted, sink);
   else await writeText(events, window, format as Exclude<ExportFormat, 'parquet'>, sink);

@@ -24,9 +24,15 @@ export async function writeParquetFile(events: EventStore, window: ExportWindow)
   const path = join(tmpdir(), `sightline-export-${randomBytes(12).toString('hex')}.parquet`);
   const remove = () => rm(path, { force: true });
   try {
-    await events.writeFile(`SELECT ${PARQUET_SELECT} FROM events WHERE ${EVENTS_IN_WINDOW} ORDER BY ${EXPORT_ORDER_BY}`, windowParams(window), 'Parquet', path, {
-      output_format_parquet_row_group_size: PARQUET_ROW_GROUP_ROWS,
-    });
+    await events.writeFile(
+      `SELECT ${PARQUET_SELECT} FROM events WHERE ${EVENTS_IN_WINDOW} ORDER BY ${EXPORT_ORDER_BY}`,
+      windowParams(window),
+      'Parquet',
+      path,
+      {
+        output_format_parquet_row_group_size: PARQUET_ROW_GROUP_ROWS,
+      },
+    );
   } catch (error) {
     await remove();
     throw error;

@@ -34,9 +34,20 @@ describe('funnel figures', () => {
     expect(changeOf('median_seconds_to_next', 90, 60)).toBe(50);
     expect(changeOf('conversion_rate', 33.33, 66.67)).toBe(-33.34);
     expect(changeOf('step_conversion_rate', 50, null)).toBeNull();
-    const rows = stepRows(steps.slice(0, 2), stepFigures(steps.slice(0, 2), { v1: 4, v2: 1, m1: 10_000 }), stepFigures(steps.slice(0, 2), { v1: 2, v2: 1, m1: 20_000 }));
+    const rows = stepRows(
+      steps.slice(0, 2),
+      stepFigures(steps.slice(0, 2), { v1: 4, v2: 1, m1: 10_000 }),
+      stepFigures(steps.slice(0, 2), { v1: 2, v2: 1, m1: 20_000 }),
+    );
     expect(rows[0]).toEqual({
-      step: 1, goal_id: 1, name: 'A', visitors: 4, conversion_rate: 100, step_conversion_rate: 100, dropoff: 3, median_seconds_to_next: 10,
+      step: 1,
+      goal_id: 1,
+      name: 'A',
+      visitors: 4,
+      conversion_rate: 100,
+      step_conversion_rate: 100,
+      dropoff: 3,
+      median_seconds_to_next: 10,
       comparison: {
         metrics: { visitors: 2, conversion_rate: 100, step_conversion_rate: 100, dropoff: 1, median_seconds_to_next: 20 },
         change: { visitors: 100, conversion_rate: 0, step_conversion_rate: 0, dropoff: 200, median_seconds_to_next: -50 },

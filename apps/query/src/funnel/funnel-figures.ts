@@ -42,7 +42,9 @@ export function stepRows(steps: readonly FunnelStep[], current: FunnelStepFigure
     const row: FunnelStepRow = { step: i + 1, goal_id: step.goal_id, name: step.name, ...figures };
     if (previous) {
       const before = previous[i]!;
-      const change = Object.fromEntries((Object.keys(figures) as (keyof FunnelStepFigures)[]).map((key) => [key, changeOf(key, figures[key], before[key])])) as Record<keyof FunnelStepFigures, number | null>;
+      const change = Object.fromEntries(
+        (Object.keys(figures) as (keyof FunnelStepFigures)[]).map((key) => [key, changeOf(key, figures[key], before[key])]),
+      ) as Record<keyof FunnelStepFigures, number | null>;
       row.comparison = { metrics: before, change };
     }
     return row;

@@ -81,8 +81,16 @@ export function funnelStatement(steps: readonly FunnelStep[], filters: readonly 
   const conditions = steps.map((step, index) => stepCondition(step, index, params));
   params.step_names = [...new Set(steps.map((step) => (step.page_path !== undefined ? 'pageview' : step.event_name!)))];
   // visit fields (and entry/exit pages) match the row; event fields keep whole visits with a matching event
-  const rowLevel = compileFilters(filters.filter((f) => f.spec.level !== 'event'), 'events', 'f');
-  const visitLevel = compileFilters(filters.filter((f) => f.spec.level === 'event'), 'sessions', 'e');
+  const rowLevel = compileFilters(
+    filters.filter((f) => f.spec.level !== 'event'),
+    'events',
+    'f',
+  );
+  const visitLevel = compileFilters(
+    filters.filter((f) => f.spec.level === 'event'),
+    'sessions',
+    'e',
+  );
   Object.assign(params, rowLevel.params, visitLevel.params);
   // the sort key's columns first (PREWHERE reads them alone); the steps' conditions then read `pathname` only for those rows
   const prewhere = [EVENTS_IN_WINDOW, 'name IN {step_names:Array(String)}'];
@@ -92,9 +100,16 @@ export function funnelStatement(steps: readonly FunnelStep[], filters: readonly 
   const later = Array.from({ length: n - 1 }, (_, i) => i + 2);
   const flags = conditions.map((condition, i) => `${condition} AS c${i + 1}`).join(', ');
   // one array per visit for steps 2..n: each event's time × STEP_BITS + the bits of the steps it converts (bit k − 2: step k)
-  const packed = later.length ? `groupArrayIf(ms * ${STEP_BITS} + (${later.map((k) => `c${k} * ${2 ** (k - 2)}`).join(' + ')}), ${later.map((k) => `c${k}`).join(' OR ')})` : 'CAST([], \'Array(UInt64)\')';
+  const packed = later.length
+    ? `groupArrayIf(ms * ${STEP_BITS} + (${later.map((k) => `c${k} * ${2 ** (k - 2)}`).join(' + ')}), ${later.map((k) => `c${k}`).join(' OR ')})`
+    : "CAST([], 'Array(UInt64)')";
   // the greedy chain: step 1's first time, then each step's first time after the previous one's
-  const times = ['t1', ...later.map((k) => `if(t${k - 1} = 0, 0, intDiv(arrayMin(arrayFilter(x -> bitTest(x, ${k - 2}) AND x >= (t${k - 1} + 1) * ${STEP_BITS}, a)), ${STEP_BITS})) AS t${k}`)].join(',\n    ');
+  const times = [
+    't1',
+    ...later.map(
+      (k) => `if(t${k - 1} = 0, 0, intDiv(arrayMin(arrayFilter(x -> bitTest(x, ${k - 2}) AND x >= (t${k - 1} + 1) * ${STEP_BITS}, a)), ${STEP_BITS})) AS t${k}`,
+    ),
+  ].join(',\n    ');
   const visitors = Array.from({ length: n }, (_, i) => `uniqExactIf(visitor_id, t${i + 1} > 0) AS v${i + 1}`);
   const medians = later.map((k) => `quantileExactInclusiveIf(0.5)(t${k} - t${k - 1}, t${k} > 0) AS m${k - 1}`);
   const sql = `

@@ -29,16 +29,19 @@ export async function runFunnelReport(events: EventStore, request: FunnelReportR
     return stepFigures(steps, row);
   };
   const [current, previous] = await Promise.all([figuresOf(window), compareWindow ? figuresOf(compareWindow) : undefined]);
-  const echoRange = (w: Window): [string, string] => (w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate]);
+  const echoRange = (w: Window): [string, string] =>
+    w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate];
   stopTimer();
   return {
     funnel_id: request.funnel.funnel_id,
     name: request.funnel.name,
     steps: stepRows(steps, current, previous),
     query: {
-      site_id: site.siteId, funnel_id: request.funnel.funnel_id,
+      site_id: site.siteId,
+      funnel_id: request.funnel.funnel_id,
       filters: filters.map((f) => ({ field: f.field, operator: f.operator, values: f.values })),
-      date_range: echoRange(window), ...(compareWindow ? { compare: echoRange(compareWindow) } : {}),
+      date_range: echoRange(window),
+      ...(compareWindow ? { compare: echoRange(compareWindow) } : {}),
     },
   };
 }

@@ -23,8 +23,10 @@ export interface Bucket {
 export const MAX_HOURLY_DAYS = 31;
 
 export function checkInterval(interval: Interval, window: Window): void {
-  if ((interval === 'minute') !== (window.kind === 'realtime')) throw new ApiError('invalid_interval', 'time:minute goes with realtime, and realtime with time:minute.');
-  if (interval === 'hour' && daysBetween(window.startDate, window.endDate) > MAX_HOURLY_DAYS) throw new ApiError('invalid_interval', `time:hour covers at most ${MAX_HOURLY_DAYS} days.`);
+  if ((interval === 'minute') !== (window.kind === 'realtime'))
+    throw new ApiError('invalid_interval', 'time:minute goes with realtime, and realtime with time:minute.');
+  if (interval === 'hour' && daysBetween(window.startDate, window.endDate) > MAX_HOURLY_DAYS)
+    throw new ApiError('invalid_interval', `time:hour covers at most ${MAX_HOURLY_DAYS} days.`);
 }
 
 export function listBuckets(interval: Interval, window: Window, timezone: string, weekStart: number): Bucket[] {
@@ -38,10 +40,11 @@ export function listBuckets(interval: Interval, window: Window, timezone: string
     return buckets;
   }
   for (let date = window.startDate; date <= window.endDate; date = addDays(date, 1)) {
-    const opens = date === window.startDate
-      || (interval === 'day')
-      || (interval === 'week' && dayOfWeek(date) === weekStart)
-      || (interval === 'month' && date.endsWith('-01'));
+    const opens =
+      date === window.startDate ||
+      interval === 'day' ||
+      (interval === 'week' && dayOfWeek(date) === weekStart) ||
+      (interval === 'month' && date.endsWith('-01'));
     if (opens) buckets.push({ key: date, label: date });
   }
   return buckets;

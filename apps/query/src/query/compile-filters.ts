@@ -13,7 +13,6 @@ import { EVENTS_IN_WINDOW } from './window-sql.js';
 export type Table = 'events' | 'sessions';
 export type Params = Record<string, unknown>;
 
-
 export function matchSql(expr: string, operator: FilterOperator, param: string): string {
   const values = `{${param}:Array(String)}`;
   switch (operator) {
@@ -54,7 +53,9 @@ export function compileFilters(filters: readonly ValidFilter[], table: Table, pr
         // keeps the sessions in which the custom event fired
         conditions.push(`session_id IN (SELECT session_id FROM events WHERE ${EVENTS_IN_WINDOW} AND ${matchSql('name', 'is', param)})`);
       } else if (spec.level === 'session-only') {
-        conditions.push(`session_id IN (SELECT session_id FROM sessions WHERE site_id = {site_id:UInt64} AND ${matchSql(spec.sessionSql!, filter.operator, param)} GROUP BY session_id HAVING sum(sign) > 0)`);
+        conditions.push(
+          `session_id IN (SELECT session_id FROM sessions WHERE site_id = {site_id:UInt64} AND ${matchSql(spec.sessionSql!, filter.operator, param)} GROUP BY session_id HAVING sum(sign) > 0)`,
+        );
       } else {
         conditions.push(matchSql(spec.eventSql!, filter.operator, param));
       }
@@ -72,6 +73,8 @@ export function compileFilters(filters: readonly ValidFilter[], table: Table, pr
 
 /** With a page filter, bounce_rate counts only sessions that entered on a matching page. */
 export function bounceScopeSql(filters: readonly ValidFilter[], prefix = 'f'): string {
-  const scoped = filters.map((filter, index) => (filter.field === 'page' ? matchSql('entry_page', filter.operator, `${prefix}${index}`) : null)).filter((c): c is string => c !== null);
+  const scoped = filters
+    .map((filter, index) => (filter.field === 'page' ? matchSql('entry_page', filter.operator, `${prefix}${index}`) : null))
+    .filter((c): c is string => c !== null);
   return scoped.length ? scoped.join(' AND ') : '1';
 }

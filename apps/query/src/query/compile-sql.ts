@@ -103,7 +103,9 @@ function sessionsStatement(input: CompileInput): Statement {
   if (part.metrics.every((m) => FLAT_SESSION_METRIC_SQL[m] !== undefined && !(m === 'visitors' && varies))) {
     // sums need no per-session step; a group whose sessions all moved elsewhere sums to 0 and is dropped
     // the scope only where a metric reads it: a plain read stays a statement starting with SELECT
-    const scope = part.metrics.some((m) => FLAT_SESSION_METRIC_SQL[m]!.includes('bounce_scope')) ? `WITH ${bounceScopeSql(query.filters)} AS bounce_scope ` : '';
+    const scope = part.metrics.some((m) => FLAT_SESSION_METRIC_SQL[m]!.includes('bounce_scope'))
+      ? `WITH ${bounceScopeSql(query.filters)} AS bounce_scope `
+      : '';
     const sql = `${scope}SELECT ${group ?? "''"} AS g, ${metricColumns(part.metrics, FLAT_SESSION_METRIC_SQL)}${total} FROM sessions WHERE ${where}${outerClauses(input, params, group !== undefined, false, 'sum(sign) > 0')}`;
     return { sql, params };
   }
@@ -111,8 +113,13 @@ function sessionsStatement(input: CompileInput): Statement {
   // each cancelled version is a +1/−1 pair of equal rows, so within any group only the
   // current version's row leaves sum(sign) = 1, whatever the group expression reads.
   const inner = [
-    `SELECT ${group ?? "''"} AS g`, 'session_id', 'any(visitor_id) AS visitor_id',
-    'sum(pageviews * sign) AS pageviews', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
+    `SELECT ${group ?? "''"} AS g`,
+    'session_id',
+    'any(visitor_id) AS visitor_id',
+    'sum(pageviews * sign) AS pageviews',
+    'sum(is_bounce * sign) AS is_bounce',
+    'sum(duration * sign) AS duration',
+    'sum(engagement_ms * sign) AS engagement_ms',
     `${bounceScopeSql(query.filters)} AS bounce_scope`,
   ].join(', ');
   const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, SESSION_METRIC_SQL)}${total} FROM (${inner} FROM sessions WHERE ${where} GROUP BY g, session_id, bounce_scope HAVING sum(sign) > 0)${outerClauses(input, params, group !== undefined, false)}`;
@@ -133,7 +140,11 @@ function partFilters(input: CompileInput): ValidFilter[] {
  */
 function sessionsByEventValue(input: CompileInput, params: Params, sessionsWhere: string): string {
   const { query, part, values } = input;
-  const hostFilters = compileFilters(query.filters.filter((f) => f.field === 'hostname'), 'events', 'h');
+  const hostFilters = compileFilters(
+    query.filters.filter((f) => f.field === 'hostname'),
+    'events',
+    'h',
+  );
   Object.assign(params, hostFilters.params);
   const eventsWhere = [EVENTS_IN_WINDOW, "name != 'engagement'", ...hostFilters.conditions];
   if (values) {
@@ -141,7 +152,11 @@ function sessionsByEventValue(input: CompileInput, params: Params, sessionsWhere
     eventsWhere.push(`${part.groupSql!} IN {values:Array(String)}`);
   }
   const sessions = [
-    'SELECT session_id', 'any(visitor_id) AS visitor_id', 'sum(is_bounce * sign) AS is_bounce', 'sum(duration * sign) AS duration', 'sum(engagement_ms * sign) AS engagement_ms',
+    'SELECT session_id',
+    'any(visitor_id) AS visitor_id',
+    'sum(is_bounce * sign) AS is_bounce',
+    'sum(duration * sign) AS duration',
+    'sum(engagement_ms * sign) AS engagement_ms',
     `${bounceScopeSql(query.filters)} AS bounce_scope`,
   ].join(', ');
   const byValue = `SELECT ${part.groupSql!} AS g, session_id, countIf(name = 'pageview') AS pageviews FROM events WHERE ${eventsWhere.join(' AND ')} GROUP BY g, session_id`;
@@ -154,7 +169,9 @@ function eventsStatement(input: CompileInput, filterPrefix = 'f'): Statement {
   const filters = compileFilters(partFilters(input), 'events', filterPrefix);
   Object.assign(params, filters.params);
   const group = groupExpression(input, 'timestamp');
-  const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(' AND ');
+  const where = [EVENTS_IN_WINDOW, ...(part.eventWhere ? [`(${part.eventWhere})`] : []), ...filters.conditions, ...valuesCondition(input, params)].join(
+    ' AND ',
+  );
   const total = part.rankBy && !input.values ? ', count() OVER () AS total' : '';
   if (query.shape !== 'breakdown' && part.metrics.length === 1 && part.metrics[0] === 'pageviews') {
     // pageviews alone (an aggregate's visitors read from sessions): the key's `name` reads
@@ -171,9 +188,14 @@ function eventsStatement(input: CompileInput, filterPrefix = 'f'): Statement {
     return { sql, params };
   }
   const inner = [
-    `SELECT ${group ?? "''"} AS g`, 'session_id', 'any(visitor_id) AS visitor_id',
-    "countIf(name = 'pageview') AS pv", "countIf(name != 'engagement') AS ev", "sumIf(engagement_ms, name = 'engagement') AS eng",
-    'maxIf(scroll_depth, scroll_depth <= 100) AS scroll', 'countIf(scroll_depth <= 100) > 0 AS has_scroll',
+    `SELECT ${group ?? "''"} AS g`,
+    'session_id',
+    'any(visitor_id) AS visitor_id',
+    "countIf(name = 'pageview') AS pv",
+    "countIf(name != 'engagement') AS ev",
+    "sumIf(engagement_ms, name = 'engagement') AS eng",
+    'maxIf(scroll_depth, scroll_depth <= 100) AS scroll',
+    'countIf(scroll_depth <= 100) > 0 AS has_scroll',
   ].join(', ');
   const sql = `SELECT ${group ? 'g' : 'any(g) AS g'}, ${metricColumns(part.metrics, EVENT_METRIC_SQL)}${total} FROM (${inner} FROM events WHERE ${where} GROUP BY g, session_id)${outerClauses(input, params, group !== undefined, false)}`;
   return { sql, params };

@@ -33,19 +33,39 @@ const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.ur
  *   03-28 23:30 (v41); 22:30Z is 03-29 01:30 (v42).
  */
 const visits: SeedVisit[] = [
-  { visitor: 1, events: [{ at: '2026-06-02 10:00:00', path: '/a' }, { at: '2026-06-02 10:01:00', path: '/b' }] },
+  {
+    visitor: 1,
+    events: [
+      { at: '2026-06-02 10:00:00', path: '/a' },
+      { at: '2026-06-02 10:01:00', path: '/b' },
+    ],
+  },
   { visitor: 2, events: [{ at: '2026-06-02 11:00:00', path: '/b' }] },
-  { visitor: 3, events: [{ at: '2026-06-02 12:00:00', path: '/c' }, { at: '2026-06-02 12:01:00', path: '/a' }] },
+  {
+    visitor: 3,
+    events: [
+      { at: '2026-06-02 12:00:00', path: '/c' },
+      { at: '2026-06-02 12:01:00', path: '/a' },
+    ],
+  },
   { visitor: 4, events: [{ at: '2026-06-02 13:00:00', path: '/a' }] },
   { visitor: 5, events: [{ at: '2026-06-02 14:00:00', path: '/d' }] },
   {
-    visitor: 11, attrs: { source: 'Google', utm_source: 'g' },
-    events: [{ at: '2026-06-03 10:00:00', hostname: 'a.com', path: '/x' }, { at: '2026-06-03 10:01:00', hostname: 'b.com', path: '/y' }],
+    visitor: 11,
+    attrs: { source: 'Google', utm_source: 'g' },
+    events: [
+      { at: '2026-06-03 10:00:00', hostname: 'a.com', path: '/x' },
+      { at: '2026-06-03 10:01:00', hostname: 'b.com', path: '/y' },
+    ],
   },
   { visitor: 12, attrs: { source: 'Google', utm_source: 'g' }, events: [{ at: '2026-06-03 11:00:00', hostname: 'b.com', path: '/y' }] },
   {
-    visitor: 13, attrs: { source: 'Bing', utm_source: 'b' },
-    events: [{ at: '2026-06-03 12:00:00', hostname: 'b.com', path: '/z' }, { at: '2026-06-03 12:02:00', hostname: 'a.com', path: '/x' }],
+    visitor: 13,
+    attrs: { source: 'Bing', utm_source: 'b' },
+    events: [
+      { at: '2026-06-03 12:00:00', hostname: 'b.com', path: '/z' },
+      { at: '2026-06-03 12:02:00', hostname: 'a.com', path: '/x' },
+    ],
   },
   { visitor: 21, events: [{ at: '2026-04-05 02:30:00' }] },
   { visitor: 22, events: [{ at: '2026-04-05 03:30:00' }] },
@@ -67,7 +87,8 @@ describe.each([
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let events: ChdbEventStore;
   const site: ReportSite = { siteId, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-12-01T12:00:00Z') };
-  const ask = async (body: Record<string, unknown>, timezone = 'UTC') => runQuery({ events, geo: intlGeoLabels }, parseQueryRequest(body), { ...site, timezone });
+  const ask = async (body: Record<string, unknown>, timezone = 'UTC') =>
+    runQuery({ events, geo: intlGeoLabels }, parseQueryRequest(body), { ...site, timezone });
   const rowsOf = async (body: Record<string, unknown>) => (await ask(body)).results.map((r) => [Object.values(r.dimensions!)[0], r.metrics]);
   const host = (operator: string, value: string) => [{ field: 'hostname', operator, values: [value] }];
   const EXITS = ['2026-06-02', '2026-06-02'];
@@ -77,9 +98,17 @@ describe.each([
     dir = await makeTempDir();
     events = await ChdbEventStore.open({ path: dir.path, database: 'counting_rules' });
     await runEventMigrations(events, { dir: INGEST_MIGRATIONS });
-    await seedVisits(events, visits.map((v) => ({ ...v, importId: siteId === IMPORTED ? 9 : 0 })), { siteId });
+    await seedVisits(
+      events,
+      visits.map((v) => ({ ...v, importId: siteId === IMPORTED ? 9 : 0 })),
+      { siteId },
+    );
     // the other kind on another site: never counted here
-    await seedVisits(events, visits.map((v) => ({ ...v, importId: siteId === IMPORTED ? 0 : 9 })), { siteId: siteId === LIVE ? IMPORTED : LIVE, firstSessionId: 1000 });
+    await seedVisits(
+      events,
+      visits.map((v) => ({ ...v, importId: siteId === IMPORTED ? 0 : 9 })),
+      { siteId: siteId === LIVE ? IMPORTED : LIVE, firstSessionId: 1000 },
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -89,7 +118,9 @@ describe.each([
 
   it('a breakdown without visitors orders by its first metric desc, then value asc, and pages in that order', async () => {
     expect(await rowsOf({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS })).toEqual([
-      ['/b', { exit_rate: 100 }], ['/d', { exit_rate: 100 }], ['/a', { exit_rate: 66.7 }],
+      ['/b', { exit_rate: 100 }],
+      ['/d', { exit_rate: 100 }],
+      ['/a', { exit_rate: 66.7 }],
     ]);
     const page2 = await ask({ metrics: ['exit_rate', 'visits'], dimensions: ['visit:exit_page'], date_range: EXITS, limit: 1, offset: 1 });
     expect(page2.results.map((r) => [r.dimensions!['visit:exit_page'], r.metrics])).toEqual([['/d', { exit_rate: 100, visits: 1 }]]);
@@ -98,37 +129,60 @@ describe.each([
     expect([page3.results[0]!.dimensions, page3.meta?.has_more]).toEqual([{ 'visit:exit_page': '/a' }, false]);
     // visits first: visits desc (/a and /b 2 each, by value), then /d
     expect(await rowsOf({ metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS })).toEqual([
-      ['/a', { visits: 2, exit_rate: 66.7 }], ['/b', { visits: 2, exit_rate: 100 }], ['/d', { visits: 1, exit_rate: 100 }],
+      ['/a', { visits: 2, exit_rate: 66.7 }],
+      ['/b', { visits: 2, exit_rate: 100 }],
+      ['/d', { visits: 1, exit_rate: 100 }],
     ]);
     // compared per row: each row's previous exit rate (none the day before)
     const compared = await ask({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, compare: 'previous_period', limit: 1 });
-    expect(compared.results).toEqual([{ dimensions: { 'visit:exit_page': '/b' }, metrics: { exit_rate: 100 }, comparison: { metrics: { exit_rate: null }, change: { exit_rate: null } } }]);
+    expect(compared.results).toEqual([
+      { dimensions: { 'visit:exit_page': '/b' }, metrics: { exit_rate: 100 }, comparison: { metrics: { exit_rate: null }, change: { exit_rate: null } } },
+    ]);
   });
 
-  it('exit_rate counts the page\'s pageviews whatever exit_page filter applies', async () => {
-    const exitFilter = (operator: string, values: string[]) => ({ metrics: ['visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: EXITS, filters: [{ field: 'exit_page', operator, values }] });
+  it("exit_rate counts the page's pageviews whatever exit_page filter applies", async () => {
+    const exitFilter = (operator: string, values: string[]) => ({
+      metrics: ['visits', 'exit_rate'],
+      dimensions: ['visit:exit_page'],
+      date_range: EXITS,
+      filters: [{ field: 'exit_page', operator, values }],
+    });
     // /a: 2 exits over its 3 pageviews, not over the 2 pageviews of the sessions that left from it
     expect(await rowsOf(exitFilter('is', ['/a']))).toEqual([['/a', { visits: 2, exit_rate: 66.7 }]]);
     expect(await rowsOf({ ...exitFilter('is', ['/a']), metrics: ['exit_rate'] })).toEqual([['/a', { exit_rate: 66.7 }]]);
-    expect(await rowsOf(exitFilter('contains', ['a', 'b']))).toEqual([['/a', { visits: 2, exit_rate: 66.7 }], ['/b', { visits: 2, exit_rate: 100 }]]);
+    expect(await rowsOf(exitFilter('contains', ['a', 'b']))).toEqual([
+      ['/a', { visits: 2, exit_rate: 66.7 }],
+      ['/b', { visits: 2, exit_rate: 100 }],
+    ]);
     // every other filter still applies to the pageviews
-    const withSource = (source: string) => rowsOf({ ...exitFilter('is', ['/a']), filters: [...exitFilter('is', ['/a']).filters, { field: 'source', operator: 'is', values: [source] }] });
+    const withSource = (source: string) =>
+      rowsOf({ ...exitFilter('is', ['/a']), filters: [...exitFilter('is', ['/a']).filters, { field: 'source', operator: 'is', values: [source] }] });
     expect(await withSource('Direct / None')).toEqual([['/a', { visits: 2, exit_rate: 66.7 }]]);
     expect(await withSource('Google')).toEqual([]);
   });
 
   it('a hostname filter keeps the visits that entered on it for acquisition and entry page breakdowns', async () => {
-    const by = (dimension: string, operator: string, value: string, metrics = ['visitors']) => rowsOf({ metrics, dimensions: [dimension], date_range: HOSTS, filters: host(operator, value) });
+    const by = (dimension: string, operator: string, value: string, metrics = ['visitors']) =>
+      rowsOf({ metrics, dimensions: [dimension], date_range: HOSTS, filters: host(operator, value) });
     expect(await by('visit:source', 'is', 'a.com')).toEqual([['Google', { visitors: 1 }]]); // H1 only (H3 entered on b.com)
-    expect(await by('visit:source', 'is', 'b.com')).toEqual([['Bing', { visitors: 1 }], ['Google', { visitors: 1 }]]); // H3, H2
+    expect(await by('visit:source', 'is', 'b.com')).toEqual([
+      ['Bing', { visitors: 1 }],
+      ['Google', { visitors: 1 }],
+    ]); // H3, H2
     expect(await by('visit:channel', 'is', 'a.com')).toEqual([['Direct', { visitors: 1 }]]);
     expect(await by('visit:referrer', 'contains', 'a.c')).toEqual([['Direct / None', { visitors: 1 }]]);
-    expect(await by('visit:utm_source', 'is_not', 'a.com')).toEqual([['b', { visitors: 1 }], ['g', { visitors: 1 }]]); // H3, H2
-    expect(await by('visit:entry_page', 'is', 'a.com', ['visitors', 'visits', 'visit_duration'])).toEqual([['/x', { visitors: 1, visits: 1, visit_duration: 60 }]]);
+    expect(await by('visit:utm_source', 'is_not', 'a.com')).toEqual([
+      ['b', { visitors: 1 }],
+      ['g', { visitors: 1 }],
+    ]); // H3, H2
+    expect(await by('visit:entry_page', 'is', 'a.com', ['visitors', 'visits', 'visit_duration'])).toEqual([
+      ['/x', { visitors: 1, visits: 1, visit_duration: 60 }],
+    ]);
   });
 
   it('a hostname filter keeps the visits that left from it for the exit page breakdown', async () => {
-    const exits = (value: string) => rowsOf({ metrics: ['visitors', 'visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: HOSTS, filters: host('is', value) });
+    const exits = (value: string) =>
+      rowsOf({ metrics: ['visitors', 'visits', 'exit_rate'], dimensions: ['visit:exit_page'], date_range: HOSTS, filters: host('is', value) });
     // H3 left from a.com /x; /x's pageviews on a.com: H1's and H3's
     expect(await exits('a.com')).toEqual([['/x', { visitors: 1, visits: 1, exit_rate: 50 }]]);
     // H1 and H2 left from b.com /y, its only 2 pageviews
@@ -142,17 +196,30 @@ describe.each([
       ['b.com', { visitors: 3, visits: 3, pageviews: 3, visit_duration: 60, bounce_rate: 33, views_per_visit: 1 }],
       ['a.com', { visitors: 2, visits: 2, pageviews: 2, visit_duration: 90, bounce_rate: 0, views_per_visit: 1 }],
     ]);
-    expect(await rowsOf({ metrics: ['visits'], dimensions: ['event:hostname'], date_range: HOSTS, filters: host('is', 'a.com') })).toEqual([['a.com', { visits: 2 }]]);
-    expect(await rowsOf({ metrics: ['visitors'], dimensions: ['event:hostname'], date_range: HOSTS, filters: [{ field: 'source', operator: 'is', values: ['Google'] }] })).toEqual([
-      ['b.com', { visitors: 2 }], ['a.com', { visitors: 1 }],
+    expect(await rowsOf({ metrics: ['visits'], dimensions: ['event:hostname'], date_range: HOSTS, filters: host('is', 'a.com') })).toEqual([
+      ['a.com', { visits: 2 }],
+    ]);
+    expect(
+      await rowsOf({
+        metrics: ['visitors'],
+        dimensions: ['event:hostname'],
+        date_range: HOSTS,
+        filters: [{ field: 'source', operator: 'is', values: ['Google'] }],
+      }),
+    ).toEqual([
+      ['b.com', { visitors: 2 }],
+      ['a.com', { visitors: 1 }],
     ]);
     const paged = await ask({ metrics: ['pageviews'], dimensions: ['event:hostname'], date_range: HOSTS, limit: 1, offset: 1, compare: 'previous_period' });
-    expect(paged.results).toEqual([{ dimensions: { 'event:hostname': 'a.com' }, metrics: { pageviews: 2 }, comparison: { metrics: { pageviews: 0 }, change: { pageviews: null } } }]);
+    expect(paged.results).toEqual([
+      { dimensions: { 'event:hostname': 'a.com' }, metrics: { pageviews: 2 }, comparison: { metrics: { pageviews: 0 }, change: { pageviews: null } } },
+    ]);
     expect(paged.meta).toEqual({ total: 2, limit: 1, offset: 1, has_more: false });
   });
 
   it('a day starts at its first local instant around DST changes at midnight', async () => {
-    const visitors = async (day: string, timezone: string) => (await ask({ metrics: ['visitors', 'pageviews'], date_range: [day, day] }, timezone)).results[0]!.metrics;
+    const visitors = async (day: string, timezone: string) =>
+      (await ask({ metrics: ['visitors', 'pageviews'], date_range: [day, day] }, timezone)).results[0]!.metrics;
     // Santiago: the repeated 23:00 hour belongs to 04-04; 04-05 starts at its only midnight
     expect(await visitors('2026-04-04', 'America/Santiago')).toEqual({ visitors: 2, pageviews: 2 });
     expect(await visitors('2026-04-05', 'America/Santiago')).toEqual({ visitors: 1, pageviews: 1 });
@@ -163,10 +230,16 @@ describe.each([
     expect(await visitors('2026-03-28', 'Asia/Beirut')).toEqual({ visitors: 1, pageviews: 1 });
     expect(await visitors('2026-03-29', 'Asia/Beirut')).toEqual({ visitors: 1, pageviews: 1 });
     const days = await ask({ metrics: ['visitors'], dimensions: ['time:day'], date_range: ['2026-04-04', '2026-04-05'] }, 'America/Santiago');
-    expect(days.results.map((r) => [r.dimensions!['time:day'], r.metrics.visitors])).toEqual([['2026-04-04', 2], ['2026-04-05', 1]]);
+    expect(days.results.map((r) => [r.dimensions!['time:day'], r.metrics.visitors])).toEqual([
+      ['2026-04-04', 2],
+      ['2026-04-05', 1],
+    ]);
     // 04-04 has 25 hours, two labelled 23:00
     const hours = await ask({ metrics: ['visitors'], dimensions: ['time:hour'], date_range: ['2026-04-04', '2026-04-04'] }, 'America/Santiago');
     expect(hours.results).toHaveLength(25);
-    expect(hours.results.slice(-2).map((r) => [r.dimensions!['time:hour'], r.metrics.visitors])).toEqual([['2026-04-04 23:00', 1], ['2026-04-04 23:00', 1]]);
+    expect(hours.results.slice(-2).map((r) => [r.dimensions!['time:hour'], r.metrics.visitors])).toEqual([
+      ['2026-04-04 23:00', 1],
+      ['2026-04-04 23:00', 1],
+    ]);
   });
 });

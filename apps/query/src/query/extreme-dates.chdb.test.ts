@@ -64,22 +64,39 @@ describe('explicit dates of any year, in any site timezone, on chDB', () => {
 
   it('answers the reported dates with 400, and the edges of the span with numbers', async () => {
     const UTC = 'UTC';
-    for (const range of [['0500-01-01', '0500-01-02'], ['0000-01-01', '0000-01-01'], ['9999-12-31', '9999-12-31'], ['0999-12-31', '1000-01-01'], ['2300-01-01', '2300-01-01']]) {
+    for (const range of [
+      ['0500-01-01', '0500-01-02'],
+      ['0000-01-01', '0000-01-01'],
+      ['9999-12-31', '9999-12-31'],
+      ['0999-12-31', '1000-01-01'],
+      ['2300-01-01', '2300-01-01'],
+    ]) {
       expect(await codeOrAnswer(query({ metrics: ['visitors'], date_range: range }, UTC)), range.join()).toEqual({ refused: 'invalid_date_range' });
-      expect(await codeOrAnswer(query({ metrics: ['visitors'], date_range: ['2026-06-01', '2026-06-01'], compare: [range[0], range[0]] }, UTC)), range.join()).toEqual({ refused: 'invalid_compare' });
+      expect(
+        await codeOrAnswer(query({ metrics: ['visitors'], date_range: ['2026-06-01', '2026-06-01'], compare: [range[0], range[0]] }, UTC)),
+        range.join(),
+      ).toEqual({ refused: 'invalid_compare' });
       expect(await codeOrAnswer(props(range, UTC)), range.join()).toEqual({ refused: 'invalid_date_range' });
     }
     // the first day has no previous period inside the span
-    expect(await codeOrAnswer(query({ metrics: ['visitors'], date_range: ['1900-01-01', '1900-01-07'], compare: 'previous_period' }, UTC))).toEqual({ refused: 'invalid_compare' });
+    expect(await codeOrAnswer(query({ metrics: ['visitors'], date_range: ['1900-01-01', '1900-01-07'], compare: 'previous_period' }, UTC))).toEqual({
+      refused: 'invalid_compare',
+    });
     for (const timezone of ['Pacific/Kiritimati', 'Etc/GMT+12', 'Asia/Kathmandu']) {
       const first = await query({ metrics: ['visitors', 'pageviews'], date_range: ['1900-01-01', '1900-01-03'], dimensions: ['time:day'] }, timezone);
-      expect(first.results.map((r) => [r.dimensions!['time:day'], r.metrics.visitors])).toEqual([['1900-01-01', 0], ['1900-01-02', 0], ['1900-01-03', 0]]);
+      expect(first.results.map((r) => [r.dimensions!['time:day'], r.metrics.visitors])).toEqual([
+        ['1900-01-01', 0],
+        ['1900-01-02', 0],
+        ['1900-01-03', 0],
+      ]);
       const last = await query({ metrics: ['visitors'], date_range: ['2299-12-01', '2299-12-31'], compare: 'previous_period' }, timezone);
       expect(last.results[0]!.metrics).toEqual({ visitors: 0 });
       expect((await props(['2299-12-31', '2299-12-31'], timezone)).props).toEqual([]);
     }
     // the seeded visit is still counted by a window reaching back to the span's start
-    expect((await query({ metrics: ['visitors'], date_range: ['2026-01-01', '2026-12-31'] }, 'Pacific/Kiritimati')).results[0]!.metrics).toEqual({ visitors: 1 });
+    expect((await query({ metrics: ['visitors'], date_range: ['2026-01-01', '2026-12-31'] }, 'Pacific/Kiritimati')).results[0]!.metrics).toEqual({
+      visitors: 1,
+    });
   });
 
   it('answers any date_range / compare pair in any site timezone with numbers or a date code (fast-check)', async () => {

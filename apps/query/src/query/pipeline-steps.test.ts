@@ -70,14 +70,30 @@ describe('dates', () => {
   it('resolves Nd, month and explicit ranges in the site timezone', () => {
     expect(resolveWindow('7d', 'America/Los_Angeles', now)).toMatchObject({ startDate: '2026-06-03', endDate: '2026-06-09' });
     expect(resolveWindow('7d', 'UTC', now)).toMatchObject({ startDate: '2026-06-04', endDate: '2026-06-10' });
-    expect(resolveWindow('1d', 'UTC', now)).toMatchObject({ startDate: '2026-06-10', endDate: '2026-06-10', startMs: Date.parse('2026-06-10T00:00:00Z'), endMs: Date.parse('2026-06-11T00:00:00Z') });
-    expect(resolveWindow('month', 'Asia/Tokyo', now)).toMatchObject({ startDate: '2026-06-01', endDate: '2026-06-10', startMs: Date.parse('2026-05-31T15:00:00Z') });
+    expect(resolveWindow('1d', 'UTC', now)).toMatchObject({
+      startDate: '2026-06-10',
+      endDate: '2026-06-10',
+      startMs: Date.parse('2026-06-10T00:00:00Z'),
+      endMs: Date.parse('2026-06-11T00:00:00Z'),
+    });
+    expect(resolveWindow('month', 'Asia/Tokyo', now)).toMatchObject({
+      startDate: '2026-06-01',
+      endDate: '2026-06-10',
+      startMs: Date.parse('2026-05-31T15:00:00Z'),
+    });
     expect(resolveWindow(['2026-01-01', '2027-01-01'], 'UTC', now)).toMatchObject({ startDate: '2026-01-01', endDate: '2027-01-01' });
-    expect(resolveWindow('realtime', 'UTC', Date.parse('2026-06-10T02:00:40Z'))).toMatchObject({ kind: 'realtime', startMs: Date.parse('2026-06-10T01:30:00Z') });
+    expect(resolveWindow('realtime', 'UTC', Date.parse('2026-06-10T02:00:40Z'))).toMatchObject({
+      kind: 'realtime',
+      startMs: Date.parse('2026-06-10T01:30:00Z'),
+    });
   });
 
   it('refuses anything else with invalid_date_range', () => {
-    for (const range of ['0d', '91d', '7', 'yesterday', 'd7', '07d'] as const) expect(codeOf(() => resolveWindow(range, 'UTC', now)), range).toBe('invalid_date_range');
+    for (const range of ['0d', '91d', '7', 'yesterday', 'd7', '07d'] as const)
+      expect(
+        codeOf(() => resolveWindow(range, 'UTC', now)),
+        range,
+      ).toBe('invalid_date_range');
     expect(codeOf(() => resolveWindow('90d', 'UTC', now))).toBe('no error');
     expect(codeOf(() => resolveWindow(['2026-01-01', '2027-01-02'], 'UTC', now))).toBe('invalid_date_range');
     expect(codeOf(() => resolveWindow(['2026-02-30', '2026-03-01'], 'UTC', now))).toBe('invalid_date_range');
@@ -122,8 +138,22 @@ describe('dates', () => {
     const sample = ['1900-01-01', '1937-07-01', '1970-01-01', '1995-12-31', '2011-12-29', '2011-12-30', '2011-12-31', '2040-03-10'];
     for (let month = 0; month < 12; month += 1) sample.push(addDays('2026-01-01', Math.round(month * 30.5)), addDays('2026-01-15', Math.round(month * 30.5)));
     const everyDay = Array.from({ length: 366 }, (_, day) => addDays('2026-01-01', day));
-    const midnightChanges = ['America/Havana', 'America/Santiago', 'Asia/Beirut', 'America/Scoresbysund', 'Asia/Gaza', 'America/Asuncion', 'Africa/Cairo', 'Pacific/Apia', 'Europe/Berlin', 'Australia/Lord_Howe'];
-    const cases = [...Intl.supportedValuesOf('timeZone').flatMap((zone) => sample.map((date) => [zone, date] as const)), ...midnightChanges.flatMap((zone) => everyDay.map((date) => [zone, date] as const))];
+    const midnightChanges = [
+      'America/Havana',
+      'America/Santiago',
+      'Asia/Beirut',
+      'America/Scoresbysund',
+      'Asia/Gaza',
+      'America/Asuncion',
+      'Africa/Cairo',
+      'Pacific/Apia',
+      'Europe/Berlin',
+      'Australia/Lord_Howe',
+    ];
+    const cases = [
+      ...Intl.supportedValuesOf('timeZone').flatMap((zone) => sample.map((date) => [zone, date] as const)),
+      ...midnightChanges.flatMap((zone) => everyDay.map((date) => [zone, date] as const)),
+    ];
     const wrong: string[] = [];
     for (const [zone, date] of cases) {
       const start = startOfLocalDay(date, zone);
@@ -151,7 +181,11 @@ describe('buckets', () => {
     expect(listBuckets('week', window, 'UTC', 1).map((b) => b.label)).toEqual(['2026-06-01', '2026-06-08']);
     expect(listBuckets('week', window, 'UTC', 0).map((b) => b.label)).toEqual(['2026-06-01', '2026-06-07', '2026-06-14']);
     expect(listBuckets('week', window, 'UTC', 3).map((b) => b.label)).toEqual(['2026-06-01', '2026-06-03', '2026-06-10']);
-    expect(listBuckets('month', resolveWindow(['2026-05-15', '2026-07-01'], 'UTC', 0), 'UTC', 1).map((b) => b.label)).toEqual(['2026-05-15', '2026-06-01', '2026-07-01']);
+    expect(listBuckets('month', resolveWindow(['2026-05-15', '2026-07-01'], 'UTC', 0), 'UTC', 1).map((b) => b.label)).toEqual([
+      '2026-05-15',
+      '2026-06-01',
+      '2026-07-01',
+    ]);
   });
 
   it('refuses buckets unsuited to the window with invalid_interval', () => {

@@ -75,8 +75,23 @@ export function planQuery(query: ValidQuery): Plan {
     return { primary: parts[0]!, secondary: parts.slice(1) };
   }
   if (exitRate && !bySource.sessions.includes('visits')) bySource.sessions.push('visits'); // exits
-  const sessionPart: Part | undefined = bySource.sessions.length ? { kind: 'sessions', metrics: bySource.sessions.filter(SESSION_SIDE), groupSql: dimension.sessionSql!, ...(dimension.sessionSqlVaries ? { groupVaries: true } : {}), ...(dimension.groupsEvents ? { groupSql: dimension.eventSql!, groupsEvents: true } : {}) } : undefined;
-  const eventPart: Part | undefined = bySource.events.length ? { kind: 'events', metrics: bySource.events.filter((m) => EVENT_METRIC_SQL[m] !== undefined), groupSql: dimension.eventSql!, ...(dimension.eventWhere ? { eventWhere: dimension.eventWhere } : {}) } : undefined;
+  const sessionPart: Part | undefined = bySource.sessions.length
+    ? {
+        kind: 'sessions',
+        metrics: bySource.sessions.filter(SESSION_SIDE),
+        groupSql: dimension.sessionSql!,
+        ...(dimension.sessionSqlVaries ? { groupVaries: true } : {}),
+        ...(dimension.groupsEvents ? { groupSql: dimension.eventSql!, groupsEvents: true } : {}),
+      }
+    : undefined;
+  const eventPart: Part | undefined = bySource.events.length
+    ? {
+        kind: 'events',
+        metrics: bySource.events.filter((m) => EVENT_METRIC_SQL[m] !== undefined),
+        groupSql: dimension.eventSql!,
+        ...(dimension.eventWhere ? { eventWhere: dimension.eventWhere } : {}),
+      }
+    : undefined;
   const rankSource = dimension.metrics[rankBy];
   if (rankSource === 'events' && eventPart) {
     eventPart.rankBy = rankBy;
@@ -88,7 +103,13 @@ export function planQuery(query: ValidQuery): Plan {
     if (eventPart) parts.push(eventPart);
   }
   // exit_rate's denominator: pageviews of the exit page, whatever exit page the filters name
-  const exitPageviews: Part = { kind: 'events', metrics: ['pageviews'], groupSql: dimension.eventSql!, eventWhere: dimension.eventWhere!, ignoresFilters: ['exit_page'] };
+  const exitPageviews: Part = {
+    kind: 'events',
+    metrics: ['pageviews'],
+    groupSql: dimension.eventSql!,
+    eventWhere: dimension.eventWhere!,
+    ignoresFilters: ['exit_page'],
+  };
   if (rankSource === 'exit') sessionPart!.exitPageviews = exitPageviews;
   else if (exitRate) parts.push(exitPageviews);
   return { primary: parts[0]!, secondary: parts.slice(1) };

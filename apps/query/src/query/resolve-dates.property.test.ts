@@ -42,7 +42,8 @@ describe('date_range and compare over the whole YYYY-MM-DD space and every site 
     fc.assert(
       fc.property(datePair, siteTimezone, ([start, end], timezone) => {
         const result = outcome(() => resolveWindow([start, end], timezone, NOW));
-        const valid = isCalendarDate(start) && isCalendarDate(end) && start <= end && start >= EARLIEST_DATE && end <= LATEST_DATE && daysBetween(start, end) <= 366;
+        const valid =
+          isCalendarDate(start) && isCalendarDate(end) && start <= end && start >= EARLIEST_DATE && end <= LATEST_DATE && daysBetween(start, end) <= 366;
         if ('refused' in result) {
           expect(result.refused).toBe('invalid_date_range');
           expect(valid, `${start}..${end} refused`).toBe(false);
@@ -57,7 +58,11 @@ describe('date_range and compare over the whole YYYY-MM-DD space and every site 
   });
 
   it('resolves compare (previous_period or an explicit pair) or answers invalid_compare / compare_length_mismatch', () => {
-    const compare = fc.oneof(fc.constant('previous_period' as const), datePair, dateText.map((d): [string, string] => [d, d]));
+    const compare = fc.oneof(
+      fc.constant('previous_period' as const),
+      datePair,
+      dateText.map((d): [string, string] => [d, d]),
+    );
     fc.assert(
       fc.property(datePair, compare, siteTimezone, (range, against, timezone) => {
         const main = outcome(() => resolveWindow(range, timezone, NOW));

@@ -55,18 +55,28 @@ export function resolveWindow(range: string | [string, string], timezone: string
   if (range === 'month') return dayWindow(`${today.slice(0, 8)}01`, today, timezone);
   const days = /^([1-9]\d{0,2})d$/.exec(range);
   if (days && Number(days[1]) <= MAX_RELATIVE_DAYS) return dayWindow(addDays(today, -(Number(days[1]) - 1)), today, timezone);
-  throw new ApiError('invalid_date_range', `date_range must be Nd (N 1 to ${MAX_RELATIVE_DAYS}), month, realtime or [start, end] (up to ${MAX_EXPLICIT_DAYS} days).`);
+  throw new ApiError(
+    'invalid_date_range',
+    `date_range must be Nd (N 1 to ${MAX_RELATIVE_DAYS}), month, realtime or [start, end] (up to ${MAX_EXPLICIT_DAYS} days).`,
+  );
 }
 
 export function resolveCompareWindow(compare: string | [string, string], main: Window, timezone: string): Window {
   if (compare === 'previous_period') {
     if (main.kind === 'realtime') {
       const length = main.endMs - main.startMs;
-      return { ...main, startMs: main.startMs - length, endMs: main.startMs, startDate: localDate(main.startMs - length, timezone), endDate: localDate(main.startMs - 1, timezone) };
+      return {
+        ...main,
+        startMs: main.startMs - length,
+        endMs: main.startMs,
+        startDate: localDate(main.startMs - length, timezone),
+        endDate: localDate(main.startMs - 1, timezone),
+      };
     }
     const length = daysBetween(main.startDate, main.endDate);
     const start = addDays(main.startDate, -length);
-    if (start < EARLIEST_DATE) throw new ApiError('invalid_compare', `The previous period would start before ${EARLIEST_DATE}; compare with an explicit [start, end].`);
+    if (start < EARLIEST_DATE)
+      throw new ApiError('invalid_compare', `The previous period would start before ${EARLIEST_DATE}; compare with an explicit [start, end].`);
     return dayWindow(start, addDays(main.startDate, -1), timezone);
   }
   if (!Array.isArray(compare)) throw new ApiError('invalid_compare', 'compare must be previous_period or [start, end].');

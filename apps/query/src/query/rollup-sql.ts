@@ -75,14 +75,18 @@ function bucketsOnHours(query: ValidQuery, window: Window, site: ReportSite): bo
 /** Whether the roll-ups answer this query's window exactly as today's statements would. */
 export function rollupAnswers(query: ValidQuery, plan: Plan, window: Window, site: ReportSite): boolean {
   if (window.kind !== 'days' || query.filters.length > 0) return false;
-  if (query.shape === 'breakdown' && (!rolledUpAttribute(query) || plan.secondary.length > 0 || plan.primary.kind !== 'sessions' || plan.primary.groupVaries)) return false;
+  if (query.shape === 'breakdown' && (!rolledUpAttribute(query) || plan.secondary.length > 0 || plan.primary.kind !== 'sessions' || plan.primary.groupVaries))
+    return false;
   if (query.shape === 'timeseries' && query.interval === 'minute') return false;
   if (window.startMs < FIRST_MS || window.endMs > END_MS) return false;
   const parts = [plan.primary, ...plan.secondary];
   const supported = parts.every((p) =>
     p.kind === 'events'
       ? p.metrics.every((m) => EVENTS_ROLLUP_SQL[m] !== undefined)
-      : p.kind === 'sessions' && !p.exitPageviews && !p.groupsEvents && p.metrics.every((m) => SESSIONS_ROLLUP_SQL[m] !== undefined || (m === 'visitors' && query.shape === 'breakdown')),
+      : p.kind === 'sessions' &&
+        !p.exitPageviews &&
+        !p.groupsEvents &&
+        p.metrics.every((m) => SESSIONS_ROLLUP_SQL[m] !== undefined || (m === 'visitors' && query.shape === 'breakdown')),
   );
   return supported && bucketsOnHours(query, window, site);
 }

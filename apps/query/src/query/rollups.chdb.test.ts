@@ -12,7 +12,6 @@ import type { ReportSite } from './report-site.js';
 
 const INGEST_MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../ingest/clickhouse');
 
-
 const DAY_MS = 86_400_000;
 const FIRST_MS = Date.parse('2026-03-01T00:00:00Z');
 const SPAN_DAYS = 75; // across both 2026 DST changes of Europe/Berlin and America/New_York
@@ -33,14 +32,27 @@ function randomVisits(random: () => number, count: number): SeedVisit[] {
     const events: SeedEvent[] = [];
     for (let e = 0; e < n; e += 1) {
       const r = random();
-      events.push(r < 0.25 ? { at: at(t), name: 'engagement', path: `/p${e % 3}`, engagementMs: Math.floor(random() * 60_000) } : r < 0.32 ? { at: at(t), name: 'Signup' } : { at: at(t), path: `/p${Math.floor(random() * 5)}` });
+      events.push(
+        r < 0.25
+          ? { at: at(t), name: 'engagement', path: `/p${e % 3}`, engagementMs: Math.floor(random() * 60_000) }
+          : r < 0.32
+            ? { at: at(t), name: 'Signup' }
+            : { at: at(t), path: `/p${Math.floor(random() * 5)}` },
+      );
       t += 10_000 + Math.floor(random() * (long ? 29 : 12) * 60_000);
     }
     // a late event: older than the visit's first, arriving last
     if (random() < 0.04) events.push({ at: at(Date.parse(`${events[0]!.at.replace(' ', 'T')}Z`) - Math.floor(random() * 3 * 3_600_000)), path: '/late' });
     const site = 1 + Math.floor(random() * random() * 3);
     const one = (values: readonly string[]) => values[Math.floor(random() * random() * values.length)]!;
-    const attrs = { country: one(['DE', 'US', '', 'FR']), source: one(['', 'Google', 'Bing', 'Newsletter']), channel: one(['Direct', 'Organic Search', 'Email']), browser: one(['Chrome', 'Firefox', '']), os: one(['Mac', 'Windows']), device: one(['Desktop', 'Mobile', 'Tablet']) };
+    const attrs = {
+      country: one(['DE', 'US', '', 'FR']),
+      source: one(['', 'Google', 'Bing', 'Newsletter']),
+      channel: one(['Direct', 'Organic Search', 'Email']),
+      browser: one(['Chrome', 'Firefox', '']),
+      os: one(['Mac', 'Windows']),
+      device: one(['Desktop', 'Mobile', 'Tablet']),
+    };
     visits.push({ visitor: 1 + Math.floor(random() * 120), site, attrs, ...(i % 5 === 4 ? { importId: 1 + (i % 2) } : {}), events });
   }
   return visits;
@@ -50,7 +62,7 @@ const METRICS = ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_ra
 const TIMEZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham'];
 
 function randomQuery(random: () => number): { body: Record<string, unknown>; site: ReportSite } {
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const metrics = METRICS.filter(() => random() < 0.5);
   if (metrics.length === 0) metrics.push(pick(METRICS));
   const timezone = pick(TIMEZONES);
@@ -98,7 +110,8 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
     // an import deleted afterwards (its raw rows and its roll-up rows, as ImportStore does)
     for (const table of [EVENTS_TABLE, SESSIONS_TABLE, ...ROLLUP_TABLES]) await deleteRows(events, table, 'import_id = {id:UInt64}', { id: 2 });
     recording = new Proxy(events, {
-      get: (target, key) => (key === 'query' ? (sql: string, params?: Record<string, unknown>) => (read.push(sql), target.query(sql, params)) : Reflect.get(target, key, target)),
+      get: (target, key) =>
+        key === 'query' ? (sql: string, params?: Record<string, unknown>) => (read.push(sql), target.query(sql, params)) : Reflect.get(target, key, target),
     });
   }, 120_000);
 
@@ -107,7 +120,7 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
     await dir?.remove();
   });
 
-  it('gives the same answer as today\'s statements for 200 random aggregates, time series and visit-attribute breakdowns', async () => {
+  it("gives the same answer as today's statements for 200 random aggregates, time series and visit-attribute breakdowns", async () => {
     const random = prng(2026);
     let fromRollups = 0;
     let compared = 0;
@@ -130,7 +143,13 @@ describe('hourly roll-ups answer exactly as the raw statements (differential, se
   it('uses the roll-ups only where they answer exactly: no filters, whole-hour buckets, day windows, rolled-up attributes', async () => {
     const ask = async (body: Record<string, unknown>, timezone: string) => {
       read.length = 0;
-      await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest(body), { siteId: 1, timezone, weekStart: 1, goals: [], nowMs: Date.parse('2026-04-20T12:00:00Z') });
+      await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest(body), {
+        siteId: 1,
+        timezone,
+        weekStart: 1,
+        goals: [],
+        nowMs: Date.parse('2026-04-20T12:00:00Z'),
+      });
       return read.some((sql) => /_hourly/.test(sql));
     };
     expect(await ask({ metrics: ['visitors', 'visits'], date_range: '30d' }, 'Europe/Berlin')).toBe(true);
@@ -163,19 +182,34 @@ describe('hourly roll-ups, hand-computed', () => {
   it('carries a visit across hours and midnight, counts a visitor once across hours, and follows session versions', async () => {
     // V1: 06-01 23:40 pv, 23:55 pv, 06-02 00:20 pv, 00:45 Signup (4 versions) → 3 pageviews, 3900 s, starts 06-01
     // V1 again: 06-02 10:00 pv → bounce; V2: 06-02 00:30 pv (imported, import 5) → bounce
-    await seedVisits(events, [
-      { visitor: 1, events: [{ at: '2026-06-01 23:40:00' }, { at: '2026-06-01 23:55:00', path: '/a' }, { at: '2026-06-02 00:20:00', path: '/b' }, { at: '2026-06-02 00:45:00', name: 'Signup' }] },
-      { visitor: 1, events: [{ at: '2026-06-02 10:00:00' }] },
-      { visitor: 2, importId: 5, events: [{ at: '2026-06-02 00:30:00' }] },
-    ], { siteId: 1 });
+    await seedVisits(
+      events,
+      [
+        {
+          visitor: 1,
+          events: [
+            { at: '2026-06-01 23:40:00' },
+            { at: '2026-06-01 23:55:00', path: '/a' },
+            { at: '2026-06-02 00:20:00', path: '/b' },
+            { at: '2026-06-02 00:45:00', name: 'Signup' },
+          ],
+        },
+        { visitor: 1, events: [{ at: '2026-06-02 10:00:00' }] },
+        { visitor: 2, importId: 5, events: [{ at: '2026-06-02 00:30:00' }] },
+      ],
+      { siteId: 1 },
+    );
     const read: string[] = [];
-    const recording = new Proxy(events, { get: (target, key) => (key === 'query' ? (sql: string, params?: Record<string, unknown>) => (read.push(sql), target.query(sql, params)) : Reflect.get(target, key, target)) });
+    const recording = new Proxy(events, {
+      get: (target, key) =>
+        key === 'query' ? (sql: string, params?: Record<string, unknown>) => (read.push(sql), target.query(sql, params)) : Reflect.get(target, key, target),
+    });
     const site: ReportSite = { siteId: 1, timezone: 'UTC', weekStart: 1, goals: [], nowMs: Date.parse('2026-06-03T12:00:00Z') };
     const ask = async (body: Record<string, unknown>) => (await runQuery({ events: recording, geo: intlGeoLabels }, parseQueryRequest(body), site)).results;
     // 06-02: the carried visit (started 06-01) counts whole; visitors V1 (its 00:20 pageview and 10:00) and V2
-    expect(await ask({ metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit'], date_range: ['2026-06-02', '2026-06-02'] })).toEqual([
-      { metrics: { visitors: 2, pageviews: 3, visits: 3, visit_duration: 1300, bounce_rate: 67, views_per_visit: 1.67 } },
-    ]);
+    expect(
+      await ask({ metrics: ['visitors', 'pageviews', 'visits', 'visit_duration', 'bounce_rate', 'views_per_visit'], date_range: ['2026-06-02', '2026-06-02'] }),
+    ).toEqual([{ metrics: { visitors: 2, pageviews: 3, visits: 3, visit_duration: 1300, bounce_rate: 67, views_per_visit: 1.67 } }]);
     expect(read.some((sql) => /sessions_hourly/.test(sql)) && read.some((sql) => /events_hourly/.test(sql))).toBe(true);
     expect(read.some((sql) => /FROM (events|sessions)\b/.test(sql.replace(/import_id > 0 LIMIT 1/, '')) && !/has_import/.test(sql))).toBe(false);
     // by hour on 06-02: the carried visit in the first bucket (00:00), V2 at 00:00, V1's bounce at 10:00
@@ -187,7 +221,8 @@ describe('hourly roll-ups, hand-computed', () => {
     // two days: V1 once though seen on both
     expect(await ask({ metrics: ['visitors', 'visits'], date_range: ['2026-06-01', '2026-06-02'] })).toEqual([{ metrics: { visitors: 2, visits: 3 } }]);
     // the import deleted with its roll-up rows: V2 and its visit go
-    for (const table of [EVENTS_TABLE, SESSIONS_TABLE, ...ROLLUP_TABLES]) await deleteRows(events, table, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', { site: 1, id: 5 });
+    for (const table of [EVENTS_TABLE, SESSIONS_TABLE, ...ROLLUP_TABLES])
+      await deleteRows(events, table, 'site_id = {site:UInt64} AND import_id = {id:UInt64}', { site: 1, id: 5 });
     expect(await ask({ metrics: ['visitors', 'visits'], date_range: ['2026-06-02', '2026-06-02'] })).toEqual([{ metrics: { visitors: 1, visits: 2 } }]);
   });
 });
@@ -208,7 +243,9 @@ describe('EVENTS_RETENTION_DAYS: raw rows dropped by TTL, aggregates kept by the
     await dir?.remove();
   });
 
-  const ttlOf = async (table: string) => (await events.query<{ e: string }>('SELECT engine_full AS e FROM system.tables WHERE database = currentDatabase() AND name = {t:String}', { t: table }))[0]!.e;
+  const ttlOf = async (table: string) =>
+    (await events.query<{ e: string }>('SELECT engine_full AS e FROM system.tables WHERE database = currentDatabase() AND name = {t:String}', { t: table }))[0]!
+      .e;
 
   it('sets and removes the TTL, answers old windows from the roll-ups (saying so) after the raw rows are gone, and refuses what needs them', async () => {
     const nowMs = Date.parse('2026-06-01T12:00:00Z'); // the data: 2026-03-01 .. 2026-05-15
@@ -240,10 +277,32 @@ describe('EVENTS_RETENTION_DAYS: raw rows dropped by TTL, aggregates kept by the
       expect({ ...meta, from_rollups: undefined }).toEqual({ ...rawMeta, from_rollups: undefined });
     }
     // what the roll-ups cannot answer there: a filter, a page breakdown
-    await expectApiError(runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }), site), 'outside_retention');
-    await expectApiError(runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], dimensions: ['event:page'] }), site), 'outside_retention');
+    await expectApiError(
+      runQuery(
+        { events, geo: intlGeoLabels, retentionDays: 30 },
+        parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], filters: [{ field: 'country', operator: 'is', values: ['DE'] }] }),
+        site,
+      ),
+      'outside_retention',
+    );
+    await expectApiError(
+      runQuery(
+        { events, geo: intlGeoLabels, retentionDays: 30 },
+        parseQueryRequest({ metrics: ['visitors'], date_range: ['2026-03-01', '2026-03-31'], dimensions: ['event:page'] }),
+        site,
+      ),
+      'outside_retention',
+    );
     // a window inside the kept days: today's statements, no meta
-    expect((await runQuery({ events, geo: intlGeoLabels, retentionDays: 30 }, parseQueryRequest({ metrics: ['visitors'], date_range: '7d', dimensions: ['event:page'] }), site)).meta?.from_rollups).toBeUndefined();
+    expect(
+      (
+        await runQuery(
+          { events, geo: intlGeoLabels, retentionDays: 30 },
+          parseQueryRequest({ metrics: ['visitors'], date_range: '7d', dimensions: ['event:page'] }),
+          site,
+        )
+      ).meta?.from_rollups,
+    ).toBeUndefined();
 
     await applyEventsRetention(events, undefined);
     expect(await ttlOf('events')).not.toMatch(/ TTL /);

@@ -35,8 +35,17 @@ interface PartResults {
  * unless the values are given (a compare window reads the current window's rows); every
  * other part, and a goal-total, runs beside the primary.
  */
-async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window: Window, site: ReportSite, values?: string[], compile: (input: CompileInput) => Statement = compilePart): Promise<PartResults> {
-  const run = (part: Part, restrict?: string[]) => events.query<RawRow>(...statementArgs(compile({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
+async function runPlan(
+  events: EventStore,
+  query: ValidQuery,
+  plan: Plan,
+  window: Window,
+  site: ReportSite,
+  values?: string[],
+  compile: (input: CompileInput) => Statement = compilePart,
+): Promise<PartResults> {
+  const run = (part: Part, restrict?: string[]) =>
+    events.query<RawRow>(...statementArgs(compile({ query, part, window, site, ...(restrict ? { values: restrict } : {}) })));
   const goalTotal = plan.secondary.find((part) => part.kind === 'goal-total');
   const others = plan.secondary.filter((part) => part.kind !== 'goal-total');
   const waitsForPrimary = query.shape === 'breakdown' && !values;
@@ -52,7 +61,9 @@ async function runPlan(events: EventStore, query: ValidQuery, plan: Plan, window
   let total = Number(primaryRows[0]?.total ?? 0);
   // paged past the end: the window function saw no row, so count from the start
   const pagedPastEnd = !values && primaryRows.length === 0 && query.shape === 'breakdown' && query.offset > 0;
-  const countFromStart = pagedPastEnd ? events.query<RawRow>(...statementArgs(compilePart({ query: { ...query, offset: 0, limit: 1 }, part: plan.primary, window, site }))) : undefined;
+  const countFromStart = pagedPastEnd
+    ? events.query<RawRow>(...statementArgs(compilePart({ query: { ...query, offset: 0, limit: 1 }, part: plan.primary, window, site })))
+    : undefined;
   const [secondaryRows, firstPage] = await Promise.all([earlyOthers ?? runOthers(order), countFromStart]);
   if (firstPage) total = Number(firstPage[0]?.total ?? 0);
   const totalVisitors = goalTotalRows ? Number(goalTotalRows[0]?.m_visitors ?? 0) : undefined;
@@ -98,14 +109,19 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
   const beforeRaw = (w: Window) => w.startMs < horizonMs;
   const fromRollups = (w: Window) => (deps.rollups !== false || beforeRaw(w)) && rollupAnswers(query, plan, w, site);
   const readsBeforeRaw = [window, ...(withCompare ? [withCompare] : [])].filter(beforeRaw);
-  if (readsBeforeRaw.some((w) => !fromRollups(w))) throw new ApiError('outside_retention', `Raw events are kept for ${deps.retentionDays} days; this query needs them before that.`);
-  const run = (w: Window, values?: string[]) => (fromRollups(w) ? runPlan(deps.events, query, plan, w, site, values, compileRollupPart) : runPlan(deps.events, query, plan, w, site, values));
-  const runWithSessionVisitors = async (w: Window) => (fromRollups(w) ? run(w) : runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site));
+  if (readsBeforeRaw.some((w) => !fromRollups(w)))
+    throw new ApiError('outside_retention', `Raw events are kept for ${deps.retentionDays} days; this query needs them before that.`);
+  const run = (w: Window, values?: string[]) =>
+    fromRollups(w) ? runPlan(deps.events, query, plan, w, site, values, compileRollupPart) : runPlan(deps.events, query, plan, w, site, values);
+  const runWithSessionVisitors = async (w: Window) =>
+    fromRollups(w) ? run(w) : runPlan(deps.events, query, await planForWindow(deps.events, query, plan, w, site), w, site);
   // the current window, has_import and the compare window side by side; a breakdown's
   // compare reads the current rows' values, so it follows them
   const [current, [importRow], previous] = await Promise.all([
     runWithSessionVisitors(window),
-    deps.events.query<{ has_import: number | boolean }>(...statementArgs(beforeRaw(window) ? rollupHasImportStatement(window, site) : hasImportStatement(window, site))),
+    deps.events.query<{ has_import: number | boolean }>(
+      ...statementArgs(beforeRaw(window) ? rollupHasImportStatement(window, site) : hasImportStatement(window, site)),
+    ),
     !withCompare ? undefined : query.shape === 'aggregate' ? runWithSessionVisitors(withCompare) : query.shape === 'timeseries' ? run(withCompare) : undefined,
   ]);
 
@@ -117,7 +133,10 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
     if (previous) results[0]!.comparison = compareBlock(query.metrics, metrics, metricValues(query.metrics, previous.groups.get(''), previous.totalVisitors));
   } else if (query.shape === 'timeseries') {
     const buckets = listBuckets(query.interval!, window, site.timezone, site.weekStart);
-    results = buckets.map((bucket) => ({ dimensions: { [query.dimension!]: bucket.label }, metrics: metricValues(query.metrics, current.groups.get(bucket.key)) }));
+    results = buckets.map((bucket) => ({
+      dimensions: { [query.dimension!]: bucket.label },
+      metrics: metricValues(query.metrics, current.groups.get(bucket.key)),
+    }));
     if (previous && withCompare) {
       // aligned by position: the n-th bucket of the compare window
       const previousBuckets = listBuckets(query.interval!, withCompare, site.timezone, site.weekStart);
@@ -129,7 +148,10 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
   } else {
     const spec = query.breakdown!;
     results = current.order.map((value) => {
-      const row: QueryRow = { dimensions: { [query.dimension!]: value }, metrics: metricValues(query.metrics, current.groups.get(value), current.totalVisitors) };
+      const row: QueryRow = {
+        dimensions: { [query.dimension!]: value },
+        metrics: metricValues(query.metrics, current.groups.get(value), current.totalVisitors),
+      };
       if (spec.labels) row.labels = { [query.dimension!]: geoLabel(spec.labels, value, deps.geo) };
       return row;
     });
@@ -144,16 +166,20 @@ export async function runQuery(deps: RunQueryDeps, request: QueryRequest, site: 
     meta = { total: current.total, limit: query.limit, offset: query.offset, has_more: query.offset + current.order.length < current.total };
   }
   if (readsBeforeRaw.length > 0) meta = { ...meta, from_rollups: true };
-  const echoRange = (w: Window): [string, string] => (w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate]);
+  const echoRange = (w: Window): [string, string] =>
+    w.kind === 'realtime' ? [new Date(w.startMs).toISOString(), new Date(w.endMs - 1).toISOString()] : [w.startDate, w.endDate];
   stopTimer();
   return {
     results,
     ...(meta ? { meta } : {}),
     has_import: Boolean(Number(importRow?.has_import ?? 0)),
     query: {
-      site_id: site.siteId, metrics: query.metrics, dimensions: query.dimension ? [query.dimension] : [],
+      site_id: site.siteId,
+      metrics: query.metrics,
+      dimensions: query.dimension ? [query.dimension] : [],
       filters: query.filters.map((f) => ({ field: f.field, operator: f.operator, values: f.values })),
-      date_range: echoRange(window), ...(compareWindow ? { compare: echoRange(compareWindow) } : {}),
+      date_range: echoRange(window),
+      ...(compareWindow ? { compare: echoRange(compareWindow) } : {}),
     },
   };
 }

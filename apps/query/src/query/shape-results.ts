@@ -46,6 +46,7 @@ export function metricValues(metrics: readonly MetricName[], raw: Record<string,
 }
 
 export function geoLabel(kind: GeoLabelKind, value: string, geo: GeoLabels): string {
-  const name = kind === 'country' ? geo.countryName(value) : kind === 'region' ? geo.regionName(value) : /^\d+$/.test(value) ? geo.cityName(Number(value)) : undefined;
+  const name =
+    kind === 'country' ? geo.countryName(value) : kind === 'region' ? geo.regionName(value) : /^\d+$/.test(value) ? geo.cityName(Number(value)) : undefined;
   return name ?? value;
 }

@@ -1,6 +1,15 @@
 import { ApiError } from '@sightline/errors';
 import { QUERY_LIMITS, type QueryFilter, type QueryRequest } from '@sightline/query-contract';
-import { DIMENSIONS, INTERVAL_OF, PROP_KEY_MAX, PROPS_PREFIX, isTimeDimension, propsDimension, type DimensionSpec, type Interval } from '../catalogue/dimensions.js';
+import {
+  DIMENSIONS,
+  INTERVAL_OF,
+  PROP_KEY_MAX,
+  PROPS_PREFIX,
+  isTimeDimension,
+  propsDimension,
+  type DimensionSpec,
+  type Interval,
+} from '../catalogue/dimensions.js';
 import { FILTER_FIELDS, FILTER_OPERATORS, type FilterFieldSpec, type FilterOperator } from '../catalogue/filter-fields.js';
 import { ALL_SHAPE_METRICS, isMetricName, type MetricName } from '../catalogue/metrics.js';
 
@@ -35,12 +44,14 @@ const FIXED_EVENTS = new Set(['pageview', 'engagement']);
 
 function validateFilter(filter: QueryFilter): ValidFilter {
   const spec = FILTER_FIELDS[filter.field];
-  if (!spec || !Object.hasOwn(FILTER_FIELDS, filter.field)) throw new ApiError('invalid_filter', `No filter field ${JSON.stringify(filter.field.slice(0, 60))}.`);
+  if (!spec || !Object.hasOwn(FILTER_FIELDS, filter.field))
+    throw new ApiError('invalid_filter', `No filter field ${JSON.stringify(filter.field.slice(0, 60))}.`);
   if (!(FILTER_OPERATORS as readonly string[]).includes(filter.operator)) throw new ApiError('invalid_filter', `Operators: ${FILTER_OPERATORS.join(', ')}.`);
   const operator = filter.operator as FilterOperator;
   if (filter.field === 'event') {
     if (operator !== 'is' || filter.values.length !== 1) throw new ApiError('invalid_filter', 'The event filter takes operator is and exactly one value.');
-    if (FIXED_EVENTS.has(filter.values[0]!) || filter.values[0] === '') throw new ApiError('invalid_filter', 'The event filter names a custom event, not pageview or engagement.');
+    if (FIXED_EVENTS.has(filter.values[0]!) || filter.values[0] === '')
+      throw new ApiError('invalid_filter', 'The event filter names a custom event, not pageview or engagement.');
   }
   if (filter.field === 'code' && (operator === 'is' || operator === 'is_not') && !filter.values.every((v) => /^\d{3}$/.test(v))) {
     throw new ApiError('invalid_filter', 'code values are HTTP status codes (three digits).');
@@ -73,7 +84,8 @@ export function validateQuery(parsed: QueryRequest): ValidQuery {
   for (const name of parsed.metrics) {
     if (!isMetricName(name)) throw new ApiError('unknown_metric', `No metric ${JSON.stringify(name.slice(0, 60))}.`);
     const available = breakdown ? Object.hasOwn(breakdown.metrics, name) : ALL_SHAPE_METRICS.includes(name);
-    if (!available) throw new ApiError('metric_not_available', `${name} is not available ${dimension ? `with ${dimension}` : 'without a breakdown dimension'}.`);
+    if (!available)
+      throw new ApiError('metric_not_available', `${name} is not available ${dimension ? `with ${dimension}` : 'without a breakdown dimension'}.`);
     if (!metrics.includes(name)) metrics.push(name);
   }
   const filters = parsed.filters.map(validateFilter);
@@ -81,7 +93,14 @@ export function validateQuery(parsed: QueryRequest): ValidQuery {
   if (shape !== 'breakdown' && (parsed.limit !== undefined || parsed.offset !== undefined)) throw new ApiError('limit_offset_misuse');
   const limit = Math.min(QUERY_LIMITS.limitMax, Math.max(1, parsed.limit ?? QUERY_LIMITS.limitDefault));
   return {
-    metrics, shape, filters, limit, offset: parsed.offset ?? 0,
-    ...(dimension !== undefined ? { dimension } : {}), ...(interval ? { interval } : {}), ...(breakdown ? { breakdown } : {}), ...(propKey !== undefined ? { propKey } : {}),
+    metrics,
+    shape,
+    filters,
+    limit,
+    offset: parsed.offset ?? 0,
+    ...(dimension !== undefined ? { dimension } : {}),
+    ...(interval ? { interval } : {}),
+    ...(breakdown ? { breakdown } : {}),
+    ...(propKey !== undefined ? { propKey } : {}),
   };
 }

@@ -8,7 +8,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timezone: string): Intl.DateTimeFormat {
   let f = formatters.get(timezone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timezone, f);
   }
   return f;
@@ -25,7 +34,11 @@ export function isTimezone(timezone: string): boolean {
 
 /** The wall-clock fields of an instant in a timezone. */
 export function wallClock(instantMs: number, timezone: string): { date: string; hour: string; minute: string; second: string } {
-  const parts = Object.fromEntries(formatter(timezone).formatToParts(new Date(instantMs)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timezone)
+      .formatToParts(new Date(instantMs))
+      .map((p) => [p.type, p.value]),
+  );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
 }
 

@@ -25,7 +25,15 @@ for (const [name, open] of [
       expect(reference.columns).toHaveLength(8);
       expect(await tableShape(db, SETTINGS_SCHEMA, 'outbox')).toEqual(reference);
 
-      const id = await db.transaction((tx) => enqueueOutboxMessage(tx, SETTINGS_SCHEMA, 'site.deleted', { site_id: 3, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' }, new Date('2026-03-02T10:00:00.000Z')));
+      const id = await db.transaction((tx) =>
+        enqueueOutboxMessage(
+          tx,
+          SETTINGS_SCHEMA,
+          'site.deleted',
+          { site_id: 3, account_id: 1, tracking_key: 'k', deleted_at: '2026-03-02T10:00:00.000Z' },
+          new Date('2026-03-02T10:00:00.000Z'),
+        ),
+      );
       await ensureOutboxTable(db, SETTINGS_SCHEMA);
       expect(await tableShape(db, SETTINGS_SCHEMA, 'outbox')).toEqual(reference);
       const { rows } = await db.query<{ id: number; subject: string }>(`SELECT id, subject FROM settings.outbox`);

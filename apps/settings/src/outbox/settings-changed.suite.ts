@@ -49,7 +49,10 @@ export function settingsChangedSuite(suite: SettingsSuite): void {
       // only a tracking write carries a selection
       expect(mine.slice(1).map((m) => m.features)).toEqual([undefined, undefined, undefined, undefined]);
       expect(new Set(mine.map((m) => m.msgId)).size).toBe(5);
-      const { rows } = await h.db.query<{ n: string }>("SELECT count(*) AS n FROM settings.outbox WHERE (payload->>'site_id')::bigint = $1 AND published_at IS NULL", [siteId]);
+      const { rows } = await h.db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM settings.outbox WHERE (payload->>'site_id')::bigint = $1 AND published_at IS NULL",
+        [siteId],
+      );
       expect(Number(rows[0]!.n)).toBe(0);
     });
   });

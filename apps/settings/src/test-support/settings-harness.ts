@@ -55,7 +55,8 @@ export async function startSettingsHarness(options: { db: Db; start?: string; re
   const served = await serveOnLoopback({
     name: 'settings',
     log,
-    start: (): Promise<SettingsInstance> => startSettings({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 }),
+    start: (): Promise<SettingsInstance> =>
+      startSettings({ config, log, clock: time.clock, db: options.db, bus }, { relayIntervalMs: options.relayIntervalMs ?? 60_000 }),
     client: settingsV1.SettingsServiceClient,
   });
   const instance = served.instance;

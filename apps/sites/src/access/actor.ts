@@ -23,7 +23,8 @@ export const unauthorized = (): ApiError => new ApiError('unauthorized', 'A vali
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 export function actorOf(actor: commonV1.Actor | undefined): Actor {
-  if (!actor || !isId(actor.accountId) || typeof actor.keyId !== 'string' || actor.keyId === '' || actor.keyId.length > AUDIT_FIELD_BOUNDS.keyId) throw unauthorized();
+  if (!actor || !isId(actor.accountId) || typeof actor.keyId !== 'string' || actor.keyId === '' || actor.keyId.length > AUDIT_FIELD_BOUNDS.keyId)
+    throw unauthorized();
   if (actor.siteId !== undefined && actor.siteId !== null && !isId(actor.siteId)) throw unauthorized();
   return { accountId: actor.accountId, keyId: actor.keyId, permissions: actor.permissions ?? [], siteId: actor.siteId ?? null };
 }

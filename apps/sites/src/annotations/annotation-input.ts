@@ -30,13 +30,17 @@ export function calendarDay(field: string, raw: string): string {
 /** An RFC 3339 instant with an offset (`Z` or ±hh:mm), e.g. 2026-03-29T01:30:00+01:00. */
 export function instant(field: string, raw: string): Date {
   const invalid = () =>
-    new ApiError('invalid_request', `${field} must be an RFC 3339 date-time with an offset, e.g. 2026-03-29T14:30:00+02:00 or 2026-03-29T12:30:00Z, from ${FIRST_DAY} to ${LAST_DAY}.`);
+    new ApiError(
+      'invalid_request',
+      `${field} must be an RFC 3339 date-time with an offset, e.g. 2026-03-29T14:30:00+02:00 or 2026-03-29T12:30:00Z, from ${FIRST_DAY} to ${LAST_DAY}.`,
+    );
   const m = DATETIME.exec(raw);
   if (!m) throw invalid();
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? '0')];
   const offsetHours = m[9] === undefined ? 0 : Number(m[9]);
   const offsetMinutes = m[10] === undefined ? 0 : Number(m[10]);
-  if (!isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3])) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) throw invalid();
+  if (!isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3])) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
+    throw invalid();
   const at = new Date(raw);
   if (Number.isNaN(at.getTime())) throw invalid();
   const utcDay = at.toISOString().slice(0, 10);

@@ -50,8 +50,12 @@ export function annotationsSuite(suite: SitesSuite): void {
       expect(all).toEqual({ annotations: [lateSaturday, dayNote, secondDay, afterMidnight, afterSwitch, nextDay], nextCursor: '', timezone: 'Europe/Berlin' });
       const sunday = await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ from: '2026-03-29', to: '2026-03-29' }) });
       expect(texts(sunday)).toEqual(['A: the whole 29th', 'F: also the 29th', 'B: 00:30 CET on the 29th', 'C: 03:30 CEST']);
-      expect(texts(await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ from: '2026-03-30' }) }))).toEqual(['D: 00:30 CEST on the 30th']);
-      expect(texts(await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ to: '2026-03-28' }) }))).toEqual(['E: 23:59:59 CET on the 28th']);
+      expect(texts(await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ from: '2026-03-30' }) }))).toEqual([
+        'D: 00:30 CEST on the 30th',
+      ]);
+      expect(texts(await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ to: '2026-03-28' }) }))).toEqual([
+        'E: 23:59:59 CET on the 28th',
+      ]);
       expect(texts(await h.rpc.listAnnotations({ actor: member, siteId: site.siteId, window: window({ from: '2026-04-01', to: '2026-04-30' }) }))).toEqual([]);
       // the public dashboard's read answers the same notes by site id alone
       expect(await h.rpc.listSharedAnnotations({ siteId: site.siteId, window: window() })).toEqual(all);
@@ -63,7 +67,13 @@ export function annotationsSuite(suite: SitesSuite): void {
       const o = owner();
       const site = await create(o);
       const other = await create(o);
-      const moments: Array<Partial<sitesV1.CreateAnnotationRequest>> = [{ date: '2026-06-02' }, { date: '2026-06-01' }, { datetime: '2026-06-01T10:00:00Z' }, { date: '2026-06-01' }, { datetime: '2026-06-01T10:00:00Z' }];
+      const moments: Array<Partial<sitesV1.CreateAnnotationRequest>> = [
+        { date: '2026-06-02' },
+        { date: '2026-06-01' },
+        { datetime: '2026-06-01T10:00:00Z' },
+        { date: '2026-06-01' },
+        { datetime: '2026-06-01T10:00:00Z' },
+      ];
       for (const [i, more] of moments.entries()) await note(o, site.siteId, { ...more, text: `n${i + 1}` });
       const expected = ['n2', 'n4', 'n3', 'n5', 'n1'];
       const seen: string[] = [];
@@ -78,11 +88,23 @@ export function annotationsSuite(suite: SitesSuite): void {
       expect(seen).toEqual(expected);
       expect(pages).toBe(3);
       const first = await h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ limit: 2 }) });
-      await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: other.siteId, window: window({ cursor: first.nextCursor }) }), 'invalid_request', /cursor/);
+      await expectApiError(
+        h.rpc.listAnnotations({ actor: o, siteId: other.siteId, window: window({ cursor: first.nextCursor }) }),
+        'invalid_request',
+        /cursor/,
+      );
       await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ cursor: 'not a cursor' }) }), 'invalid_request', /cursor/);
-      await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ cursor: Buffer.from('{"s":1}').toString('base64url') }) }), 'invalid_request', /cursor/);
+      await expectApiError(
+        h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ cursor: Buffer.from('{"s":1}').toString('base64url') }) }),
+        'invalid_request',
+        /cursor/,
+      );
       await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ limit: 501 }) }), 'invalid_request', /limit/);
-      await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ from: '2026-06-02', to: '2026-06-01' }) }), 'invalid_request', /after/);
+      await expectApiError(
+        h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ from: '2026-06-02', to: '2026-06-01' }) }),
+        'invalid_request',
+        /after/,
+      );
       await expectApiError(h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ from: '2026-02-30' }) }), 'invalid_request', /from/);
       expect(texts(await h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window({ limit: 500 }) }))).toEqual(expected);
     });
@@ -93,8 +115,19 @@ export function annotationsSuite(suite: SitesSuite): void {
       const bad = (more: Partial<sitesV1.CreateAnnotationRequest>) => note(o, site.siteId, more);
       await expectApiError(bad({}), 'invalid_request', /date .* or datetime .* is required/);
       await expectApiError(bad({ date: '2026-01-01', datetime: '2026-01-01T00:00:00Z' }), 'invalid_request', /not both/);
-      for (const date of ['2026-1-01', '2026-02-29', '1899-12-31', '2300-01-01', '2026-01-01T00:00:00Z', '']) await expectApiError(bad({ date }), 'invalid_request', /date must be/);
-      for (const datetime of ['2026-03-29T12:00:00', '2026-03-29 12:00:00Z', '2026-03-29T24:00:00Z', '2026-03-29T12:60Z', '2026-03-29T12:00:00+24:00', '2026-02-30T12:00:00Z', '2026-03-29T12:00:00.1234Z', '1899-12-31T23:00:00Z', 'yesterday']) {
+      for (const date of ['2026-1-01', '2026-02-29', '1899-12-31', '2300-01-01', '2026-01-01T00:00:00Z', ''])
+        await expectApiError(bad({ date }), 'invalid_request', /date must be/);
+      for (const datetime of [
+        '2026-03-29T12:00:00',
+        '2026-03-29 12:00:00Z',
+        '2026-03-29T24:00:00Z',
+        '2026-03-29T12:60Z',
+        '2026-03-29T12:00:00+24:00',
+        '2026-02-30T12:00:00Z',
+        '2026-03-29T12:00:00.1234Z',
+        '1899-12-31T23:00:00Z',
+        'yesterday',
+      ]) {
         await expectApiError(bad({ datetime }), 'invalid_request', /datetime must be/);
       }
       await expectApiError(bad({ date: '2026-01-01', text: '   ' }), 'invalid_request', /text is required/);
@@ -118,13 +151,33 @@ export function annotationsSuite(suite: SitesSuite): void {
       const theirs = await note(o, other.siteId, { date: '2026-01-01' });
       const mine = await note(o, site.siteId, { date: '2026-01-05', text: 'Launch' });
       h.time.advance(60_000);
-      const moved = await h.rpc.updateAnnotation({ actor: admin, audit: auditContext(), siteId: site.siteId, annotationId: mine.annotationId, datetime: '2026-01-05T23:15:00Z' });
+      const moved = await h.rpc.updateAnnotation({
+        actor: admin,
+        audit: auditContext(),
+        siteId: site.siteId,
+        annotationId: mine.annotationId,
+        datetime: '2026-01-05T23:15:00Z',
+      });
       expect(moved).toEqual({ ...mine, date: undefined, datetime: '2026-01-05T23:15:00.000Z', localDate: '2026-01-06', updatedAt: h.time.now().toISOString() });
-      const renamed = await h.rpc.updateAnnotation({ actor: admin, audit: auditContext(), siteId: site.siteId, annotationId: mine.annotationId, text: ' Launch (v2) ' });
+      const renamed = await h.rpc.updateAnnotation({
+        actor: admin,
+        audit: auditContext(),
+        siteId: site.siteId,
+        annotationId: mine.annotationId,
+        text: ' Launch (v2) ',
+      });
       expect(renamed).toMatchObject({ datetime: '2026-01-05T23:15:00.000Z', text: 'Launch (v2)', authorAccountId: o.accountId });
-      const back = await h.rpc.updateAnnotation({ actor: o, audit: auditContext(), siteId: site.siteId, annotationId: mine.annotationId, date: '2026-01-04', text: 'Launch' });
+      const back = await h.rpc.updateAnnotation({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        annotationId: mine.annotationId,
+        date: '2026-01-04',
+        text: 'Launch',
+      });
       expect(back).toMatchObject({ date: '2026-01-04', datetime: undefined, localDate: '2026-01-04', text: 'Launch' });
-      const update = (more: Partial<sitesV1.UpdateAnnotationRequest>) => h.rpc.updateAnnotation({ actor: o, audit: auditContext(), siteId: site.siteId, annotationId: mine.annotationId, ...more });
+      const update = (more: Partial<sitesV1.UpdateAnnotationRequest>) =>
+        h.rpc.updateAnnotation({ actor: o, audit: auditContext(), siteId: site.siteId, annotationId: mine.annotationId, ...more });
       await expectApiError(update({}), 'invalid_request', /at least one/);
       await expectApiError(update({ date: '2026-01-01', datetime: '2026-01-01T00:00:00Z' }), 'invalid_request', /not both/);
       await expectApiError(update({ text: '' }), 'invalid_request', /text/);
@@ -132,7 +185,10 @@ export function annotationsSuite(suite: SitesSuite): void {
       await expectApiError(update({ annotationId: 999_999_999, text: 'x' }), 'unknown_annotation');
       await expectApiError(update({ annotationId: 0, text: 'x' }), 'unknown_annotation');
       expect((await h.rpc.listAnnotations({ actor: o, siteId: other.siteId, window: window() })).annotations).toEqual([theirs]);
-      const { rows } = await h.db.query<{ action: string; details: unknown }>("SELECT action, details FROM sites.audit_log WHERE site_id = $1 AND action LIKE 'annotation.%' ORDER BY id", [site.siteId]);
+      const { rows } = await h.db.query<{ action: string; details: unknown }>(
+        "SELECT action, details FROM sites.audit_log WHERE site_id = $1 AND action LIKE 'annotation.%' ORDER BY id",
+        [site.siteId],
+      );
       expect(rows.map((r) => r.action)).toEqual(['annotation.create', 'annotation.update', 'annotation.update', 'annotation.update']);
       expect(rows[0]!.details).toEqual({ annotation_id: mine.annotationId, date: '2026-01-05', datetime: null, text: 'Launch' });
       expect(rows[1]!.details).toEqual({
@@ -156,12 +212,19 @@ export function annotationsSuite(suite: SitesSuite): void {
       // 02:30Z is 22:30 EDT on the 28th (New York's DST began on 8 March)
       const moved = await h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window() });
       expect(moved.timezone).toBe('America/New_York');
-      expect(moved.annotations.map((a) => [a.text, a.localDate])).toEqual([['timed', '2026-03-28'], ['day', '2026-03-29']]);
+      expect(moved.annotations.map((a) => [a.text, a.localDate])).toEqual([
+        ['timed', '2026-03-28'],
+        ['day', '2026-03-29'],
+      ]);
       await expect(del(timed.annotationId)).resolves.toEqual({});
       await expectApiError(del(timed.annotationId), 'unknown_annotation');
-      expect((await h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window() })).annotations.map((a) => a.annotationId)).toEqual([day.annotationId]);
+      expect((await h.rpc.listAnnotations({ actor: o, siteId: site.siteId, window: window() })).annotations.map((a) => a.annotationId)).toEqual([
+        day.annotationId,
+      ]);
       expect(await auditActions(site.siteId)).toEqual(['site.create', 'annotation.create', 'annotation.create', 'site.update', 'annotation.delete']);
-      const { rows } = await h.db.query<{ details: unknown }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'annotation.delete'", [site.siteId]);
+      const { rows } = await h.db.query<{ details: unknown }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'annotation.delete'", [
+        site.siteId,
+      ]);
       expect(rows[0]!.details).toEqual({ annotation_id: timed.annotationId, date: null, datetime: '2026-03-29T02:30:00.000Z', text: 'timed' });
     });
 

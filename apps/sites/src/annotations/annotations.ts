@@ -63,7 +63,10 @@ async function listPage(q: Queryable, siteId: number, timezone: string, raw: sit
   );
   const page = rows.slice(0, window.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > window.limit && last ? encodeAnnotationCursor(siteId, { day: last.local_day, at: last.at ? rfc3339(last.at) : null, id: Number(last.id) }) : '';
+  const nextCursor =
+    rows.length > window.limit && last
+      ? encodeAnnotationCursor(siteId, { day: last.local_day, at: last.at ? rfc3339(last.at) : null, id: Number(last.id) })
+      : '';
   return { annotations: page.map(toAnnotation), nextCursor, timezone };
 }
 
@@ -96,7 +99,10 @@ export async function createAnnotation(ctx: SitesContext, request: sitesV1.Creat
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
     const { rows: counts } = await tx.query<{ total: number }>('SELECT count(*) AS total FROM sites.annotations WHERE site_id = $1', [site.id]);
     if (Number(counts[0]!.total) >= LIMITS.annotationsPerSite) {
-      throw new ApiError('invalid_request', `Site ${site.id} already has ${LIMITS.annotationsPerSite} annotations, the most a site may have; delete one first.`);
+      throw new ApiError(
+        'invalid_request',
+        `Site ${site.id} already has ${LIMITS.annotationsPerSite} annotations, the most a site may have; delete one first.`,
+      );
     }
     const { rows } = await tx.query<AnnotationRow>(
       `WITH a AS (
@@ -123,7 +129,11 @@ export async function updateAnnotation(ctx: SitesContext, request: sitesV1.Updat
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
     const id = positiveId(request.annotationId);
     if (id === null) throw unknownAnnotation(request.annotationId);
-    const { rows: found } = await tx.query<AnnotationRow>(`SELECT ${columns('$3')} FROM sites.annotations a WHERE a.id = $1 AND a.site_id = $2`, [id, site.id, site.timezone]);
+    const { rows: found } = await tx.query<AnnotationRow>(`SELECT ${columns('$3')} FROM sites.annotations a WHERE a.id = $1 AND a.site_id = $2`, [
+      id,
+      site.id,
+      site.timezone,
+    ]);
     const before = found[0];
     if (!before) throw unknownAnnotation(id);
     const [day, at] = moment ? momentParams(moment) : [before.day, before.at];
@@ -139,7 +149,11 @@ export async function updateAnnotation(ctx: SitesContext, request: sitesV1.Updat
   return toAnnotation(row);
 }
 
-export async function deleteAnnotation(ctx: SitesContext, request: sitesV1.DeleteAnnotationRequest, call: CallContext): Promise<sitesV1.DeleteAnnotationResponse> {
+export async function deleteAnnotation(
+  ctx: SitesContext,
+  request: sitesV1.DeleteAnnotationRequest,
+  call: CallContext,
+): Promise<sitesV1.DeleteAnnotationResponse> {
   const actor = writerOf(request.actor);
   const source = auditSourceOf(actor, request.audit, call);
   const now = ctx.clock();

@@ -13,7 +13,12 @@ export function auditTrailSuite(suite: SitesSuite): void {
   describe('audit trail', () => {
     test('every write, newest first, with key, ip, user agent, request id, time and details; owner and admins only', async () => {
       const { owner: o, admin, member, site } = await sharedSite();
-      const g1 = await h.rpc.createGoal({ actor: admin, audit: { ip: '2001:db8::1', userAgent: 'curl/8.5.0', requestId: 'req_goal' }, siteId: site.siteId, eventName: 'A' });
+      const g1 = await h.rpc.createGoal({
+        actor: admin,
+        audit: { ip: '2001:db8::1', userAgent: 'curl/8.5.0', requestId: 'req_goal' },
+        siteId: site.siteId,
+        eventName: 'A',
+      });
       h.time.advance(1_000);
       const g2 = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'B' });
       const f = await h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: 'F', steps: [g1.goalId, g2.goalId] });
@@ -84,7 +89,11 @@ export function auditTrailSuite(suite: SitesSuite): void {
       const exact = await h.rpc.listAudit({ actor: o, siteId: site.siteId, limit: 7, cursor: '' });
       expect(exact.nextCursor).toBe('');
 
-      for (let i = 0; i < 50; i++) await h.db.query("INSERT INTO sites.audit_log (action, site_id, account_id, key_id, ip, user_agent, request_id, created_at, details) VALUES ('goal.create', $1, $2, 'k', '', '', 'r', now(), '{}')", [site.siteId, o.accountId]);
+      for (let i = 0; i < 50; i++)
+        await h.db.query(
+          "INSERT INTO sites.audit_log (action, site_id, account_id, key_id, ip, user_agent, request_id, created_at, details) VALUES ('goal.create', $1, $2, 'k', '', '', 'r', now(), '{}')",
+          [site.siteId, o.accountId],
+        );
       expect((await h.rpc.listAudit({ actor: o, siteId: site.siteId, limit: 0, cursor: '' })).entries).toHaveLength(50);
       await expectApiError(h.rpc.listAudit({ actor: o, siteId: site.siteId, limit: 201, cursor: '' }), 'invalid_request', /limit/);
       const other = await create(o);

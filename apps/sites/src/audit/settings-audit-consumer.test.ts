@@ -43,10 +43,23 @@ for (const [backend, openDb] of backends) {
       kind: 'tracking',
       version: 2,
       changed_at: '2026-03-02T11:00:00.000Z',
-      audit: { action, account_id: accountId, key_id: 'key_x', ip: '198.51.100.4', user_agent: 'ua/1', request_id: 'req_settings_1', details: { features: ['pageviews'], version: 2 } },
+      audit: {
+        action,
+        account_id: accountId,
+        key_id: 'key_x',
+        ip: '198.51.100.4',
+        user_agent: 'ua/1',
+        request_id: 'req_settings_1',
+        details: { features: ['pageviews'], version: 2 },
+      },
     });
     const entries = async (siteId: number) =>
-      (await h.db.query<{ action: string; message_id: string | null }>("SELECT action, message_id FROM sites.audit_log WHERE site_id = $1 AND action LIKE 'site.%.update' ORDER BY id", [siteId])).rows;
+      (
+        await h.db.query<{ action: string; message_id: string | null }>(
+          "SELECT action, message_id FROM sites.audit_log WHERE site_id = $1 AND action LIKE 'site.%.update' ORDER BY id",
+          [siteId],
+        )
+      ).rows;
 
     test('each message becomes one audit entry, listed by ListAudit; a redelivery inserts nothing', async () => {
       const owner = actorFor(freshAccountId());
@@ -69,7 +82,9 @@ for (const [backend, openDb] of backends) {
       expect(await recordSettingsChange(h.db, { data: payload(site.siteId, owner.accountId), msgId }, quietLog)).toBe(false);
       expect(await entries(site.siteId)).toEqual([{ action: 'site.tracking.update', message_id: msgId }]);
       // a different message is a different entry
-      await h.bus.publish(SUBJECTS.settingsChanged, payload(site.siteId, owner.accountId, 'site.countries.update'), { msgId: `settings-outbox-${crypto.randomUUID()}` });
+      await h.bus.publish(SUBJECTS.settingsChanged, payload(site.siteId, owner.accountId, 'site.countries.update'), {
+        msgId: `settings-outbox-${crypto.randomUUID()}`,
+      });
       await waitFor(async () => (await entries(site.siteId)).length === 2);
     });
 
@@ -80,10 +95,14 @@ for (const [backend, openDb] of backends) {
       expect(await recordSettingsChange(h.db, { data: payload(site.siteId, owner.accountId), msgId: `m-${crypto.randomUUID()}` }, quietLog)).toBe(false);
       expect(await recordSettingsChange(h.db, { data: payload(999_999_999, owner.accountId), msgId: `m-${crypto.randomUUID()}` }, quietLog)).toBe(false);
       const live = (await h.rpc.createSite({ actor: owner, audit: auditContext(), url: freshUrl(), idempotencyKey: '' })).site!;
-      expect(await recordSettingsChange(h.db, { data: payload(live.siteId, owner.accountId, 'site.drop.everything'), msgId: `m-${crypto.randomUUID()}` }, quietLog)).toBe(false);
+      expect(
+        await recordSettingsChange(h.db, { data: payload(live.siteId, owner.accountId, 'site.drop.everything'), msgId: `m-${crypto.randomUUID()}` }, quietLog),
+      ).toBe(false);
       // the consumer acks those and goes on
       await h.bus.publish(SUBJECTS.settingsChanged, payload(site.siteId, owner.accountId), { msgId: `settings-outbox-${crypto.randomUUID()}` });
-      await h.bus.publish(SUBJECTS.settingsChanged, payload(live.siteId, owner.accountId, 'site.hostnames.update'), { msgId: `settings-outbox-${crypto.randomUUID()}` });
+      await h.bus.publish(SUBJECTS.settingsChanged, payload(live.siteId, owner.accountId, 'site.hostnames.update'), {
+        msgId: `settings-outbox-${crypto.randomUUID()}`,
+      });
       await waitFor(async () => (await entries(live.siteId)).length === 1);
       expect(await entries(site.siteId)).toEqual([]);
     });

@@ -21,8 +21,10 @@ export async function recordSettingsChange(db: Db, msg: Pick<DeliveredMessage<Se
   const at = new Date(typeof data?.changed_at === 'string' ? data.changed_at : NaN);
   if (
     !audit ||
-    !Number.isSafeInteger(siteId) || siteId <= 0 ||
-    !Number.isSafeInteger(accountId) || accountId <= 0 ||
+    !Number.isSafeInteger(siteId) ||
+    siteId <= 0 ||
+    !Number.isSafeInteger(accountId) ||
+    accountId <= 0 ||
     !isSettingsAuditAction(audit.action) ||
     Number.isNaN(at.getTime())
   ) {

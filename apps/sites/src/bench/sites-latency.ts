@@ -40,13 +40,16 @@ export async function benchSites(options: { calls?: number } = {}): Promise<Reco
     }
     for (let i = 0; i < calls; i++) {
       if (i % 100 === 0) owner = actorFor(freshAccountId());
-      createKeyed.push(await timed(() => h.rpc.createSite({ actor: owner, audit: auditContext(), url: `https://keyed${i}.example.com`, idempotencyKey: `bench-${i}` })));
+      createKeyed.push(
+        await timed(() => h.rpc.createSite({ actor: owner, audit: auditContext(), url: `https://keyed${i}.example.com`, idempotencyKey: `bench-${i}` })),
+      );
     }
 
     // ListSites: an account with 20 sites
     const lister = actorFor(freshAccountId());
     const ids: number[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await h.rpc.createSite({ actor: lister, audit: auditContext(), url: `https://list${i}.example.com`, idempotencyKey: '' })).site!.siteId);
+    for (let i = 0; i < 20; i++)
+      ids.push((await h.rpc.createSite({ actor: lister, audit: auditContext(), url: `https://list${i}.example.com`, idempotencyKey: '' })).site!.siteId);
     const list: number[] = [];
     for (let i = 0; i < calls; i++) list.push(await timed(() => h.rpc.listSites({ actor: lister })));
 

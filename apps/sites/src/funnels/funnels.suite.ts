@@ -14,12 +14,33 @@ export function funnelsSuite(suite: SitesSuite): void {
       const { owner: o, member, site } = await sharedSite();
       const goals = [];
       for (const eventName of ['Visit', 'Cart', 'Pay']) goals.push(await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName }));
-      const funnel = await h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: ' Checkout ', steps: [goals[2]!.goalId, goals[0]!.goalId, goals[1]!.goalId] });
-      expect(funnel).toEqual({ funnelId: expect.any(Number), siteId: site.siteId, name: 'Checkout', steps: [goals[2], goals[0], goals[1]], createdAt: h.time.now().toISOString() });
+      const funnel = await h.rpc.createFunnel({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        name: ' Checkout ',
+        steps: [goals[2]!.goalId, goals[0]!.goalId, goals[1]!.goalId],
+      });
+      expect(funnel).toEqual({
+        funnelId: expect.any(Number),
+        siteId: site.siteId,
+        name: 'Checkout',
+        steps: [goals[2], goals[0], goals[1]],
+        createdAt: h.time.now().toISOString(),
+      });
       await expect(h.rpc.getFunnel({ actor: member, siteId: site.siteId, funnelId: funnel.funnelId })).resolves.toEqual(funnel);
-      const second = await h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: 'Short', steps: [goals[0]!.goalId, goals[1]!.goalId] });
+      const second = await h.rpc.createFunnel({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        name: 'Short',
+        steps: [goals[0]!.goalId, goals[1]!.goalId],
+      });
       expect(await h.rpc.listFunnels({ actor: member, siteId: site.siteId })).toEqual({ funnels: [funnel, second] });
-      const { rows } = await h.db.query<{ details: unknown }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'funnel.create' ORDER BY id", [site.siteId]);
+      const { rows } = await h.db.query<{ details: unknown }>(
+        "SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'funnel.create' ORDER BY id",
+        [site.siteId],
+      );
       expect(rows[0]!.details).toEqual({ funnel_id: funnel.funnelId, name: 'Checkout', steps: [goals[2]!.goalId, goals[0]!.goalId, goals[1]!.goalId] });
     });
 
@@ -48,7 +69,10 @@ export function funnelsSuite(suite: SitesSuite): void {
       const o = owner();
       const site = await create(o);
       const other = await create(o);
-      const [a, b] = [await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'a' }), await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'b' })];
+      const [a, b] = [
+        await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'a' }),
+        await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'b' }),
+      ];
       const foreign = await h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: other.siteId, name: 'F', steps: [a.goalId, b.goalId] });
       for (const funnelId of [0, 999_999_999, foreign.funnelId]) {
         await expectApiError(h.rpc.getFunnel({ actor: o, siteId: site.siteId, funnelId }), 'unknown_funnel');
@@ -66,7 +90,11 @@ export function funnelsSuite(suite: SitesSuite): void {
       const b = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'b' });
       await h.db.query("INSERT INTO sites.funnels (site_id, name, created_at) SELECT $1, 'f' || i, now() FROM generate_series(1, 99) AS i", [site.siteId]);
       await h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: 'last', steps: [a.goalId, b.goalId] });
-      await expectApiError(h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: 'one more', steps: [a.goalId, b.goalId] }), 'invalid_request', /100/);
+      await expectApiError(
+        h.rpc.createFunnel({ actor: o, audit: auditContext(), siteId: site.siteId, name: 'one more', steps: [a.goalId, b.goalId] }),
+        'invalid_request',
+        /100/,
+      );
     });
   });
 }

@@ -30,7 +30,9 @@ async function loadFunnels(q: Queryable, siteId: number, funnelId?: number): Pro
   );
   if (funnels.length === 0) return [];
   const { rows: steps } = await q.query<GoalRow & { funnel_id: number }>(
-    `SELECT fs.funnel_id, ${GOAL_COLUMNS.split(', ').map((c) => `g.${c}`).join(', ')}
+    `SELECT fs.funnel_id, ${GOAL_COLUMNS.split(', ')
+      .map((c) => `g.${c}`)
+      .join(', ')}
        FROM sites.funnel_steps fs
        JOIN sites.funnels f ON f.id = fs.funnel_id
        JOIN sites.goals g ON g.id = fs.goal_id
@@ -79,7 +81,10 @@ export async function createFunnel(ctx: SitesContext, request: sitesV1.CreateFun
   const now = ctx.clock();
   return ctx.db.transaction(async (tx) => {
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
-    const { rows: goals } = await tx.query<{ id: number }>('SELECT id FROM sites.goals WHERE site_id = $1 AND id = ANY($2::bigint[])', [site.id, steps.filter((id) => positiveId(id) !== null)]);
+    const { rows: goals } = await tx.query<{ id: number }>('SELECT id FROM sites.goals WHERE site_id = $1 AND id = ANY($2::bigint[])', [
+      site.id,
+      steps.filter((id) => positiveId(id) !== null),
+    ]);
     const known = new Set(goals.map((g) => g.id));
     const missing = steps.find((id) => !known.has(id));
     if (missing !== undefined) throw goalNotFound(missing);
@@ -92,7 +97,11 @@ export async function createFunnel(ctx: SitesContext, request: sitesV1.CreateFun
       throw new ApiError('invalid_request', `Site ${site.id} already has ${LIMITS.funnelsPerSite} funnels, the most a site may have; delete one first.`);
     }
     try {
-      const { rows } = await tx.query<{ id: number }>('INSERT INTO sites.funnels (site_id, name, created_at) VALUES ($1, $2, $3) RETURNING id', [site.id, name, now]);
+      const { rows } = await tx.query<{ id: number }>('INSERT INTO sites.funnels (site_id, name, created_at) VALUES ($1, $2, $3) RETURNING id', [
+        site.id,
+        name,
+        now,
+      ]);
       const id = rows[0]!.id;
       await tx.query(
         'INSERT INTO sites.funnel_steps (funnel_id, position, goal_id) SELECT $1, s.position, s.goal_id FROM unnest($2::bigint[]) WITH ORDINALITY AS s(goal_id, position)',
@@ -114,7 +123,10 @@ export async function deleteFunnel(ctx: SitesContext, request: sitesV1.DeleteFun
   await ctx.db.transaction(async (tx) => {
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
     const funnelId = positiveId(request.funnelId);
-    const { rows } = funnelId === null ? { rows: [] as FunnelRow[] } : await tx.query<FunnelRow>('SELECT id, site_id, name, created_at FROM sites.funnels WHERE id = $1 AND site_id = $2', [funnelId, site.id]);
+    const { rows } =
+      funnelId === null
+        ? { rows: [] as FunnelRow[] }
+        : await tx.query<FunnelRow>('SELECT id, site_id, name, created_at FROM sites.funnels WHERE id = $1 AND site_id = $2', [funnelId, site.id]);
     const funnel = rows[0];
     if (!funnel) throw unknownFunnel(request.funnelId);
     await tx.query('DELETE FROM sites.funnel_steps WHERE funnel_id = $1', [funnel.id]);

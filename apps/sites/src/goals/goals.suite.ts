@@ -14,13 +14,28 @@ export function goalsSuite(suite: SitesSuite): void {
     test('event and page goals, default display names, wildcards; listed in creation order to every role', async () => {
       const { owner: o, member, site } = await sharedSite();
       const event = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: ' Signup ' });
-      expect(event).toEqual({ goalId: expect.any(Number), siteId: site.siteId, eventName: 'Signup', pagePath: undefined, displayName: 'Signup', createdAt: h.time.now().toISOString() });
+      expect(event).toEqual({
+        goalId: expect.any(Number),
+        siteId: site.siteId,
+        eventName: 'Signup',
+        pagePath: undefined,
+        displayName: 'Signup',
+        createdAt: h.time.now().toISOString(),
+      });
       const page = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, pagePath: '/thanks' });
       expect(page).toMatchObject({ eventName: undefined, pagePath: '/thanks', displayName: 'Visit /thanks' });
-      const wildcard = await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, pagePath: '/blog/**/comments/*', displayName: 'Commented' });
+      const wildcard = await h.rpc.createGoal({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        pagePath: '/blog/**/comments/*',
+        displayName: 'Commented',
+      });
       expect(wildcard).toMatchObject({ pagePath: '/blog/**/comments/*', displayName: 'Commented' });
       expect(await h.rpc.listGoals({ actor: member, siteId: site.siteId })).toEqual({ goals: [event, page, wildcard] });
-      const { rows } = await h.db.query<{ details: unknown }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'goal.create' ORDER BY id", [site.siteId]);
+      const { rows } = await h.db.query<{ details: unknown }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'goal.create' ORDER BY id", [
+        site.siteId,
+      ]);
       expect(rows[0]!.details).toEqual({ goal_id: event.goalId, event_name: 'Signup', page_path: null, display_name: 'Signup' });
     });
 
@@ -62,7 +77,9 @@ export function goalsSuite(suite: SitesSuite): void {
       await expectApiError(h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'signup' }), 'goal_exists', /signup/);
       await expectApiError(h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, pagePath: '/s', displayName: 'SIGNUP' }), 'goal_exists');
       const other = await create(o);
-      await expect(h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'Signup' })).resolves.toMatchObject({ displayName: 'Signup' });
+      await expect(h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: other.siteId, eventName: 'Signup' })).resolves.toMatchObject({
+        displayName: 'Signup',
+      });
       expect((await h.rpc.listGoals({ actor: o, siteId: site.siteId })).goals).toHaveLength(1);
       expect(await auditActions(site.siteId)).toEqual(['site.create', 'goal.create']);
     });
@@ -90,7 +107,10 @@ export function goalsSuite(suite: SitesSuite): void {
     test('at most 500 goals per site', async () => {
       const o = owner();
       const site = await create(o);
-      await h.db.query("INSERT INTO sites.goals (site_id, event_name, display_name, created_at) SELECT $1, 'e' || i, 'e' || i, now() FROM generate_series(1, 499) AS i", [site.siteId]);
+      await h.db.query(
+        "INSERT INTO sites.goals (site_id, event_name, display_name, created_at) SELECT $1, 'e' || i, 'e' || i, now() FROM generate_series(1, 499) AS i",
+        [site.siteId],
+      );
       await h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'last' });
       await expectApiError(h.rpc.createGoal({ actor: o, audit: auditContext(), siteId: site.siteId, eventName: 'one more' }), 'invalid_request', /500/);
     });

@@ -64,7 +64,10 @@ function goalInputOf(request: sitesV1.CreateGoalRequest): GoalInput {
   } else {
     displayName = eventName ?? `Visit ${pagePath}`;
     if (displayName.length > LIMITS.nameLength) {
-      throw new ApiError('invalid_request', `The default display_name ("Visit <page_path>") would exceed ${LIMITS.nameLength} characters; send a display_name.`);
+      throw new ApiError(
+        'invalid_request',
+        `The default display_name ("Visit <page_path>") would exceed ${LIMITS.nameLength} characters; send a display_name.`,
+      );
     }
   }
   return { eventName, pagePath, displayName };
@@ -100,7 +103,14 @@ export async function createGoal(ctx: SitesContext, request: sitesV1.CreateGoalR
         [site.id, input.eventName, input.pagePath, input.displayName, now],
       );
       const goal = rows[0]!;
-      await recordAudit(tx, source, 'goal.create', site.id, { goal_id: goal.id, event_name: goal.event_name, page_path: goal.page_path, display_name: goal.display_name }, now);
+      await recordAudit(
+        tx,
+        source,
+        'goal.create',
+        site.id,
+        { goal_id: goal.id, event_name: goal.event_name, page_path: goal.page_path, display_name: goal.display_name },
+        now,
+      );
       return goal;
     } catch (error) {
       if (isUniqueViolation(error, 'goals_site_display_name')) throw goalExists(input.displayName);
@@ -133,10 +143,20 @@ export async function deleteGoal(ctx: SitesContext, request: sitesV1.DeleteGoalR
     const funnels = await funnelsUsing(tx, goal.id);
     if (funnels.length > 0) {
       const names = funnels.map((n) => `"${n}"`).join(', ');
-      throw new ApiError('goal_in_use', `Goal ${goal.id} is a step of the funnel${funnels.length > 1 ? 's' : ''} ${names}; delete ${funnels.length > 1 ? 'them' : 'it'} first.`);
+      throw new ApiError(
+        'goal_in_use',
+        `Goal ${goal.id} is a step of the funnel${funnels.length > 1 ? 's' : ''} ${names}; delete ${funnels.length > 1 ? 'them' : 'it'} first.`,
+      );
     }
     await tx.query('DELETE FROM sites.goals WHERE id = $1', [goal.id]);
-    await recordAudit(tx, source, 'goal.delete', site.id, { goal_id: goal.id, event_name: goal.event_name, page_path: goal.page_path, display_name: goal.display_name }, now);
+    await recordAudit(
+      tx,
+      source,
+      'goal.delete',
+      site.id,
+      { goal_id: goal.id, event_name: goal.event_name, page_path: goal.page_path, display_name: goal.display_name },
+      now,
+    );
   });
   return {};
 }

@@ -20,7 +20,8 @@ export function idempotencyKeySuite(suite: SitesSuite): void {
       ...more,
     });
     const recordOf = async (accountId: number, key: string) =>
-      (await h.db.query<{ state: string }>('SELECT state FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = $2', [accountId, key])).rows[0];
+      (await h.db.query<{ state: string }>('SELECT state FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = $2', [accountId, key]))
+        .rows[0];
 
     test('the same key and request replays the stored answer; nothing else is created', async () => {
       const o = owner();
@@ -103,7 +104,10 @@ export function idempotencyKeySuite(suite: SitesSuite): void {
       expect(taken).toMatchObject({ status: 201, replayed: false });
       await expect(h.rpc.createSite(request(o, url, 'key-5'))).resolves.toEqual({ ...taken, replayed: true });
       // the dead process, were it to come back, could not complete its claim any more
-      const { rows } = await h.db.query<{ claim_token: string }>("SELECT claim_token FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = 'key-5'", [o.accountId]);
+      const { rows } = await h.db.query<{ claim_token: string }>(
+        "SELECT claim_token FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = 'key-5'",
+        [o.accountId],
+      );
       expect(rows[0]!.claim_token).not.toBe('dead-process-token');
     });
 
@@ -144,7 +148,9 @@ export function idempotencyKeySuite(suite: SitesSuite): void {
       expect(sites).toHaveLength(1);
       const won = results.filter((r): r is PromiseFulfilledResult<sitesV1.CreateSiteResponse> => r.status === 'fulfilled').map((r) => r.value);
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      console.info(`[idempotency] 20 parallel on ${h.db.kind}: ${won.filter((w) => !w.replayed).length} created, ${won.filter((w) => w.replayed).length} replayed, ${lost.length} idempotency_conflict`);
+      console.info(
+        `[idempotency] 20 parallel on ${h.db.kind}: ${won.filter((w) => !w.replayed).length} created, ${won.filter((w) => w.replayed).length} replayed, ${lost.length} idempotency_conflict`,
+      );
       expect(won.length).toBeGreaterThanOrEqual(1);
       expect(won.filter((w) => !w.replayed)).toHaveLength(1);
       for (const answer of won) expect(answer.site!.siteId).toBe(sites[0]!.id);

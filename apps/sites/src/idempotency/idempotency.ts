@@ -45,13 +45,21 @@ export function fingerprintOf(fields: Record<string, string | number | boolean |
   const canonical = Object.keys(fields)
     .sort()
     .map((name) => [name, fields[name] ?? null]);
-  return createHash('sha256').update(JSON.stringify(['v1', canonical])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['v1', canonical]))
+    .digest('hex');
 }
 
 const stillRunning = () =>
-  new ApiError('idempotency_conflict', 'The first request with this Idempotency-Key is still running; wait a moment and resend the same body to get its answer.');
+  new ApiError(
+    'idempotency_conflict',
+    'The first request with this Idempotency-Key is still running; wait a moment and resend the same body to get its answer.',
+  );
 const otherRequest = () =>
-  new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request within the last 24 hours; use a new key for a new request.');
+  new ApiError(
+    'idempotency_conflict',
+    'This Idempotency-Key was already used with a different request within the last 24 hours; use a new key for a new request.',
+  );
 
 /**
  * Claims the key in its own (auto-committed) statement, so concurrent requests see
@@ -116,8 +124,9 @@ export async function completeIdempotencyKey(tx: Queryable, scope: IdempotencySc
 
 /** Gives the key back after a failed attempt (only our own, still running claim), so a retry can run. */
 export async function releaseIdempotencyKey(db: Db, scope: IdempotencyScope, token: string): Promise<void> {
-  await db.query(
-    `DELETE FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = $2 AND claim_token = $3 AND state = 'running'`,
-    [scope.accountId, scope.key, token],
-  );
+  await db.query(`DELETE FROM sites.idempotency_records WHERE account_id = $1 AND idempotency_key = $2 AND claim_token = $3 AND state = 'running'`, [
+    scope.accountId,
+    scope.key,
+    token,
+  ]);
 }

@@ -17,7 +17,8 @@ export interface ImportJobRow {
   finished_at: Date | null;
 }
 
-export const IMPORT_JOB_COLUMNS = 'id, site_id, format, status, accepted, rejected, errors, failure, range_start, range_end, created_at, started_at, finished_at';
+export const IMPORT_JOB_COLUMNS =
+  'id, site_id, format, status, accepted, rejected, errors, failure, range_start, range_end, created_at, started_at, finished_at';
 
 const optionalTime = (at: Date | null): string => (at ? rfc3339(at) : '');
 

@@ -11,7 +11,8 @@ import { IMPORT_JOB_COLUMNS, toImportJob, type ImportJobRow } from './import-job
 /** A site keeps at most this many job records in a list answer (newest first). */
 export const IMPORT_LIST_LIMIT = 100;
 
-export const importNotFound = (importId: number): ApiError => new ApiError('import_not_found', `No import ${importId} on this site. GET /sites/{id}/imports lists them.`);
+export const importNotFound = (importId: number): ApiError =>
+  new ApiError('import_not_found', `No import ${importId} on this site. GET /sites/{id}/imports lists them.`);
 
 /** Starting an import is a write (owner or admin, `sites:write`), audited as `import.create`. */
 export async function createImport(ctx: SitesContext, request: sitesV1.CreateImportRequest, call: CallContext): Promise<sitesV1.ImportJob> {
@@ -46,7 +47,10 @@ export async function listImports(ctx: SitesContext, request: sitesV1.ListImport
 
 export async function getImport(ctx: SitesContext, request: sitesV1.GetImportRequest): Promise<sitesV1.ImportJob> {
   const { site } = await reachSite(ctx.db, actorOf(request.actor), request.siteId, 'read');
-  const { rows } = await ctx.db.query<ImportJobRow>(`SELECT ${IMPORT_JOB_COLUMNS} FROM sites.import_jobs WHERE site_id = $1 AND id = $2`, [site.id, request.importId]);
+  const { rows } = await ctx.db.query<ImportJobRow>(`SELECT ${IMPORT_JOB_COLUMNS} FROM sites.import_jobs WHERE site_id = $1 AND id = $2`, [
+    site.id,
+    request.importId,
+  ]);
   if (!rows[0]) throw importNotFound(request.importId);
   return toImportJob(rows[0]);
 }
@@ -61,7 +65,10 @@ export async function deleteImport(ctx: SitesContext, request: sitesV1.DeleteImp
   const now = ctx.clock();
   return ctx.db.transaction(async (tx) => {
     const { site } = await reachSite(tx, actor, request.siteId, 'manage', { lock: true });
-    const { rows } = await tx.query<{ id: number; format: string }>('DELETE FROM sites.import_jobs WHERE site_id = $1 AND id = $2 RETURNING id, format', [site.id, request.importId]);
+    const { rows } = await tx.query<{ id: number; format: string }>('DELETE FROM sites.import_jobs WHERE site_id = $1 AND id = $2 RETURNING id, format', [
+      site.id,
+      request.importId,
+    ]);
     if (!rows[0]) return { existed: false };
     await recordAudit(tx, source, 'import.delete', site.id, { import_id: Number(rows[0].id), format: rows[0].format }, now);
     return { existed: true };

@@ -36,8 +36,18 @@ export async function applyImportProgress(db: Db, report: ImportProgress, log: L
             started_at = CASE WHEN $4 = 'queued' THEN started_at ELSE COALESCE(started_at, $11) END, finished_at = CASE WHEN $12 THEN $11 ELSE NULL END
       WHERE id = $1 AND site_id = $2 AND progress_seq < $3`,
     [
-      report.import_id, report.site_id, report.seq, report.status, count(report.accepted), count(report.rejected),
-      JSON.stringify(errors), String(report.failure ?? '').slice(0, 1000), time(report.range_start), time(report.range_end), at, finished,
+      report.import_id,
+      report.site_id,
+      report.seq,
+      report.status,
+      count(report.accepted),
+      count(report.rejected),
+      JSON.stringify(errors),
+      String(report.failure ?? '').slice(0, 1000),
+      time(report.range_start),
+      time(report.range_end),
+      at,
+      finished,
     ],
   );
   return rowCount > 0;

@@ -24,17 +24,35 @@ describe.skipIf(!gate.available)('import.progress on the job record (PostgreSQL)
   });
 
   const report = (importId: number, siteId: number, seq: number, status: ImportProgress['status'], accepted: number): ImportProgress => ({
-    import_id: importId, site_id: siteId, seq, status, accepted, rejected: 1, errors: [{ line: 3, reason: 'not valid JSON' }],
-    range_start: '2024-03-01T09:00:00.000Z', range_end: '2024-03-02T00:00:00.000Z', failure: '', at: '2024-06-01T10:00:00.000Z',
+    import_id: importId,
+    site_id: siteId,
+    seq,
+    status,
+    accepted,
+    rejected: 1,
+    errors: [{ line: 3, reason: 'not valid JSON' }],
+    range_start: '2024-03-01T09:00:00.000Z',
+    range_end: '2024-03-02T00:00:00.000Z',
+    failure: '',
+    at: '2024-06-01T10:00:00.000Z',
   });
 
   it('applies newer reports, ignores stale and repeated ones, and never touches another site’s job', async () => {
     const owner = freshAccountId();
     const { site } = await h.rpc.createSite({ actor: actorFor(owner), audit: auditContext(), url: freshUrl(), idempotencyKey: '' });
     const siteId = site!.siteId;
-    const { rows } = await h.db.query<{ id: number }>("INSERT INTO sites.import_jobs (site_id, format, created_by, created_at) VALUES ($1, 'sightline', $2, now()) RETURNING id", [siteId, owner]);
+    const { rows } = await h.db.query<{ id: number }>(
+      "INSERT INTO sites.import_jobs (site_id, format, created_by, created_at) VALUES ($1, 'sightline', $2, now()) RETURNING id",
+      [siteId, owner],
+    );
     const importId = Number(rows[0]!.id);
-    const job = async () => (await h.db.query<{ status: string; accepted: number; progress_seq: number; finished_at: Date | null; errors: unknown }>('SELECT status, accepted, progress_seq, finished_at, errors FROM sites.import_jobs WHERE id = $1', [importId])).rows[0]!;
+    const job = async () =>
+      (
+        await h.db.query<{ status: string; accepted: number; progress_seq: number; finished_at: Date | null; errors: unknown }>(
+          'SELECT status, accepted, progress_seq, finished_at, errors FROM sites.import_jobs WHERE id = $1',
+          [importId],
+        )
+      ).rows[0]!;
 
     expect(await applyImportProgress(h.db, report(importId, siteId, 5, 'queued', 8), log)).toBe(true);
     expect(await job()).toMatchObject({ status: 'queued', accepted: 8, finished_at: null });

@@ -32,7 +32,10 @@ export function membersSuite(suite: SitesSuite): void {
       expect(promoted).toMatchObject({ role: 'admin', addedAt: listed.members[2]!.addedAt });
       // the same again is no change and no audit entry
       await h.rpc.addMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: m, email: 'member@mail.test', role: 'admin' });
-      const { rows } = await h.db.query<{ details: Record<string, unknown> }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'member.add' ORDER BY id", [site.siteId]);
+      const { rows } = await h.db.query<{ details: Record<string, unknown> }>(
+        "SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'member.add' ORDER BY id",
+        [site.siteId],
+      );
       expect(rows.map((r) => r.details)).toEqual([
         { account_id: a, email: 'admin@mail.test', role: 'admin', previous_role: null },
         { account_id: m, email: 'member@mail.test', role: 'member', previous_role: null },
@@ -54,7 +57,11 @@ export function membersSuite(suite: SitesSuite): void {
       await expectApiError(add({ email: `${'x'.repeat(250)}@mail.test` }), 'invalid_request', /email/);
       await expectApiError(add({ accountId: o.accountId, role: 'admin' }), 'invalid_request', /owner/);
       await expectApiError(h.rpc.removeMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: o.accountId }), 'invalid_request', /owner/);
-      await expectApiError(h.rpc.removeMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: freshAccountId() }), 'invalid_request', /not a member/);
+      await expectApiError(
+        h.rpc.removeMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: freshAccountId() }),
+        'invalid_request',
+        /not a member/,
+      );
       expect((await h.rpc.listMembers({ actor: o, siteId: site.siteId })).members).toHaveLength(1);
     });
 
@@ -78,7 +85,10 @@ export function membersSuite(suite: SitesSuite): void {
       // the owner removes an admin
       await h.rpc.removeMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: admin.accountId });
       await expectApiError(h.rpc.listMembers({ actor: admin, siteId: site.siteId }), 'unknown_site');
-      const { rows } = await h.db.query<{ details: { account_id: number; role: string } }>("SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'member.remove' ORDER BY id", [site.siteId]);
+      const { rows } = await h.db.query<{ details: { account_id: number; role: string } }>(
+        "SELECT details FROM sites.audit_log WHERE site_id = $1 AND action = 'member.remove' ORDER BY id",
+        [site.siteId],
+      );
       expect(rows.map((r) => [r.details.account_id, r.details.role])).toEqual([
         [other.accountId, 'member'],
         [admin2.accountId, 'admin'],
@@ -99,7 +109,9 @@ export function membersSuite(suite: SitesSuite): void {
         /100/,
       );
       // changing the role of someone already there is not adding
-      await expect(h.rpc.addMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: 900000001, email: 'bulk1@mail.test', role: 'admin' })).resolves.toMatchObject({ role: 'admin' });
+      await expect(
+        h.rpc.addMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: 900000001, email: 'bulk1@mail.test', role: 'admin' }),
+      ).resolves.toMatchObject({ role: 'admin' });
     });
   });
 }

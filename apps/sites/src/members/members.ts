@@ -61,7 +61,10 @@ export async function addMember(ctx: SitesContext, request: sitesV1.AddMemberReq
     if (accountId === reached.site.owner_account_id) {
       throw new ApiError('invalid_request', `Account ${accountId} owns site ${siteId}; the owner is always on the site and keeps the owner role.`);
     }
-    const { rows: existingRows } = await tx.query<MemberRow>('SELECT account_id, email, role, added_at FROM sites.site_members WHERE site_id = $1 AND account_id = $2', [siteId, accountId]);
+    const { rows: existingRows } = await tx.query<MemberRow>(
+      'SELECT account_id, email, role, added_at FROM sites.site_members WHERE site_id = $1 AND account_id = $2',
+      [siteId, accountId],
+    );
     const existing = existingRows[0];
     if (reached.role === 'admin' && (role === 'admin' || existing?.role === 'admin')) {
       throw new ApiError('not_site_owner', `Only the owner of site ${siteId} grants, changes or takes away the admin role; admins manage members.`);
@@ -70,7 +73,10 @@ export async function addMember(ctx: SitesContext, request: sitesV1.AddMemberReq
     if (!existing) {
       const { rows } = await tx.query<{ n: number }>('SELECT count(*) AS n FROM sites.site_members WHERE site_id = $1', [siteId]);
       if (Number(rows[0]!.n) >= LIMITS.membersPerSite) {
-        throw new ApiError('invalid_request', `Site ${siteId} already has ${LIMITS.membersPerSite} people (owner included), the most a site may have; remove one first.`);
+        throw new ApiError(
+          'invalid_request',
+          `Site ${siteId} already has ${LIMITS.membersPerSite} people (owner included), the most a site may have; remove one first.`,
+        );
       }
     }
     const { rows } = await tx.query<MemberRow>(
@@ -98,7 +104,10 @@ export async function removeMember(ctx: SitesContext, request: sitesV1.RemoveMem
     if (accountId === reached.site.owner_account_id) {
       throw new ApiError('invalid_request', `Account ${accountId} owns site ${siteId}; the owner cannot be removed (delete the site instead).`);
     }
-    const { rows } = await tx.query<MemberRow>('SELECT account_id, email, role, added_at FROM sites.site_members WHERE site_id = $1 AND account_id = $2', [siteId, accountId]);
+    const { rows } = await tx.query<MemberRow>('SELECT account_id, email, role, added_at FROM sites.site_members WHERE site_id = $1 AND account_id = $2', [
+      siteId,
+      accountId,
+    ]);
     const member = rows[0];
     if (!member) throw new ApiError('invalid_request', `Account ${accountId} is not a member of site ${siteId}.`);
     if (reached.role === 'admin' && member.role === 'admin' && accountId !== actor.accountId) {

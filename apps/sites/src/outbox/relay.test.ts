@@ -49,7 +49,13 @@ describe('site.deleted outbox relay', () => {
     try {
       await waitFor(() => second.deleted.some((m) => m.tracking_key === site.trackingKey));
       expect(second.deleted.filter((m) => m.tracking_key === site.trackingKey)).toEqual([
-        { site_id: site.siteId, account_id: owner.accountId, tracking_key: site.trackingKey, deleted_at: expect.any(String), msgId: expect.stringMatching(/^sites-outbox-[0-9a-f-]{36}$/) },
+        {
+          site_id: site.siteId,
+          account_id: owner.accountId,
+          tracking_key: site.trackingKey,
+          deleted_at: expect.any(String),
+          msgId: expect.stringMatching(/^sites-outbox-[0-9a-f-]{36}$/),
+        },
       ]);
       await waitFor(async () => (await outboxRows(second, site.trackingKey))[0]!.published_at !== null);
     } finally {

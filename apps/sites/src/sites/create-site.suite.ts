@@ -31,7 +31,10 @@ export function createSiteSuite(suite: SitesSuite): void {
       expect(site.trackingKey).not.toBe(site.hash);
       expect(site.scriptUrl).not.toContain(`/${site.siteId}.js`);
       await expect(h.rpc.getSite({ actor: o, siteId: site.siteId })).resolves.toEqual({ site, role: 'owner' });
-      const { rows } = await h.db.query('SELECT action, site_id, account_id, key_id, ip, user_agent, request_id, created_at, details FROM sites.audit_log WHERE site_id = $1', [site.siteId]);
+      const { rows } = await h.db.query(
+        'SELECT action, site_id, account_id, key_id, ip, user_agent, request_id, created_at, details FROM sites.audit_log WHERE site_id = $1',
+        [site.siteId],
+      );
       expect(rows).toEqual([
         {
           action: 'site.create',
@@ -88,7 +91,11 @@ export function createSiteSuite(suite: SitesSuite): void {
         `https://${'a'.repeat(64)}.com`,
         `https://${'a.'.repeat(1100)}com`,
       ];
-      for (const url of bad) await expectApiError(h.rpc.createSite({ actor: o, audit: auditContext(), url, idempotencyKey: `k-${url.length}-${bad.indexOf(url)}` }), 'invalid_request');
+      for (const url of bad)
+        await expectApiError(
+          h.rpc.createSite({ actor: o, audit: auditContext(), url, idempotencyKey: `k-${url.length}-${bad.indexOf(url)}` }),
+          'invalid_request',
+        );
       expect(await sitesOf(o.accountId)).toEqual([]);
       const records = await h.db.query('SELECT 1 FROM sites.idempotency_records WHERE account_id = $1', [o.accountId]);
       expect(records.rowCount).toBe(0);
@@ -96,12 +103,27 @@ export function createSiteSuite(suite: SitesSuite): void {
 
     test('refuses refused zones in any spelling with domain_not_allowed naming the zones, before anything is written', async () => {
       const o = owner();
-      for (const url of ['https://shop.ru', 'https://SHOP.RU/', 'https://пример.рф', 'https://xn--e1afmkfd.xn--p1ai', 'http://a.su:8080', 'https://site.by', 'https://сайт.бел', 'https://me.ru.']) {
-        const error = await expectApiError(h.rpc.createSite({ actor: o, audit: auditContext(), url, idempotencyKey: `zone-${url}`.slice(0, 40).replace(/[^\x21-\x7e]/g, 'x') }), 'domain_not_allowed');
+      for (const url of [
+        'https://shop.ru',
+        'https://SHOP.RU/',
+        'https://пример.рф',
+        'https://xn--e1afmkfd.xn--p1ai',
+        'http://a.su:8080',
+        'https://site.by',
+        'https://сайт.бел',
+        'https://me.ru.',
+      ]) {
+        const error = await expectApiError(
+          h.rpc.createSite({ actor: o, audit: auditContext(), url, idempotencyKey: `zone-${url}`.slice(0, 40).replace(/[^\x21-\x7e]/g, 'x') }),
+          'domain_not_allowed',
+        );
         expect(error.message).toContain('.ru, .su, .by, .рф, .бел');
       }
       // hobby sites too, and even when the hobby rule would refuse as well
-      await expectApiError(h.rpc.createSite({ actor: o, audit: auditContext(), url: 'https://me.shop.ru', hobby: true, idempotencyKey: '' }), 'domain_not_allowed');
+      await expectApiError(
+        h.rpc.createSite({ actor: o, audit: auditContext(), url: 'https://me.shop.ru', hobby: true, idempotencyKey: '' }),
+        'domain_not_allowed',
+      );
       expect(await sitesOf(o.accountId)).toEqual([]);
       expect((await h.db.query('SELECT 1 FROM sites.idempotency_records WHERE account_id = $1', [o.accountId])).rowCount).toBe(0);
       expect((await h.db.query('SELECT 1 FROM sites.audit_log WHERE account_id = $1', [o.accountId])).rowCount).toBe(0);
@@ -115,7 +137,11 @@ export function createSiteSuite(suite: SitesSuite): void {
       expect((await create(o)).timezone).toBe(DEFAULT_TZ);
       // SystemV/EST5: Intl knows it, the events store's tz database does not (every time series answered 500)
       for (const timezone of ['Mars/Olympus', '+01:00', '', 'Europe/Berlin; DROP TABLE', 'x'.repeat(65), 'SystemV/EST5', 'SystemV/PST8PDT']) {
-        await expectApiError(h.rpc.createSite({ actor: o, audit: auditContext(), url: freshUrl(), timezone, idempotencyKey: '' }), 'invalid_request', /timezone/);
+        await expectApiError(
+          h.rpc.createSite({ actor: o, audit: auditContext(), url: freshUrl(), timezone, idempotencyKey: '' }),
+          'invalid_request',
+          /timezone/,
+        );
       }
     });
 
@@ -136,7 +162,9 @@ export function createSiteSuite(suite: SitesSuite): void {
 
     test('first_paid_site: only the first non-hobby site ever, even after it was deleted', async () => {
       const o = owner();
-      expect((await h.rpc.createSite({ actor: o, audit: auditContext(), url: 'https://one.github.io', hobby: true, idempotencyKey: '' })).firstPaidSite).toBe(false);
+      expect((await h.rpc.createSite({ actor: o, audit: auditContext(), url: 'https://one.github.io', hobby: true, idempotencyKey: '' })).firstPaidSite).toBe(
+        false,
+      );
       const first = await h.rpc.createSite({ actor: o, audit: auditContext(), url: freshUrl(), idempotencyKey: '' });
       expect(first.firstPaidSite).toBe(true);
       expect((await h.rpc.createSite({ actor: o, audit: auditContext(), url: freshUrl(), idempotencyKey: '' })).firstPaidSite).toBe(false);
@@ -174,8 +202,16 @@ export function createSiteSuite(suite: SitesSuite): void {
     test('a single-site key cannot create a site (key_not_scoped); a key without sites:write cannot (insufficient_scope); no actor is unauthorized', async () => {
       const o = owner();
       const site = await create(o);
-      await expectApiError(h.rpc.createSite({ actor: { ...o, siteId: site.siteId }, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }), 'key_not_scoped', /all sites/);
-      await expectApiError(h.rpc.createSite({ actor: { ...o, permissions: ['stats:read'] }, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }), 'insufficient_scope', /sites:write/);
+      await expectApiError(
+        h.rpc.createSite({ actor: { ...o, siteId: site.siteId }, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }),
+        'key_not_scoped',
+        /all sites/,
+      );
+      await expectApiError(
+        h.rpc.createSite({ actor: { ...o, permissions: ['stats:read'] }, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }),
+        'insufficient_scope',
+        /sites:write/,
+      );
       await expectApiError(h.rpc.createSite({ actor: undefined, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }), 'unauthorized');
       await expectApiError(h.rpc.createSite({ actor: { ...o, accountId: 0 }, audit: auditContext(), url: freshUrl(), idempotencyKey: '' }), 'unauthorized');
       expect(await sitesOf(o.accountId)).toHaveLength(1);

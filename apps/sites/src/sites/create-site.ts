@@ -90,7 +90,9 @@ export async function createSite(ctx: SitesContext, request: sitesV1.CreateSiteR
 async function insertSite(ctx: SitesContext, tx: Queryable, source: AuditSource, site: NewSite, now: Date): Promise<StoredAnswer> {
   const accountId = source.accountId;
   await tx.query('INSERT INTO sites.accounts (account_id, created_at) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING', [accountId, now]);
-  const account = await tx.query<{ first_paid_site_at: Date | null }>('SELECT first_paid_site_at FROM sites.accounts WHERE account_id = $1 FOR UPDATE', [accountId]);
+  const account = await tx.query<{ first_paid_site_at: Date | null }>('SELECT first_paid_site_at FROM sites.accounts WHERE account_id = $1 FOR UPDATE', [
+    accountId,
+  ]);
   const { rows: counts } = await tx.query<{ total: number; same: number }>(
     'SELECT count(*) AS total, count(*) FILTER (WHERE name = $2) AS same FROM sites.sites WHERE owner_account_id = $1',
     [accountId, site.origin.origin],
@@ -113,10 +115,11 @@ async function insertSite(ctx: SitesContext, tx: Queryable, source: AuditSource,
     if (isUniqueViolation(error, 'sites_owner_name_unique')) throw siteExists(site.origin.origin);
     throw error;
   }
-  await tx.query(
-    `INSERT INTO sites.site_members (site_id, account_id, email, role, added_at, added_by_account_id) VALUES ($1, $2, '', 'owner', $3, $2)`,
-    [row.id, accountId, now],
-  );
+  await tx.query(`INSERT INTO sites.site_members (site_id, account_id, email, role, added_at, added_by_account_id) VALUES ($1, $2, '', 'owner', $3, $2)`, [
+    row.id,
+    accountId,
+    now,
+  ]);
   const firstPaidSite = !site.hobby && account.rows[0]!.first_paid_site_at === null;
   if (firstPaidSite) await tx.query('UPDATE sites.accounts SET first_paid_site_at = $2 WHERE account_id = $1', [accountId, now]);
   await recordAudit(tx, source, 'site.create', row.id, { name: row.name, timezone: row.timezone, hobby: row.hobby, first_paid_site: firstPaidSite }, now);

@@ -35,7 +35,10 @@ export function deleteSiteSuite(suite: SitesSuite): void {
       const expected = { site_id: site.siteId, account_id: o.accountId, tracking_key: site.trackingKey, deleted_at: h.time.now().toISOString() };
       await waitFor(() => h.deleted.some((m) => m.site_id === site.siteId));
       const message = h.deleted.find((m) => m.site_id === site.siteId)!;
-      const { rows } = await h.db.query<{ message_id: string; payload: unknown; published_at: Date | null }>('SELECT message_id, payload, published_at FROM sites.outbox WHERE payload->>\'tracking_key\' = $1', [site.trackingKey]);
+      const { rows } = await h.db.query<{ message_id: string; payload: unknown; published_at: Date | null }>(
+        "SELECT message_id, payload, published_at FROM sites.outbox WHERE payload->>'tracking_key' = $1",
+        [site.trackingKey],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]!.payload).toEqual(expected);
       expect(rows[0]!.published_at).toEqual(h.time.now());
@@ -47,7 +50,7 @@ export function deleteSiteSuite(suite: SitesSuite): void {
       await expectApiError(h.rpc.deleteSite({ actor: admin, audit: auditContext(), siteId: site.siteId }), 'not_site_owner', /owner/);
       await expectApiError(h.rpc.deleteSite({ actor: member, audit: auditContext(), siteId: site.siteId }), 'not_site_owner');
       await expect(h.rpc.getSite({ actor: o, siteId: site.siteId })).resolves.toMatchObject({ role: 'owner' });
-      expect((await h.db.query('SELECT 1 FROM sites.outbox WHERE (payload->>\'site_id\')::bigint = $1', [site.siteId])).rowCount).toBe(0);
+      expect((await h.db.query("SELECT 1 FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1", [site.siteId])).rowCount).toBe(0);
     });
 
     test('503 deletion_unavailable when the deletion cannot be recorded first: nothing is deleted', async () => {

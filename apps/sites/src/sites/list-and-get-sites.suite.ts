@@ -49,7 +49,14 @@ export function listAndGetSitesSuite(suite: SitesSuite): void {
       await expect(h.rpc.getSiteByHash({ hash: site.hash })).resolves.toEqual({ site, goals: [goal] });
       await expect(h.rpc.getSiteByHash({ hash: other.hash })).resolves.toMatchObject({ site: other, goals: [{ eventName: 'Other' }] });
       // the tracking key is public too, but it is not a share hash
-      for (const hash of [site.trackingKey, 'Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9', 'short', "x' OR 1=1 --", '', site.hash.toLowerCase() === site.hash ? site.hash.toUpperCase() : site.hash.toLowerCase()]) {
+      for (const hash of [
+        site.trackingKey,
+        'Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9',
+        'short',
+        "x' OR 1=1 --",
+        '',
+        site.hash.toLowerCase() === site.hash ? site.hash.toUpperCase() : site.hash.toLowerCase(),
+      ]) {
         await expectApiError(h.rpc.getSiteByHash({ hash }), 'unknown_site');
       }
     });

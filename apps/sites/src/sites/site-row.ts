@@ -17,7 +17,9 @@ export interface SiteRow {
 
 export const SITE_COLUMNS = 'id, name, hash, tracking_key, timezone, week_start, hobby, owner_account_id, created_at';
 /** the same columns of `sites.sites` aliased `s` */
-export const SITE_COLUMNS_S = SITE_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ');
+export const SITE_COLUMNS_S = SITE_COLUMNS.split(', ')
+  .map((c) => `s.${c}`)
+  .join(', ');
 
 /** `${publicUrl}/js/<tracking_key>.js`: built from the token, never from the id. */
 export function scriptUrlOf(settings: Pick<SitesSettings, 'publicUrl'>, trackingKey: string): string {

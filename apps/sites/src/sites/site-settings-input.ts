@@ -10,7 +10,11 @@ import { LIMITS } from '../limits.js';
  */
 export function parseTimezone(raw: string): string {
   const text = raw.trim();
-  const refuse = () => new ApiError('invalid_request', `timezone must be an IANA time zone name such as Europe/Berlin or UTC; "${text.slice(0, LIMITS.timezoneLength)}" is not one.`);
+  const refuse = () =>
+    new ApiError(
+      'invalid_request',
+      `timezone must be an IANA time zone name such as Europe/Berlin or UTC; "${text.slice(0, LIMITS.timezoneLength)}" is not one.`,
+    );
   if (text === '' || text.length > LIMITS.timezoneLength || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(text)) throw refuse();
   const canonical = canonicalTimezone(text);
   if (canonical === undefined) throw refuse();

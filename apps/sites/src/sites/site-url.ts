@@ -12,7 +12,8 @@ export interface SiteOrigin {
   port: number | null;
 }
 
-const invalid = (why: string): ApiError => new ApiError('invalid_request', `url ${why}; send an origin such as https://example.com (scheme, host, optional port).`);
+const invalid = (why: string): ApiError =>
+  new ApiError('invalid_request', `url ${why}; send an origin such as https://example.com (scheme, host, optional port).`);
 const DEFAULT_PORTS = { http: 80, https: 443 } as const;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -26,7 +27,8 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * dropped, scheme lowercased.
  */
 export function parseSiteUrl(raw: unknown): SiteOrigin {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new ApiError('invalid_request', 'url is required: the origin of the site, such as https://example.com.');
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new ApiError('invalid_request', 'url is required: the origin of the site, such as https://example.com.');
   if (raw.length > LIMITS.urlLength) throw invalid(`is longer than ${LIMITS.urlLength} characters`);
   const text = raw.trim();
   const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(.*)$/s.exec(text);

@@ -15,10 +15,20 @@ export function updateSiteSuite(suite: SitesSuite): void {
       const o = owner();
       const site = await create(o, 'https://before.example.com');
       h.time.advance(MINUTE);
-      const updated = await h.rpc.updateSite({ actor: o, audit: auditContext('req_update'), siteId: site.siteId, url: 'https://After.example.com/', timezone: 'asia/tokyo', weekStart: 0 });
+      const updated = await h.rpc.updateSite({
+        actor: o,
+        audit: auditContext('req_update'),
+        siteId: site.siteId,
+        url: 'https://After.example.com/',
+        timezone: 'asia/tokyo',
+        weekStart: 0,
+      });
       expect(updated).toEqual({ ...site, name: 'https://after.example.com', timezone: 'Asia/Tokyo', weekStart: 0 });
       await expect(h.rpc.getSite({ actor: o, siteId: site.siteId })).resolves.toEqual({ site: updated, role: 'owner' });
-      const { rows } = await h.db.query<{ details: unknown; request_id: string }>("SELECT details, request_id FROM sites.audit_log WHERE site_id = $1 AND action = 'site.update'", [site.siteId]);
+      const { rows } = await h.db.query<{ details: unknown; request_id: string }>(
+        "SELECT details, request_id FROM sites.audit_log WHERE site_id = $1 AND action = 'site.update'",
+        [site.siteId],
+      );
       expect(rows).toEqual([
         {
           request_id: 'req_update',
@@ -86,10 +96,14 @@ export function updateSiteSuite(suite: SitesSuite): void {
       const b = await create(o);
       await expectApiError(h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: b.siteId, url: 'https://TAKEN.example.com' }), 'site_exists');
       // the same origin as itself is no change
-      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: a.siteId, url: 'https://taken.example.com/' })).name).toBe('https://taken.example.com');
+      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: a.siteId, url: 'https://taken.example.com/' })).name).toBe(
+        'https://taken.example.com',
+      );
       const other = owner();
       await create(other, 'https://theirs.example.com');
-      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: b.siteId, url: 'https://theirs.example.com' })).name).toBe('https://theirs.example.com');
+      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: b.siteId, url: 'https://theirs.example.com' })).name).toBe(
+        'https://theirs.example.com',
+      );
     });
 
     test('a hobby site keeps a qualifying host', async () => {
@@ -97,10 +111,15 @@ export function updateSiteSuite(suite: SitesSuite): void {
       const site = await create(o, 'https://old.github.io', { hobby: true });
       await expectApiError(h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, url: 'https://example.com' }), 'invalid_request', /hobby/);
       await expectApiError(h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, url: 'https://github.io' }), 'invalid_request', /hobby/);
-      expect(await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, url: 'https://new.pages.dev' })).toMatchObject({ name: 'https://new.pages.dev', hobby: true });
+      expect(await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: site.siteId, url: 'https://new.pages.dev' })).toMatchObject({
+        name: 'https://new.pages.dev',
+        hobby: true,
+      });
       // a paid site may move anywhere allowed
       const paid = await create(o, 'https://paid.github.io');
-      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: paid.siteId, url: 'https://paid.example.com' })).name).toBe('https://paid.example.com');
+      expect((await h.rpc.updateSite({ actor: o, audit: auditContext(), siteId: paid.siteId, url: 'https://paid.example.com' })).name).toBe(
+        'https://paid.example.com',
+      );
     });
 
     test('owner and admin may update; a member may not', async () => {

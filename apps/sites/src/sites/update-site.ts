@@ -35,7 +35,11 @@ export async function updateSite(ctx: SitesContext, request: sitesV1.UpdateSiteR
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (origin && origin.origin !== site.name) {
       if (site.hobby) requireHobbyHost(origin.host, ctx.settings.hobbyZones, 'update');
-      const taken = await tx.query('SELECT 1 FROM sites.sites WHERE owner_account_id = $1 AND name = $2 AND id <> $3', [site.owner_account_id, origin.origin, site.id]);
+      const taken = await tx.query('SELECT 1 FROM sites.sites WHERE owner_account_id = $1 AND name = $2 AND id <> $3', [
+        site.owner_account_id,
+        origin.origin,
+        site.id,
+      ]);
       if (taken.rowCount > 0) throw siteExists(origin.origin);
       changes.name = { from: site.name, to: origin.origin };
     }

@@ -27,19 +27,47 @@ const OPS: Op[] = [
   { name: 'UpdateSite', access: 'manage', call: (actor, siteId) => rpc.updateSite({ actor, audit: auditContext(), siteId, timezone: 'UTC', weekStart: 6 }) },
   { name: 'DeleteSite', access: 'own', call: (actor, siteId) => rpc.deleteSite({ actor, audit: auditContext(), siteId }) },
   { name: 'ListMembers', access: 'manage', call: (actor, siteId) => rpc.listMembers({ actor, siteId }) },
-  { name: 'AddMember', access: 'manage', call: (actor, siteId) => rpc.addMember({ actor, audit: auditContext(), siteId, accountId: freshAccountId(), email: 'new@mail.test', role: 'member' }) },
-  { name: 'RemoveMember', access: 'manage', call: (actor, siteId, f) => rpc.removeMember({ actor, audit: auditContext(), siteId, accountId: f.spareMemberId }) },
+  {
+    name: 'AddMember',
+    access: 'manage',
+    call: (actor, siteId) => rpc.addMember({ actor, audit: auditContext(), siteId, accountId: freshAccountId(), email: 'new@mail.test', role: 'member' }),
+  },
+  {
+    name: 'RemoveMember',
+    access: 'manage',
+    call: (actor, siteId, f) => rpc.removeMember({ actor, audit: auditContext(), siteId, accountId: f.spareMemberId }),
+  },
   { name: 'ListGoals', access: 'read', call: (actor, siteId) => rpc.listGoals({ actor, siteId }) },
   { name: 'CreateGoal', access: 'manage', call: (actor, siteId) => rpc.createGoal({ actor, audit: auditContext(), siteId, eventName: `matrix-${++n}` }) },
   { name: 'DeleteGoal', access: 'manage', call: (actor, siteId, f) => rpc.deleteGoal({ actor, audit: auditContext(), siteId, goalId: f.spareGoalId }) },
   { name: 'ListFunnels', access: 'read', call: (actor, siteId) => rpc.listFunnels({ actor, siteId }) },
-  { name: 'CreateFunnel', access: 'manage', call: (actor, siteId, f) => rpc.createFunnel({ actor, audit: auditContext(), siteId, name: `matrix-${++n}`, steps: f.goalIds }) },
+  {
+    name: 'CreateFunnel',
+    access: 'manage',
+    call: (actor, siteId, f) => rpc.createFunnel({ actor, audit: auditContext(), siteId, name: `matrix-${++n}`, steps: f.goalIds }),
+  },
   { name: 'GetFunnel', access: 'read', call: (actor, siteId, f) => rpc.getFunnel({ actor, siteId, funnelId: f.funnelId }) },
   { name: 'DeleteFunnel', access: 'manage', call: (actor, siteId, f) => rpc.deleteFunnel({ actor, audit: auditContext(), siteId, funnelId: f.funnelId }) },
-  { name: 'ListAnnotations', access: 'read', call: (actor, siteId) => rpc.listAnnotations({ actor, siteId, window: { from: '2026-01-01', to: '2026-12-31', limit: 0, cursor: '' } }) },
-  { name: 'CreateAnnotation', access: 'manage', call: (actor, siteId) => rpc.createAnnotation({ actor, audit: auditContext(), siteId, date: '2026-05-01', text: `matrix-${++n}` }) },
-  { name: 'UpdateAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.updateAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.annotationId, text: `matrix-${++n}` }) },
-  { name: 'DeleteAnnotation', access: 'manage', call: (actor, siteId, f) => rpc.deleteAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.spareAnnotationId }) },
+  {
+    name: 'ListAnnotations',
+    access: 'read',
+    call: (actor, siteId) => rpc.listAnnotations({ actor, siteId, window: { from: '2026-01-01', to: '2026-12-31', limit: 0, cursor: '' } }),
+  },
+  {
+    name: 'CreateAnnotation',
+    access: 'manage',
+    call: (actor, siteId) => rpc.createAnnotation({ actor, audit: auditContext(), siteId, date: '2026-05-01', text: `matrix-${++n}` }),
+  },
+  {
+    name: 'UpdateAnnotation',
+    access: 'manage',
+    call: (actor, siteId, f) => rpc.updateAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.annotationId, text: `matrix-${++n}` }),
+  },
+  {
+    name: 'DeleteAnnotation',
+    access: 'manage',
+    call: (actor, siteId, f) => rpc.deleteAnnotation({ actor, audit: auditContext(), siteId, annotationId: f.spareAnnotationId }),
+  },
   { name: 'ListAudit', access: 'manage', call: (actor, siteId) => rpc.listAudit({ actor, siteId, limit: 0, cursor: '' }) },
   { name: 'GetWidgetKey', access: 'read', call: (actor, siteId) => rpc.getWidgetKey({ actor, siteId }) },
   { name: 'RotateWidgetKey', access: 'manage', call: (actor, siteId) => rpc.rotateWidgetKey({ actor, audit: auditContext(), siteId }) },
@@ -55,7 +83,9 @@ async function snapshot(h: SitesHarness, siteId: number): Promise<unknown> {
     goals: await q('SELECT * FROM sites.goals WHERE site_id = $1 ORDER BY id'),
     funnels: await q('SELECT * FROM sites.funnels WHERE site_id = $1 ORDER BY id'),
     annotations: await q('SELECT * FROM sites.annotations WHERE site_id = $1 ORDER BY id'),
-    steps: await q('SELECT fs.* FROM sites.funnel_steps fs JOIN sites.funnels f ON f.id = fs.funnel_id WHERE f.site_id = $1 ORDER BY fs.funnel_id, fs.position'),
+    steps: await q(
+      'SELECT fs.* FROM sites.funnel_steps fs JOIN sites.funnels f ON f.id = fs.funnel_id WHERE f.site_id = $1 ORDER BY fs.funnel_id, fs.position',
+    ),
     audit: await q('SELECT id FROM sites.audit_log WHERE site_id = $1 ORDER BY id'),
     outbox: await q("SELECT id FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1"),
     widgetKey: await q('SELECT * FROM sites.widget_keys WHERE site_id = $1'),
@@ -79,7 +109,11 @@ export async function reachMatrix(h: SitesHarness): Promise<void> {
   const member = actorFor(freshAccountId());
   const admin = actorFor(freshAccountId());
   const spareMember = freshAccountId();
-  for (const [accountId, role] of [[member.accountId, 'member'], [admin.accountId, 'admin'], [spareMember, 'member']] as const) {
+  for (const [accountId, role] of [
+    [member.accountId, 'member'],
+    [admin.accountId, 'admin'],
+    [spareMember, 'member'],
+  ] as const) {
     await rpc.addMember({ actor: owner, audit: auditContext(), siteId: target.siteId, accountId, email: `x${accountId}@mail.test`, role });
   }
   const g1 = await rpc.createGoal({ actor: owner, audit: auditContext(), siteId: target.siteId, eventName: 'one' });
@@ -87,7 +121,13 @@ export async function reachMatrix(h: SitesHarness): Promise<void> {
   const spare = await rpc.createGoal({ actor: owner, audit: auditContext(), siteId: target.siteId, eventName: 'spare' });
   const funnel = await rpc.createFunnel({ actor: owner, audit: auditContext(), siteId: target.siteId, name: 'F', steps: [g1.goalId, g2.goalId] });
   const note = await rpc.createAnnotation({ actor: owner, audit: auditContext(), siteId: target.siteId, date: '2026-05-01', text: 'note' });
-  const spareNote = await rpc.createAnnotation({ actor: owner, audit: auditContext(), siteId: target.siteId, datetime: '2026-05-02T10:00:00Z', text: 'spare note' });
+  const spareNote = await rpc.createAnnotation({
+    actor: owner,
+    audit: auditContext(),
+    siteId: target.siteId,
+    datetime: '2026-05-02T10:00:00Z',
+    text: 'spare note',
+  });
   const f: Fixtures = {
     goalIds: [g1.goalId, g2.goalId],
     spareGoalId: spare.goalId,
@@ -100,12 +140,27 @@ export async function reachMatrix(h: SitesHarness): Promise<void> {
 
   const refusals: Array<{ who: string; actor: commonV1.Actor; siteId: number; expect: (op: Op) => ErrorCode | null }> = [
     { who: 'another account, all-sites key', actor: stranger, siteId: target.siteId, expect: () => 'unknown_site' },
-    { who: 'another account, single-site key of its own site', actor: { ...stranger, siteId: strangersSite.siteId }, siteId: target.siteId, expect: () => 'unknown_site' },
+    {
+      who: 'another account, single-site key of its own site',
+      actor: { ...stranger, siteId: strangersSite.siteId },
+      siteId: target.siteId,
+      expect: () => 'unknown_site',
+    },
     { who: 'the owner, a missing id', actor: owner, siteId: 999_999_999, expect: () => 'unknown_site' },
     { who: 'the owner, single-site key of a sibling site', actor: { ...owner, siteId: sibling.siteId }, siteId: target.siteId, expect: () => 'key_not_scoped' },
-    { who: 'a member, single-site key of a site its account does not reach', actor: { ...member, siteId: sibling.siteId }, siteId: target.siteId, expect: () => 'key_not_scoped' },
+    {
+      who: 'a member, single-site key of a site its account does not reach',
+      actor: { ...member, siteId: sibling.siteId },
+      siteId: target.siteId,
+      expect: () => 'key_not_scoped',
+    },
     { who: 'a member', actor: member, siteId: target.siteId, expect: (op) => (op.access === 'read' ? null : 'not_site_owner') },
-    { who: 'a member, single-site key of this site', actor: { ...member, siteId: target.siteId }, siteId: target.siteId, expect: (op) => (op.access === 'read' ? null : 'not_site_owner') },
+    {
+      who: 'a member, single-site key of this site',
+      actor: { ...member, siteId: target.siteId },
+      siteId: target.siteId,
+      expect: (op) => (op.access === 'read' ? null : 'not_site_owner'),
+    },
     { who: 'an admin', actor: admin, siteId: target.siteId, expect: (op) => (op.access === 'own' ? 'not_site_owner' : null) },
   ];
 

@@ -48,7 +48,8 @@ export function rpcClient(client: sitesV1.SitesServiceClient) {
     createSite: (r: sitesV1.CreateSiteRequest) => callUnary(client, client.createSite, 'Sites/CreateSite', r, options()),
     listSites: (r: sitesV1.ListSitesRequest) => callUnary(client, client.listSites, 'Sites/ListSites', r, options()),
     getSite: (r: sitesV1.GetSiteRequest) => callUnary(client, client.getSite, 'Sites/GetSite', r, options()),
-    getSiteByTrackingKey: (r: sitesV1.GetSiteByTrackingKeyRequest) => callUnary(client, client.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', r, options()),
+    getSiteByTrackingKey: (r: sitesV1.GetSiteByTrackingKeyRequest) =>
+      callUnary(client, client.getSiteByTrackingKey, 'Sites/GetSiteByTrackingKey', r, options()),
     getSiteByHash: (r: sitesV1.GetSiteByHashRequest) => callUnary(client, client.getSiteByHash, 'Sites/GetSiteByHash', r, options()),
     updateSite: (r: sitesV1.UpdateSiteRequest) => callUnary(client, client.updateSite, 'Sites/UpdateSite', r, options()),
     deleteSite: (r: sitesV1.DeleteSiteRequest) => callUnary(client, client.deleteSite, 'Sites/DeleteSite', r, options()),
@@ -61,7 +62,8 @@ export function rpcClient(client: sitesV1.SitesServiceClient) {
     listFunnels: (r: sitesV1.ListFunnelsRequest) => callUnary(client, client.listFunnels, 'Sites/ListFunnels', r, options()),
     createFunnel: (r: sitesV1.CreateFunnelRequest) => callUnary(client, client.createFunnel, 'Sites/CreateFunnel', r, options()),
     listAnnotations: (r: sitesV1.ListAnnotationsRequest) => callUnary(client, client.listAnnotations, 'Sites/ListAnnotations', r, options()),
-    listSharedAnnotations: (r: sitesV1.ListSharedAnnotationsRequest) => callUnary(client, client.listSharedAnnotations, 'Sites/ListSharedAnnotations', r, options()),
+    listSharedAnnotations: (r: sitesV1.ListSharedAnnotationsRequest) =>
+      callUnary(client, client.listSharedAnnotations, 'Sites/ListSharedAnnotations', r, options()),
     createAnnotation: (r: sitesV1.CreateAnnotationRequest) => callUnary(client, client.createAnnotation, 'Sites/CreateAnnotation', r, options()),
     updateAnnotation: (r: sitesV1.UpdateAnnotationRequest) => callUnary(client, client.updateAnnotation, 'Sites/UpdateAnnotation', r, options()),
     deleteAnnotation: (r: sitesV1.DeleteAnnotationRequest) => callUnary(client, client.deleteAnnotation, 'Sites/DeleteAnnotation', r, options()),
@@ -96,7 +98,13 @@ export async function startSitesHarness(options: HarnessOptions): Promise<SitesH
   }
   const { log, lines: logLines } = captureLog('sites');
   const time = movableClock(options.start ?? '2026-03-02T10:00:00.000Z');
-  const config = loadConfig({ PUBLIC_URL, DEFAULT_TIMEZONE: DEFAULT_TZ, HOBBY_ZONES: 'github.io,pages.dev,bücher.example', SECRET_KEY: TEST_SECRET_KEY, ...options.env });
+  const config = loadConfig({
+    PUBLIC_URL,
+    DEFAULT_TIMEZONE: DEFAULT_TZ,
+    HOBBY_ZONES: 'github.io,pages.dev,bücher.example',
+    SECRET_KEY: TEST_SECRET_KEY,
+    ...options.env,
+  });
 
   const served = await serveOnLoopback({
     name: 'sites',

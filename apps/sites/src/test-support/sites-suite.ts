@@ -72,8 +72,22 @@ export function describeSitesSuites(database: keyof typeof DATABASES, suites: Re
       const site = await create(o);
       const admin = actorFor(freshAccountId());
       const member = actorFor(freshAccountId());
-      await h.rpc.addMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: admin.accountId, email: `a${admin.accountId}@mail.test`, role: 'admin' });
-      await h.rpc.addMember({ actor: o, audit: auditContext(), siteId: site.siteId, accountId: member.accountId, email: `m${member.accountId}@mail.test`, role: 'member' });
+      await h.rpc.addMember({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        accountId: admin.accountId,
+        email: `a${admin.accountId}@mail.test`,
+        role: 'admin',
+      });
+      await h.rpc.addMember({
+        actor: o,
+        audit: auditContext(),
+        siteId: site.siteId,
+        accountId: member.accountId,
+        email: `m${member.accountId}@mail.test`,
+        role: 'member',
+      });
       return { owner: o, admin, member, site };
     };
 

@@ -20,7 +20,9 @@ export function widgetKeysSuite(suite: SitesSuite): void {
       expect(key).toMatch(/^wk_[A-Za-z0-9_-]{43}$/);
       expect(new Set(keys.map((k) => k.key))).toEqual(new Set([key]));
       expect(keys.every((k) => k.siteId === site.siteId)).toBe(true);
-      const { rows } = await h.db.query<{ salt: string; key_sha256: string }>('SELECT salt, key_sha256 FROM sites.widget_keys WHERE site_id = $1', [site.siteId]);
+      const { rows } = await h.db.query<{ salt: string; key_sha256: string }>('SELECT salt, key_sha256 FROM sites.widget_keys WHERE site_id = $1', [
+        site.siteId,
+      ]);
       expect(rows).toHaveLength(1);
       expect(`wk_${createHmac('sha256', TEST_SECRET_KEY).update(`widget:${site.siteId}:${rows[0]!.salt}`).digest('base64url')}`).toBe(key);
       expect(rows[0]!.key_sha256).toBe(sha256(key));
@@ -44,7 +46,10 @@ export function widgetKeysSuite(suite: SitesSuite): void {
         [site.siteId],
       );
       expect(audit.rows).toEqual([{ action: 'site.widget_key.rotate', key_id: admin.keyId, request_id: 'req_rotate', details: {} }]);
-      const outbox = await h.db.query<{ subject: string; payload: { site_id: number } }>("SELECT subject, payload FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1 AND subject = 'site.updated'", [site.siteId]);
+      const outbox = await h.db.query<{ subject: string; payload: { site_id: number } }>(
+        "SELECT subject, payload FROM sites.outbox WHERE (payload->>'site_id')::bigint = $1 AND subject = 'site.updated'",
+        [site.siteId],
+      );
       expect(outbox.rows.map((r) => r.payload.site_id)).toEqual([site.siteId]);
       // a rotation before any read creates the row too
       const other = owner();
@@ -82,7 +87,10 @@ export function widgetKeysSuite(suite: SitesSuite): void {
     test('rotating needs Manage sites', async () => {
       const o = owner();
       const site = await create(o);
-      await expectApiError(h.rpc.rotateWidgetKey({ actor: { ...o, permissions: ['stats:read'] }, audit: auditContext(), siteId: site.siteId }), 'insufficient_scope');
+      await expectApiError(
+        h.rpc.rotateWidgetKey({ actor: { ...o, permissions: ['stats:read'] }, audit: auditContext(), siteId: site.siteId }),
+        'insufficient_scope',
+      );
     });
   });
 }

@@ -34,10 +34,12 @@ async function saltOf(q: Queryable, secretKey: string, siteId: number, now: Date
   }
   const salt = newWidgetSalt();
   try {
-    await q.query(
-      'INSERT INTO sites.widget_keys (site_id, salt, key_sha256, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (site_id) DO NOTHING',
-      [siteId, salt, widgetKeySha256(deriveWidgetKey(secretKey, siteId, salt)), now],
-    );
+    await q.query('INSERT INTO sites.widget_keys (site_id, salt, key_sha256, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (site_id) DO NOTHING', [
+      siteId,
+      salt,
+      widgetKeySha256(deriveWidgetKey(secretKey, siteId, salt)),
+      now,
+    ]);
   } catch (error) {
     if (isForeignKeyViolation(error)) throw unknownSite();
     throw error;

@@ -43,7 +43,12 @@ export function readOptions(script: HTMLScriptElement): WidgetOptions | null {
     key,
     target: data['target'] ?? '',
     api: apiBase(data['api'], script.src),
-    theme: data['theme'] === 'dark' || data['theme'] === 'auto' ? data['theme'] : data['theme'] === undefined || data['theme'] === 'light' ? 'light' : fallback('data-theme', 'light'),
+    theme:
+      data['theme'] === 'dark' || data['theme'] === 'auto'
+        ? data['theme']
+        : data['theme'] === undefined || data['theme'] === 'light'
+          ? 'light'
+          : fallback('data-theme', 'light'),
     accent: data['accent'] === undefined ? '' : /^#[0-9a-fA-F]{6}$/.test(data['accent']) ? data['accent'] : fallback('data-accent', ''),
     locale: locale(data['locale']),
     window: data['window'] === undefined ? '' : WINDOW.test(data['window']) ? data['window'] : fallback('data-window', ''),
@@ -80,7 +85,7 @@ function apiBase(raw: string | undefined, scriptSrc: string): string {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('scheme');
     return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   } catch {
-    warn('data-api is not an http(s) URL; using the script\'s origin');
+    warn("data-api is not an http(s) URL; using the script's origin");
     return new URL(scriptSrc).origin;
   }
 }

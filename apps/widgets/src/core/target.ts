@@ -9,18 +9,18 @@ export function findTarget(script: HTMLScriptElement, id: string, found: (host: 
   const attempt = (last: boolean) => {
     if (id) {
       const element = document.getElementById(id);
-      if (element) return found(element), true;
+      if (element) return (found(element), true);
       if (last) warn(`no element with id "${id}" (data-target) on this page`);
       return false;
     }
     const container = document.createElement('div');
     if (script.parentNode && !script.closest('head')) {
       script.parentNode.insertBefore(container, script);
-      return found(container), true;
+      return (found(container), true);
     }
     if (document.body) {
       document.body.append(container);
-      return found(container), true;
+      return (found(container), true);
     }
     return false;
   };

@@ -101,7 +101,10 @@ runWidget<GlobeAnswer>({
         const summary = `${format.number(next.visitors)} visitors in the last 30 minutes`;
         caption.textContent = summary;
         const top = next.countries.slice(0, 5).map((c) => `${format.country(c.code, c.name)} ${format.number(c.visitors)}`);
-        frame.setAttribute('aria-label', `Globe of ${summary} from ${format.number(places)} ${places === 1 ? 'place' : 'places'}${top.length ? `; ${top.join(', ')}` : ''}`);
+        frame.setAttribute(
+          'aria-label',
+          `Globe of ${summary} from ${format.number(places)} ${places === 1 ? 'place' : 'places'}${top.length ? `; ${top.join(', ')}` : ''}`,
+        );
         start();
         if (fallback) {
           view.body.replaceChildren(caption, countryList(next.countries, format), credit());

@@ -13,7 +13,13 @@ runWidget<LiveUsersAnswer>({
   params: () => ({}),
   create(view, options, format) {
     const number = el('span', { class: 'num' });
-    const figure = el('div', { role: 'group' }, el('span', { class: 'dot', 'aria-hidden': 'true' }), number, el('div', { class: 'muted' }, 'visitors in the last 5 minutes'));
+    const figure = el(
+      'div',
+      { role: 'group' },
+      el('span', { class: 'dot', 'aria-hidden': 'true' }),
+      number,
+      el('div', { class: 'muted' }, 'visitors in the last 5 minutes'),
+    );
     const line = svg('path');
     const spark = svg('svg', { class: 'spark', viewBox: '0 0 100 40', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
     spark.append(line);
@@ -23,7 +29,10 @@ runWidget<LiveUsersAnswer>({
         const shown = format.number(answer.visitors);
         number.textContent = shown;
         const peak = Math.max(0, ...answer.sparkline.map((p) => p.visitors));
-        figure.setAttribute('aria-label', `Live visitors: ${shown} in the last 5 minutes${answer.sparkline.length > 0 ? `, at most ${format.number(peak)} a minute over the last 30 minutes` : ''}`);
+        figure.setAttribute(
+          'aria-label',
+          `Live visitors: ${shown} in the last 5 minutes${answer.sparkline.length > 0 ? `, at most ${format.number(peak)} a minute over the last 30 minutes` : ''}`,
+        );
         line.setAttribute('d', sparkPath(answer.sparkline.map((p) => p.visitors)));
         view.body.replaceChildren(figure, ...(options.sparkline && answer.sparkline.length > 1 ? [spark] : []));
       },

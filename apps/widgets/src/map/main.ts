@@ -57,7 +57,9 @@ runWidget<CountriesAnswer>({
         for (let l = 1; l <= LEVELS; l += 1) legend.append(el('span', { class: `sw l${l}` }));
         legend.append(el('span', {}, `${format.number(max)} visitors`));
         const listed = el('div', { class: 'sr' }, countryList(answer.countries, format));
-        const section = el('section', { 'aria-label': `Visitors by country (map), ${period}: ${format.number(answer.visitors)} visitors from ${format.number(answer.countries.length)} countries` });
+        const section = el('section', {
+          'aria-label': `Visitors by country (map), ${period}: ${format.number(answer.visitors)} visitors from ${format.number(answer.countries.length)} countries`,
+        });
         section.append(el('p', { class: 'title' }, `Visitors by country · ${period}`), map, tip, legend, listed, credit());
         view.body.replaceChildren(section);
       },

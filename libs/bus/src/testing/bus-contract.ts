@@ -311,9 +311,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
 
     it('rejects consume on a stream that does not exist', () =>
       withBus(async (bus) => {
-        await expect(bus.consume({ stream: uniqueName('MISSING'), durable: 'd', handler: async () => {} })).rejects.toBeInstanceOf(
-          StreamNotFoundError,
-        );
+        await expect(bus.consume({ stream: uniqueName('MISSING'), durable: 'd', handler: async () => {} })).rejects.toBeInstanceOf(StreamNotFoundError);
       }));
 
     it('broadcasts to every matching subscriber, on every connection', () =>
@@ -357,40 +355,47 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(events).toEqual(['start:1', 'end:1']);
       }));
 
-    it('holds as many unacked messages as each consumer\'s maxAckPending (2000 and 10), beyond the bus default', () =>
-      withBus(async (bus) => {
-        const { stream, prefix } = await freshStream(bus);
-        const gate = deferred();
-        const firsts: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
-        const done: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
-        for (const [durable, maxAckPending] of [['wide', 2000], ['narrow', 10]] as const) {
-          await bus.consume({
-            stream,
-            durable,
-            maxAckPending,
-            ackWaitMs: 60_000,
-            handler: async (m) => {
-              if (m.deliveryCount === 1) firsts[durable] += 1;
-              await gate.promise; // acks only after the "batch write"
-              done[durable] += 1;
-            },
-          });
-        }
-        const total = 2100;
-        for (let i = 0; i < total; i += 100) {
-          await Promise.all(Array.from({ length: Math.min(100, total - i) }, (_, j) => bus.publish(`${prefix}.a`, i + j)));
-        }
-        try {
-          await waitFor(() => firsts.wide === 2000 && firsts.narrow === 10, 30_000);
-          await sleep(500);
-          // no more than the limit is ever out, and the limit is reached (not the bus's 512)
-          expect(firsts).toEqual({ wide: 2000, narrow: 10 });
-        } finally {
-          gate.resolve();
-        }
-        await waitFor(() => done.wide === total && done.narrow === total, 30_000);
-        expect(firsts).toEqual({ wide: total, narrow: total });
-      }), 90_000);
+    it(
+      "holds as many unacked messages as each consumer's maxAckPending (2000 and 10), beyond the bus default",
+      () =>
+        withBus(async (bus) => {
+          const { stream, prefix } = await freshStream(bus);
+          const gate = deferred();
+          const firsts: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
+          const done: Record<'wide' | 'narrow', number> = { wide: 0, narrow: 0 };
+          for (const [durable, maxAckPending] of [
+            ['wide', 2000],
+            ['narrow', 10],
+          ] as const) {
+            await bus.consume({
+              stream,
+              durable,
+              maxAckPending,
+              ackWaitMs: 60_000,
+              handler: async (m) => {
+                if (m.deliveryCount === 1) firsts[durable] += 1;
+                await gate.promise; // acks only after the "batch write"
+                done[durable] += 1;
+              },
+            });
+          }
+          const total = 2100;
+          for (let i = 0; i < total; i += 100) {
+            await Promise.all(Array.from({ length: Math.min(100, total - i) }, (_, j) => bus.publish(`${prefix}.a`, i + j)));
+          }
+          try {
+            await waitFor(() => firsts.wide === 2000 && firsts.narrow === 10, 30_000);
+            await sleep(500);
+            // no more than the limit is ever out, and the limit is reached (not the bus's 512)
+            expect(firsts).toEqual({ wide: 2000, narrow: 10 });
+          } finally {
+            gate.resolve();
+          }
+          await waitFor(() => done.wide === total && done.narrow === total, 30_000);
+          expect(firsts).toEqual({ wide: total, narrow: total });
+        }),
+      90_000,
+    );
 
     it('work-queue stream: keeps messages until their durable acks them, then removes them', () =>
       withBus(async (bus) => {
@@ -419,7 +424,7 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         expect(seen).toEqual([1, 2, 3]);
       }));
 
-    it('work-queue stream: refuses a durable whose filter overlaps another durable\'s', () =>
+    it("work-queue stream: refuses a durable whose filter overlaps another durable's", () =>
       withBus(async (bus) => {
         const stream = uniqueName('WQX');
         const prefix = uniqueName('wqx');
@@ -460,7 +465,9 @@ export function describeBusContract(label: string, target: () => BusContractTarg
         await waitFor(() => old.length === 2);
         expect(old).toEqual(['old-1', 'old-2']);
         // idempotent
-        await bus.ensureStreams([{ name: newB, subjects: [`${prefix}.f.collected.*`], retention: 'workqueue', supersedes: { name: fullOld, narrowTo: [`${prefix}.f.collected`] } }]);
+        await bus.ensureStreams([
+          { name: newB, subjects: [`${prefix}.f.collected.*`], retention: 'workqueue', supersedes: { name: fullOld, narrowTo: [`${prefix}.f.collected`] } },
+        ]);
       }));
 
     itWhenPersistent('keeps durable progress across close and reopen', async () => {

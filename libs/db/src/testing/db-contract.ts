@@ -52,9 +52,7 @@ export function describeDbContract(name: string, target: DbContractTarget): void
       await write(files);
       const migrate = () => runMigrations(db, { schema: migrationSchema, dir });
       const recorded = async () =>
-        (await db.query<{ version: string }>(`SELECT version FROM ${migrationSchema}.schema_migrations ORDER BY version`)).rows.map(
-          (r) => r.version,
-        );
+        (await db.query<{ version: string }>(`SELECT version FROM ${migrationSchema}.schema_migrations ORDER BY version`)).rows.map((r) => r.version);
       return { schema: migrationSchema, dir, write, migrate, recorded };
     }
 
@@ -95,7 +93,15 @@ export function describeDbContract(name: string, target: DbContractTarget): void
           `SELECT ARRAY[1, NULL, 9007199254740993]::int8[] AS ids, '{{1.10,2},{3,4}}'::numeric[] AS grid,
                   ARRAY['2024-03-01'::date] AS days, interval '1 day 2 hours' AS span`,
         );
-        expect(rows[0]).toEqual({ ids: [1, null, 9007199254740993n], grid: [['1.10', '2'], ['3', '4']], days: ['2024-03-01'], span: '1 day 02:00:00' });
+        expect(rows[0]).toEqual({
+          ids: [1, null, 9007199254740993n],
+          grid: [
+            ['1.10', '2'],
+            ['3', '4'],
+          ],
+          days: ['2024-03-01'],
+          span: '1 day 02:00:00',
+        });
       });
 
       it('reports affected rows as rowCount', async () => {
@@ -244,10 +250,10 @@ export function describeDbContract(name: string, target: DbContractTarget): void
         expect((err as Error).message).toMatch(/Migration 0002_broken\.sql failed at line 2: .*no_such_table.*\(SQLSTATE 42P01\)/);
 
         expect(await m.recorded()).toEqual(['0001']);
-        const tables = await db.query<{ half: string | null; after: string | null }>(
-          `SELECT to_regclass($1)::text AS half, to_regclass($2)::text AS after`,
-          [`${m.schema}.half_done`, `${m.schema}.after_broken`],
-        );
+        const tables = await db.query<{ half: string | null; after: string | null }>(`SELECT to_regclass($1)::text AS half, to_regclass($2)::text AS after`, [
+          `${m.schema}.half_done`,
+          `${m.schema}.after_broken`,
+        ]);
         expect(tables.rows[0]).toEqual({ half: null, after: null });
 
         // Fixed before it ever applied (so no checksum is recorded): the run resumes.

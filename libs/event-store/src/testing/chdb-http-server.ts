@@ -60,18 +60,46 @@ const SERVER_DEFAULT_ARGS = ['--output_format_json_quote_64bit_integers=1'];
 
 /** URL parameters that are part of the HTTP protocol, not settings. */
 const PROTOCOL_PARAMS = new Set([
-  'query', 'query_id', 'database', 'default_format', 'session_id', 'session_timeout', 'session_check',
-  'user', 'password', 'quota_key', 'compress', 'decompress', 'enable_http_compression',
-  'http_zlib_compression_level', 'wait_end_of_query', 'buffer_size', 'role',
+  'query',
+  'query_id',
+  'database',
+  'default_format',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'user',
+  'password',
+  'quota_key',
+  'compress',
+  'decompress',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'wait_end_of_query',
+  'buffer_size',
+  'role',
 ]);
 
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INSERT_WITH_BODY = /^\s*INSERT\s+INTO\s+(?:TABLE\s+)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:\(([^)]*)\))?\s*FORMAT\s+(\w+)\s*;?\s*$/i;
-const RAW_INSERT_FORMATS = new Set(['JSONEachRow', 'JSONCompactEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'TSVWithNames', 'TabSeparatedWithNames']);
+const RAW_INSERT_FORMATS = new Set([
+  'JSONEachRow',
+  'JSONCompactEachRow',
+  'CSV',
+  'CSVWithNames',
+  'TSV',
+  'TabSeparated',
+  'TSVWithNames',
+  'TabSeparatedWithNames',
+]);
 
 class HttpQueryError extends Error {
-  constructor(message: string, readonly code: number, readonly type: string, readonly status = 500) {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly type: string,
+    readonly status = 500,
+  ) {
     super(message);
   }
 }
@@ -118,7 +146,12 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
     res.setHeader('X-ClickHouse-Timezone', 'UTC');
 
     if (options.auth && !authenticated(req, url, options.auth)) {
-      throw new HttpQueryError(`${options.auth.username}: Authentication failed: password is incorrect, or there is no user with such name`, 516, 'AUTHENTICATION_FAILED', 403);
+      throw new HttpQueryError(
+        `${options.auth.username}: Authentication failed: password is incorrect, or there is no user with such name`,
+        516,
+        'AUTHENTICATION_FAILED',
+        403,
+      );
     }
     let body = await readBody(req);
     if (req.headers['content-encoding'] === 'gzip') body = await gunzip(body);
@@ -151,7 +184,10 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
     let summary: { read_rows: number; read_bytes: number; written_rows: number; written_bytes: number };
     const insert = payload ? INSERT_WITH_BODY.exec(statement) : null;
     if (payload && insert && RAW_INSERT_FORMATS.has(insert[3]!)) {
-      const columns = insert[2]?.split(',').map((c) => c.trim().replace(/^`|`$/g, '')).filter(Boolean);
+      const columns = insert[2]
+        ?.split(',')
+        .map((c) => c.trim().replace(/^`|`$/g, ''))
+        .filter(Boolean);
       const result = await session.insert({
         table: insert[1]!,
         values: payload,
@@ -170,19 +206,26 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
       const format = url.searchParams.get('default_format') || 'TabSeparated';
       const types = declaredParamTypes(statement);
       const bound = Object.fromEntries(Object.entries(params).map(([name, text]) => [name, paramTextToBindValue(text, types.get(name))]));
-      const result = Object.keys(bound).length > 0
-        ? await session.queryBindAsync(statement, bound, { format })
-        : await session.queryAsync(statement, { format });
+      const result =
+        Object.keys(bound).length > 0 ? await session.queryBindAsync(statement, bound, { format }) : await session.queryAsync(statement, { format });
       output = Buffer.from(result.bytes());
       summary = { read_rows: result.rowsRead, read_bytes: result.bytesRead, written_rows: 0, written_bytes: 0 };
     }
 
     const elapsedNs = process.hrtime.bigint() - started;
-    res.setHeader('X-ClickHouse-Summary', JSON.stringify({
-      read_rows: String(summary.read_rows), read_bytes: String(summary.read_bytes),
-      written_rows: String(summary.written_rows), written_bytes: String(summary.written_bytes),
-      total_rows_to_read: String(summary.read_rows), result_rows: '0', result_bytes: '0', elapsed_ns: String(elapsedNs),
-    }));
+    res.setHeader(
+      'X-ClickHouse-Summary',
+      JSON.stringify({
+        read_rows: String(summary.read_rows),
+        read_bytes: String(summary.read_bytes),
+        written_rows: String(summary.written_rows),
+        written_bytes: String(summary.written_bytes),
+        total_rows_to_read: String(summary.read_rows),
+        result_rows: '0',
+        result_bytes: '0',
+        elapsed_ns: String(elapsedNs),
+      }),
+    );
     const compress = url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     if (compress) {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Encoding': 'gzip' }).end(await gzip(output));

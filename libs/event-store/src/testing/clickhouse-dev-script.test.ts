@@ -42,7 +42,9 @@ describe('npm run clickhouse:dev', () => {
       expect((await client.ping()).success).toBe(true);
       await client.command({ query: 'CREATE TABLE dev_check (n UInt32) ENGINE = MergeTree ORDER BY n' });
       await client.insert({ table: 'dev_check', values: [{ n: 3 }, { n: 4 }], format: 'JSONEachRow' });
-      const rows = await (await client.query({ query: 'SELECT sum(n) AS total FROM dev_check WHERE n > {min:UInt32}', query_params: { min: 2 }, format: 'JSONEachRow' })).json<{ total: string }>();
+      const rows = await (
+        await client.query({ query: 'SELECT sum(n) AS total FROM dev_check WHERE n > {min:UInt32}', query_params: { min: 2 }, format: 'JSONEachRow' })
+      ).json<{ total: string }>();
       expect(rows).toEqual([{ total: '7' }]);
     } finally {
       await client.close();

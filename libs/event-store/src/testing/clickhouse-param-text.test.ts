@@ -16,7 +16,10 @@ describe('paramTextToBindValue (test facade)', () => {
   it('parses composite literals that carry escapes', () => {
     expect(paramTextToBindValue("['it\\'s','a\\\\b',NULL]", 'Array(Nullable(String))')).toEqual(["it's", 'a\\b', null]);
     const nested = paramTextToBindValue("[('a\\'',-2),('b',9007199254740993)]", 'Array(Tuple(String, Int64))') as { values: unknown[] }[];
-    expect(nested.map((t) => t.values)).toEqual([["a'", -2], ['b', 9007199254740993n]]);
+    expect(nested.map((t) => t.values)).toEqual([
+      ["a'", -2],
+      ['b', 9007199254740993n],
+    ]);
     const map = paramTextToBindValue("{'k\\'':1.5}", 'Map(String, Float64)') as Map<unknown, unknown>;
     expect([...map]).toEqual([["k'", 1.5]]);
     const tuple = paramTextToBindValue("(1,'x\\'')", 'Tuple(UInt8, String)') as { values: unknown[] };

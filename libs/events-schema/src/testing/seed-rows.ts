@@ -69,11 +69,19 @@ export function buildSeedRows(visits: readonly SeedVisit[], defaults: { siteId: 
       started = true;
       const props = Object.entries(event.props ?? {});
       events.push({
-        site_id: siteId, timestamp: seedTimestamp(event.at), name: event.name ?? PAGEVIEW, visitor_id: String(visit.visitor), session_id: sessionId,
-        hostname: event.hostname ?? host, pathname: event.path ?? '/',
+        site_id: siteId,
+        timestamp: seedTimestamp(event.at),
+        name: event.name ?? PAGEVIEW,
+        visitor_id: String(visit.visitor),
+        session_id: sessionId,
+        hostname: event.hostname ?? host,
+        pathname: event.path ?? '/',
         ...(attributes as Record<SessionAttributeColumn, never>),
-        prop_keys: props.map(([key]) => key), prop_values: props.map(([, value]) => value),
-        engagement_ms: event.engagementMs ?? 0, scroll_depth: event.scroll ?? SCROLL_DEPTH_NONE, status_code: event.status ?? STATUS_CODE_NONE,
+        prop_keys: props.map(([key]) => key),
+        prop_values: props.map(([, value]) => value),
+        engagement_ms: event.engagementMs ?? 0,
+        scroll_depth: event.scroll ?? SCROLL_DEPTH_NONE,
+        status_code: event.status ?? STATUS_CODE_NONE,
         import_id: visit.importId ?? 0,
       });
     }
@@ -88,11 +96,20 @@ export function buildSeedRows(visits: readonly SeedVisit[], defaults: { siteId: 
       const first = counted[0]!;
       const last = counted[counted.length - 1]!;
       const state: SessionRow = {
-        site_id: siteId, session_id: sessionId, visitor_id: String(visit.visitor), sign: 1, version: ++version,
-        start: seedTimestamp(first.at), timestamp: seedTimestamp(last.at), hostname: first.hostname ?? host,
-        entry_page: pageviews[0]?.path ?? (pageviews[0] ? '/' : ''), exit_page: pageviews.length ? (pageviews[pageviews.length - 1]!.path ?? '/') : '',
+        site_id: siteId,
+        session_id: sessionId,
+        visitor_id: String(visit.visitor),
+        sign: 1,
+        version: ++version,
+        start: seedTimestamp(first.at),
+        timestamp: seedTimestamp(last.at),
+        hostname: first.hostname ?? host,
+        entry_page: pageviews[0]?.path ?? (pageviews[0] ? '/' : ''),
+        exit_page: pageviews.length ? (pageviews[pageviews.length - 1]!.path ?? '/') : '',
         exit_hostname: pageviews.length ? (pageviews[pageviews.length - 1]!.hostname ?? host) : '',
-        pageviews: pageviews.length, events: counted.length, is_bounce: counted.length < 2 ? 1 : 0,
+        pageviews: pageviews.length,
+        events: counted.length,
+        is_bounce: counted.length < 2 ? 1 : 0,
         duration: Math.round((Date.parse(seedTimestamp(last.at).replace(' ', 'T') + 'Z') - Date.parse(seedTimestamp(first.at).replace(' ', 'T') + 'Z')) / 1000),
         engagement_ms: seen.reduce((sum, e) => sum + (e.engagementMs ?? 0), 0),
         ...(attributes as Record<SessionAttributeColumn, never>),

@@ -59,10 +59,7 @@ function decodeEncodedWords(value: string): string {
   const word = /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g;
   const joined = value.replace(/(\?=)\s+(?==\?)/g, '$1');
   return joined.replace(word, (_all, charset: string, encoding: string, data: string) => {
-    const bytes =
-      encoding.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64')
-        : qpBytes(data.replace(/_/g, ' '));
+    const bytes = encoding.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : qpBytes(data.replace(/_/g, ' '));
     return new TextDecoder(charset).decode(bytes);
   });
 }

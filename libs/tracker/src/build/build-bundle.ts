@@ -46,4 +46,3 @@ export async function buildBundle(selection: readonly FeatureId[]): Promise<Trac
   const code = result.outputFiles[0]!.text.trim();
   return { features, code, buildMs: performance.now() - started };
 }
-

@@ -3,4 +3,4 @@ import { keepHash } from '../core/page.js';
 import { pageview } from './pageviews.js';
 
 keepHash();
-addEventListener("hashchange", () => pageview());
+addEventListener('hashchange', () => pageview());

@@ -15,7 +15,7 @@ function measure(): void {
 // scroll listeners on window are passive by default
 addEventListener('scroll', measure);
 payloadHooks.push((payload) => {
-  if (payload.n == 'engagement') measure(), (payload.sd = max);
+  if (payload.n == 'engagement') (measure(), (payload.sd = max));
 });
 // runs after engagement's flush (catalogue order): the old page's depth goes out first
 navigationHooks.push(() => (max = 0));

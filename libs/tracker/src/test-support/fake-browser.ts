@@ -21,7 +21,10 @@ class Target {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
   removeEventListener(type: string, listener: Listener): void {
-    this.listeners.set(type, (this.listeners.get(type) ?? []).filter((l) => l !== listener));
+    this.listeners.set(
+      type,
+      (this.listeners.get(type) ?? []).filter((l) => l !== listener),
+    );
   }
   fire(event: FakeEvent): void {
     for (const listener of this.listeners.get(event.type) ?? []) listener(event);
@@ -129,7 +132,7 @@ export class FakeBrowser {
       documentElement: { scrollHeight: options.scrollHeight ?? 1_000 },
       hasFocus: () => browser.focused,
       querySelector: (selector: string) => {
-        const walk = (e: FakeElement): FakeElement | null => (matches(e, selector) ? e : e.children.map(walk).find(Boolean) ?? null);
+        const walk = (e: FakeElement): FakeElement | null => (matches(e, selector) ? e : (e.children.map(walk).find(Boolean) ?? null));
         return walk(html);
       },
     });
@@ -172,7 +175,12 @@ export class FakeBrowser {
     win.removeEventListener = win.removeEventListener.bind(win);
     if (!options.noFetch) {
       win.fetch = (endpoint: string, init: { body: string; method: string; keepalive: boolean; headers: Record<string, string> }) => {
-        browser.sent.push({ via: 'fetch', endpoint, init: { method: init.method, keepalive: init.keepalive, headers: init.headers }, payload: JSON.parse(init.body) });
+        browser.sent.push({
+          via: 'fetch',
+          endpoint,
+          init: { method: init.method, keepalive: init.keepalive, headers: init.headers },
+          payload: JSON.parse(init.body),
+        });
         return Promise.resolve({ ok: true, status: 202 });
       };
     }

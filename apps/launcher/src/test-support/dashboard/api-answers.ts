@@ -1,8 +1,30 @@
 import { expect } from 'vitest';
 import { apiQuery, type DashboardServer, type QueryAnswer } from './dashboard-server.js';
 import {
-  BROWSERS, CHANGE, CHANNELS, COUNTRIES, DAILY, DEVICES, DIRECT_VISITORS, ENTRY_PAGES, GOAL, GOAL_ROW, HOSTILE, HOSTILE_PAGES, PLAN_PROPS, PREVIOUS, PREVIOUS_TOTALS,
-  GERMANY_FILTERED, PRICING_CHROME_FILTERED, PRICING_FILTERED, SIGNUP_FILTERED, SOURCES_ONE_EACH, TOP_OS, TOP_PAGES, TOTALS, WINDOW,
+  BROWSERS,
+  CHANGE,
+  CHANNELS,
+  COUNTRIES,
+  DAILY,
+  DEVICES,
+  DIRECT_VISITORS,
+  ENTRY_PAGES,
+  GOAL,
+  GOAL_ROW,
+  HOSTILE,
+  HOSTILE_PAGES,
+  PLAN_PROPS,
+  PREVIOUS,
+  PREVIOUS_TOTALS,
+  GERMANY_FILTERED,
+  PRICING_CHROME_FILTERED,
+  PRICING_FILTERED,
+  SIGNUP_FILTERED,
+  SOURCES_ONE_EACH,
+  TOP_OS,
+  TOP_PAGES,
+  TOTALS,
+  WINDOW,
 } from './seed.js';
 
 const range = [WINDOW.from, WINDOW.to];
@@ -53,21 +75,41 @@ export async function expectApiMatchesHandNumbers(dash: DashboardServer): Promis
 
   const goals = await apiQuery(dash, { metrics: ['visitors', 'events', 'conversion_rate'], date_range: range, dimensions: ['event:goal'] });
   expect(goals.results).toEqual([{ dimensions: { 'event:goal': GOAL }, metrics: GOAL_ROW }]);
-  const plans = await apiQuery(dash, { metrics: ['visitors'], date_range: range, dimensions: ['event:props:plan'], filters: [{ field: 'event', operator: 'is', values: [GOAL] }] });
+  const plans = await apiQuery(dash, {
+    metrics: ['visitors'],
+    date_range: range,
+    dimensions: ['event:props:plan'],
+    filters: [{ field: 'event', operator: 'is', values: [GOAL] }],
+  });
   expect(plans.results.map((r) => [r.dimensions!['event:props:plan'], r.metrics.visitors])).toEqual(PLAN_PROPS);
   const names = await apiQuery(dash, { metrics: ['visitors', 'events'], date_range: range, dimensions: ['event:name'] });
   expect(names.results.map((r) => r.dimensions!['event:name']).sort()).toEqual([GOAL, HOSTILE.eventName].sort());
 
-  const pricing = await apiQuery(dash, { metrics: ['visitors', 'pageviews'], date_range: range, filters: [{ field: 'page', operator: 'is', values: ['/pricing'] }] });
+  const pricing = await apiQuery(dash, {
+    metrics: ['visitors', 'pageviews'],
+    date_range: range,
+    filters: [{ field: 'page', operator: 'is', values: ['/pricing'] }],
+  });
   expect(pricing.results[0]!.metrics).toEqual(PRICING_FILTERED);
-  const germany = await apiQuery(dash, { metrics: ['visitors', 'visits', 'pageviews'], date_range: range, filters: [{ field: 'country', operator: 'is', values: ['DE'] }] });
+  const germany = await apiQuery(dash, {
+    metrics: ['visitors', 'visits', 'pageviews'],
+    date_range: range,
+    filters: [{ field: 'country', operator: 'is', values: ['DE'] }],
+  });
   expect(germany.results[0]!.metrics).toEqual(GERMANY_FILTERED);
-  const signup = await apiQuery(dash, { metrics: ['visitors', 'visits', 'pageviews'], date_range: range, filters: [{ field: 'event', operator: 'is', values: [GOAL] }] });
+  const signup = await apiQuery(dash, {
+    metrics: ['visitors', 'visits', 'pageviews'],
+    date_range: range,
+    filters: [{ field: 'event', operator: 'is', values: [GOAL] }],
+  });
   expect(signup.results[0]!.metrics).toEqual(SIGNUP_FILTERED);
   const pricingChrome = await apiQuery(dash, {
     metrics: ['visitors', 'pageviews'],
     date_range: range,
-    filters: [{ field: 'page', operator: 'is', values: ['/pricing'] }, { field: 'browser', operator: 'is', values: ['Chrome'] }],
+    filters: [
+      { field: 'page', operator: 'is', values: ['/pricing'] },
+      { field: 'browser', operator: 'is', values: ['Chrome'] },
+    ],
   });
   expect(pricingChrome.results[0]!.metrics).toEqual(PRICING_CHROME_FILTERED);
 }

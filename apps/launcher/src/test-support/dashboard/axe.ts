@@ -21,10 +21,21 @@ export interface AxeViolation {
 
 export async function runAxe(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => typeof (globalThis as InPage).axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags: string[]) => {
-    const run = await (globalThis as InPage).axe.run((globalThis as InPage).document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return (run.violations as InPage[]).map((v) => ({ id: String(v.id), impact: v.impact as string | null, help: String(v.help), nodes: (v.nodes as InPage[]).slice(0, 5).map((n) => (n.target as string[]).join(' ')) }));
-  }, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']);
+  return page.evaluate(
+    async (tags: string[]) => {
+      const run = await (globalThis as InPage).axe.run((globalThis as InPage).document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      });
+      return (run.violations as InPage[]).map((v) => ({
+        id: String(v.id),
+        impact: v.impact as string | null,
+        help: String(v.help),
+        nodes: (v.nodes as InPage[]).slice(0, 5).map((n) => (n.target as string[]).join(' ')),
+      }));
+    },
+    ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+  );
 }
 
 /** The serious and critical ones, the bar issue 31 sets. */

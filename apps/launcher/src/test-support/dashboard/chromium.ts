@@ -13,7 +13,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 export function chromiumAvailable(suite: string): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (backendsRequired()) throw new Error(`${CHROMIUM} is missing and SIGHTLINE_REQUIRE_BACKENDS=1 makes the browser test "${suite}" mandatory (apt-get install chromium)`);
+  if (backendsRequired())
+    throw new Error(`${CHROMIUM} is missing and SIGHTLINE_REQUIRE_BACKENDS=1 makes the browser test "${suite}" mandatory (apt-get install chromium)`);
   console.warn(`[skip] ${suite}: ${CHROMIUM} not installed (apt-get install chromium)`);
   return false;
 }
@@ -22,7 +23,15 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -52,7 +52,10 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     const api = server.api.withIp(freshIp());
     const email = uniqueEmail('owner');
     const owner = { ...(await register(api, server.smtp, email)), email };
-    const site = await api.request<{ site_id: number; hash: string; script_url: string }>('POST', '/api/v1/sites', { token: owner.token, body: { url: `https://${SITE_HOST}`, timezone: 'UTC' } });
+    const site = await api.request<{ site_id: number; hash: string; script_url: string }>('POST', '/api/v1/sites', {
+      token: owner.token,
+      body: { url: `https://${SITE_HOST}`, timezone: 'UTC' },
+    });
     if (site.status !== 201) throw new Error(`POST /sites answered ${site.status}: ${JSON.stringify(site.body)}`);
     const siteId = site.body.site_id;
     const goal = await api.request('POST', `/api/v1/sites/${siteId}/goals`, { token: owner.token, body: { event_name: GOAL } });
@@ -96,9 +99,12 @@ export async function importRows(base: string, token: string, siteId: number, nd
   if (response.status !== 202) throw new Error(`import answered ${response.status}: ${JSON.stringify(created)}`);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const job = await fetch(`${base}/api/v1/sites/${siteId}/imports/${created.import_id}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<ImportJob>);
+    const job = await fetch(`${base}/api/v1/sites/${siteId}/imports/${created.import_id}`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (r) => r.json() as Promise<ImportJob>,
+    );
     if (job.status === 'completed') {
-      if (job.rows_accepted !== lines || job.rows_rejected !== 0) throw new Error(`import kept ${job.rows_accepted} of ${lines} lines: ${JSON.stringify(job.errors)}`);
+      if (job.rows_accepted !== lines || job.rows_rejected !== 0)
+        throw new Error(`import kept ${job.rows_accepted} of ${lines} lines: ${JSON.stringify(job.errors)}`);
       return;
     }
     if (job.status === 'failed' || Date.now() > deadline) throw new Error(`import ended ${job.status}: ${JSON.stringify(job)}`);
@@ -127,11 +133,26 @@ export interface QueryAnswer {
 }
 
 /** A live event as the tracker sends it (a desktop browser's UA from a fresh address). */
-export async function postLiveEvent(dash: DashboardServer, event: { n?: string; path: string; referrer?: string; p?: Record<string, string> }): Promise<number> {
+export async function postLiveEvent(
+  dash: DashboardServer,
+  event: { n?: string; path: string; referrer?: string; p?: Record<string, string> },
+): Promise<number> {
   const response = await fetch(`${dash.base}/api/event`, {
     method: 'POST',
-    body: JSON.stringify({ k: dash.trackingKey, n: event.n ?? 'pageview', u: `https://${SITE_HOST}${event.path}`, d: SITE_HOST, ...(event.referrer ? { r: event.referrer } : {}), ...(event.p ? { p: event.p } : {}) }),
-    headers: { 'content-type': 'text/plain', 'x-forwarded-for': freshIp(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36', origin: `https://${SITE_HOST}` },
+    body: JSON.stringify({
+      k: dash.trackingKey,
+      n: event.n ?? 'pageview',
+      u: `https://${SITE_HOST}${event.path}`,
+      d: SITE_HOST,
+      ...(event.referrer ? { r: event.referrer } : {}),
+      ...(event.p ? { p: event.p } : {}),
+    }),
+    headers: {
+      'content-type': 'text/plain',
+      'x-forwarded-for': freshIp(),
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+      origin: `https://${SITE_HOST}`,
+    },
   });
   return response.status;
 }

@@ -24,7 +24,10 @@ export type InPage = any;
 
 export const allPanelsLoaded = (want: readonly string[]): boolean => {
   const doc = (globalThis as InPage).document;
-  return want.every((name) => doc.querySelector(`[data-panel="${name}"]`)) && !doc.querySelector('[data-panel][data-loading="true"], [data-panel] [data-loading="true"]');
+  return (
+    want.every((name) => doc.querySelector(`[data-panel="${name}"]`)) &&
+    !doc.querySelector('[data-panel][data-loading="true"], [data-panel] [data-loading="true"]')
+  );
 };
 
 const anyLoading = (): boolean => Boolean((globalThis as InPage).document.querySelector('[data-loading="true"]'));
@@ -78,7 +81,9 @@ export async function graphTable(page: Page): Promise<string[][]> {
   const graph = panel(page, 'graph');
   const toggle = graph.getByRole('button', { name: 'Show as table' });
   if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
-  return graph.locator('table tbody tr').evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())));
+  return graph
+    .locator('table tbody tr')
+    .evaluateAll((rows: InPage[]) => rows.map((row) => ([...row.cells] as InPage[]).map((cell) => String(cell.textContent).trim())));
 }
 
 /** The current URL's query as decoded key/value pairs (repeated keys kept in order). */

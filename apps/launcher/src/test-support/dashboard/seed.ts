@@ -65,12 +65,75 @@ export const GOAL = 'Signup';
 
 type Row = Record<string, unknown>;
 
-const A = { visitor_id: 'a', hostname: SITE_HOST, browser: 'Firefox', browser_version: '128.0', os: 'GNU/Linux', device: 'Desktop', country: 'DE', region: 'DE-BE', city: 2950159 };
-const B = { visitor_id: 'b', hostname: SITE_HOST, browser: 'Safari', browser_version: '17.1', os: 'iOS', os_version: '17.1', device: 'Mobile', country: 'FR', region: 'FR-IDF', city: 2988507 };
-const C = { visitor_id: 'c', hostname: SITE_HOST, browser: 'Chrome', browser_version: '120.0', os: 'Windows', os_version: '10', device: 'Desktop', country: 'DE', region: 'DE-BY', city: 2867714 };
-const D = { visitor_id: 'd', hostname: SITE_HOST, browser: 'Chrome', browser_version: '120.0', os: 'Mac', device: 'Desktop', country: 'US', region: 'US-CA', city: 5368361 };
-const E = { visitor_id: 'e', hostname: SITE_HOST, browser: 'Chrome', browser_version: '121.0', os: 'Windows', os_version: '11', device: 'Desktop', country: 'NL' };
-const H = { visitor_id: 'h', hostname: SITE_HOST, browser: 'Microsoft Edge', browser_version: '120.0', os: 'Windows', os_version: '10', device: 'Desktop', country: 'GB', region: 'GB-ENG', city: 2643743, channel: 'Referral' };
+const A = {
+  visitor_id: 'a',
+  hostname: SITE_HOST,
+  browser: 'Firefox',
+  browser_version: '128.0',
+  os: 'GNU/Linux',
+  device: 'Desktop',
+  country: 'DE',
+  region: 'DE-BE',
+  city: 2950159,
+};
+const B = {
+  visitor_id: 'b',
+  hostname: SITE_HOST,
+  browser: 'Safari',
+  browser_version: '17.1',
+  os: 'iOS',
+  os_version: '17.1',
+  device: 'Mobile',
+  country: 'FR',
+  region: 'FR-IDF',
+  city: 2988507,
+};
+const C = {
+  visitor_id: 'c',
+  hostname: SITE_HOST,
+  browser: 'Chrome',
+  browser_version: '120.0',
+  os: 'Windows',
+  os_version: '10',
+  device: 'Desktop',
+  country: 'DE',
+  region: 'DE-BY',
+  city: 2867714,
+};
+const D = {
+  visitor_id: 'd',
+  hostname: SITE_HOST,
+  browser: 'Chrome',
+  browser_version: '120.0',
+  os: 'Mac',
+  device: 'Desktop',
+  country: 'US',
+  region: 'US-CA',
+  city: 5368361,
+};
+const E = {
+  visitor_id: 'e',
+  hostname: SITE_HOST,
+  browser: 'Chrome',
+  browser_version: '121.0',
+  os: 'Windows',
+  os_version: '11',
+  device: 'Desktop',
+  country: 'NL',
+};
+const H = {
+  visitor_id: 'h',
+  hostname: SITE_HOST,
+  browser: 'Microsoft Edge',
+  browser_version: '120.0',
+  os: 'Windows',
+  os_version: '10',
+  device: 'Desktop',
+  country: 'GB',
+  region: 'GB-ENG',
+  city: 2643743,
+  channel: 'Referral',
+};
 
 export const WINDOW_ROWS: Row[] = [
   { ...A, timestamp: '2024-03-05T10:00:00Z', name: 'pageview', pathname: '/', referrer: 'https://www.google.com/' },
@@ -87,8 +150,16 @@ export const WINDOW_ROWS: Row[] = [
   { ...E, timestamp: '2024-03-10T14:05:00Z', name: 'pageview', pathname: '/docs' },
   { ...E, timestamp: '2024-03-10T14:06:00Z', name: GOAL, pathname: '/docs', props: { plan: 'pro' } },
   {
-    ...H, timestamp: '2024-03-07T08:00:00Z', name: 'pageview', pathname: HOSTILE.scriptPath, referrer: HOSTILE.javascriptReferrer,
-    utm_source: HOSTILE.utmSource, utm_medium: HOSTILE.utmMedium, utm_campaign: HOSTILE.utmCampaign, utm_content: HOSTILE.utmContent, utm_term: HOSTILE.utmTerm,
+    ...H,
+    timestamp: '2024-03-07T08:00:00Z',
+    name: 'pageview',
+    pathname: HOSTILE.scriptPath,
+    referrer: HOSTILE.javascriptReferrer,
+    utm_source: HOSTILE.utmSource,
+    utm_medium: HOSTILE.utmMedium,
+    utm_campaign: HOSTILE.utmCampaign,
+    utm_content: HOSTILE.utmContent,
+    utm_term: HOSTILE.utmTerm,
   },
   { ...H, timestamp: '2024-03-07T08:01:00Z', name: 'pageview', pathname: HOSTILE.controlPath },
   { ...H, timestamp: '2024-03-07T08:02:00Z', name: HOSTILE.eventName, pathname: HOSTILE.controlPath, props: { [HOSTILE.propKey]: HOSTILE.propValue } },
@@ -130,7 +201,14 @@ export const PREVIOUS_TOTALS = { visitors: 2, visits: 2, pageviews: 3, views_per
  * duration (285−60)/60 = +375 %, views per visit ±0 %, bounce rate 50 − 50 = ±0 pp.
  */
 export const CHANGE = { visitors: 200, visits: 300, pageviews: 300, visit_duration: 375, views_per_visit: 0, bounce_rate: 0 } as const;
-export const CHANGE_TEXT = { visitors: '+200%', visits: '+300%', pageviews: '+300%', visit_duration: '+375%', views_per_visit: '±0%', bounce_rate: '±0 pp' } as const;
+export const CHANGE_TEXT = {
+  visitors: '+200%',
+  visits: '+300%',
+  pageviews: '+300%',
+  visit_duration: '+375%',
+  views_per_visit: '±0%',
+  bounce_rate: '±0 pp',
+} as const;
 /** As the page formats them (apps/dashboard format.ts): 285 s → "4m 45s", 1.5 → "1.50". */
 export const TOTALS_TEXT = { visitors: '6', visits: '8', pageviews: '12', views_per_visit: '1.50', bounce_rate: '50%', visit_duration: '4m 45s' } as const;
 
@@ -159,7 +237,10 @@ export const HOSTILE_PAGES: ReadonlyArray<[page: string, visitors: number, pagev
   [HOSTILE.controlPath, 1, 1],
 ];
 /** visit:entry_page (visits): / S1 S3 S4 S5 = 4; /docs S2 SH2 = 2; /pricing S3b = 1; HOSTILE.scriptPath SH1 = 1. */
-export const ENTRY_PAGES: ReadonlyArray<[page: string, visits: number]> = [['/', 4], ['/docs', 2]];
+export const ENTRY_PAGES: ReadonlyArray<[page: string, visits: number]> = [
+  ['/', 4],
+  ['/docs', 2],
+];
 
 /**
  * visit:source (visitors): Direct (no source) b c(S3b) e h(SH2: a non-URL referrer names no source) = 4;
@@ -179,13 +260,24 @@ export const COUNTRIES: ReadonlyArray<[code: string, name: string, visitors: num
   ['US', 'United States', 1],
 ];
 /** visit:browser: Chrome c d e = 3; Firefox, Safari, Microsoft Edge 1 each. visit:device: Desktop 5, Mobile 1. visit:os: Windows c e h = 3. */
-export const BROWSERS: ReadonlyArray<[browser: string, visitors: number]> = [['Chrome', 3], ['Firefox', 1], ['Microsoft Edge', 1], ['Safari', 1]];
-export const DEVICES: ReadonlyArray<[device: string, visitors: number]> = [['Desktop', 5], ['Mobile', 1]];
+export const BROWSERS: ReadonlyArray<[browser: string, visitors: number]> = [
+  ['Chrome', 3],
+  ['Firefox', 1],
+  ['Microsoft Edge', 1],
+  ['Safari', 1],
+];
+export const DEVICES: ReadonlyArray<[device: string, visitors: number]> = [
+  ['Desktop', 5],
+  ['Mobile', 1],
+];
 export const TOP_OS: readonly [os: string, visitors: number] = ['Windows', 3];
 
 /** Goal Signup: converters a c e = 3 of 6 visitors → 50 %; 3 conversions. Its prop plan: pro a e = 2, team c = 1. */
 export const GOAL_ROW = { visitors: 3, events: 3, conversion_rate: 50 } as const;
-export const PLAN_PROPS: ReadonlyArray<[value: string, visitors: number]> = [['pro', 2], ['team', 1]];
+export const PLAN_PROPS: ReadonlyArray<[value: string, visitors: number]> = [
+  ['pro', 2],
+  ['team', 1],
+];
 
 /** The filter a row click on "/pricing" applies, and W's numbers under it:
  * sessions that viewed /pricing — visitors a c = 2; pageviews under a page filter count only /pricing's: 3.

@@ -54,7 +54,9 @@ export async function startWidgetBackend(name: string): Promise<WidgetBackend> {
         if (status !== 202 && status !== 200 && status !== 204) throw new Error(`POST /api/event answered ${status}`);
       },
       async rotateKey() {
-        const rotated = await dash.api.withIp(freshIp()).request<{ key: string }>('POST', `/api/v1/sites/${dash.siteId}/widget-key/rotate`, { token: dash.owner.token });
+        const rotated = await dash.api
+          .withIp(freshIp())
+          .request<{ key: string }>('POST', `/api/v1/sites/${dash.siteId}/widget-key/rotate`, { token: dash.owner.token });
         if (rotated.status !== 200) throw new Error(`rotate answered ${rotated.status}: ${JSON.stringify(rotated.body)}`);
         backend.key = rotated.body.key;
       },

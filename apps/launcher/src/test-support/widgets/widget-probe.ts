@@ -26,9 +26,17 @@ export type InPage = any;
 
 /** Waits until the widget on `id` reaches `state` (its data-state), failing with what it shows. */
 export async function waitForState(page: Page, id: string, state: 'ready' | 'error', timeout = 45_000): Promise<void> {
-  await page.waitForFunction(([target, wanted]) => (globalThis as InPage).document.getElementById(target!)?.getAttribute('data-state') === wanted, [id, state] as const, { timeout }).catch(async (error: unknown) => {
-    throw new Error(`widget #${id} never reached data-state=${state} (now ${await page.evaluate((t) => (globalThis as InPage).document.getElementById(t)?.getAttribute('data-state'), id)}): ${await widgetText(page, id)}\n${String(error)}`);
-  });
+  await page
+    .waitForFunction(
+      ([target, wanted]) => (globalThis as InPage).document.getElementById(target!)?.getAttribute('data-state') === wanted,
+      [id, state] as const,
+      { timeout },
+    )
+    .catch(async (error: unknown) => {
+      throw new Error(
+        `widget #${id} never reached data-state=${state} (now ${await page.evaluate((t) => (globalThis as InPage).document.getElementById(t)?.getAttribute('data-state'), id)}): ${await widgetText(page, id)}\n${String(error)}`,
+      );
+    });
 }
 
 /** The widget's text (screen-reader-only text included), text nodes joined by a space. */
@@ -50,7 +58,8 @@ export function widgetText(page: Page, id: string): Promise<string> {
 /** aria-label values inside the widget, in document order. */
 export function widgetLabels(page: Page, id: string): Promise<string[]> {
   return page.evaluate(
-    ([target]) => [...((globalThis as InPage).__widgetRoots.get(target!)?.querySelectorAll('[aria-label]') ?? [])].map((e: InPage) => e.getAttribute('aria-label') ?? ''),
+    ([target]) =>
+      [...((globalThis as InPage).__widgetRoots.get(target!)?.querySelectorAll('[aria-label]') ?? [])].map((e: InPage) => e.getAttribute('aria-label') ?? ''),
     [id] as const,
   );
 }
