@@ -317,6 +317,7 @@ describe('dashboard web session over HTTP', () => {
       'GET /sites',
       'GET /sites/{id}',
       'GET /sites/{id}/annotations',
+      'GET /sites/{id}/annotations/export',
       'GET /sites/{id}/export',
       'GET /sites/{id}/funnels',
       'GET /sites/{id}/funnels/{funnel_id}/report',
