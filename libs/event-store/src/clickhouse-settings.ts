@@ -23,6 +23,15 @@ export const INSERT_SETTINGS = {
 } as const;
 
 /**
+ * An insert named by `token`: stored again under the same token, it is skipped by the
+ * table (a deduplication window: migration 0011) and by the tables its materialized views
+ * feed, which otherwise still receive the skipped block.
+ */
+export function dedupSettings(token: string) {
+  return { ...INSERT_SETTINGS, insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 } as const;
+}
+
+/**
  * A read's QueryOptions as ClickHouse settings, or undefined when it sets none. The
  * value must be a whole number of bytes: it may end up in a statement's SETTINGS clause.
  */

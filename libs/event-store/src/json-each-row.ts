@@ -64,6 +64,11 @@ export interface EncodedRows {
   /** newline-separated rows, UTF-8 */
   payload: Uint8Array;
   rows: number;
+  /**
+   * `insert_deduplication_token`: the same token inserted again (a retry after a lost
+   * answer) is skipped by tables that keep a deduplication window
+   */
+  dedupToken?: string;
 }
 
 /** Positional rows when every row has the first row's keys, else JSONEachRow. */

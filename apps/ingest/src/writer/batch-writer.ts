@@ -10,6 +10,7 @@ import {
 } from '@sightline/events-schema';
 import type { EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
 import type { Drop } from '../pipeline/drop-reasons.js';
 import type { SessionVersion } from '../sessions/sessionizer.js';
 import { BatchSessionVersions } from './batch-session-versions.js';
@@ -111,6 +112,13 @@ class Batch {
   readonly lateDays = new Map<string, LateEventDay>();
   /** tables already inserted: a retry after a partial failure never writes one twice */
   readonly written = new Set<Table>();
+  /**
+   * Names this batch's inserts to the engine (`insert_deduplication_token`, with the
+   * table's name): an insert that was stored although the answer was lost (the store
+   * went away mid-answer) is skipped by the engine when retried, instead of stored twice
+   * (migration 0011 keeps a window of recent tokens on events and sessions).
+   */
+  readonly id = randomUUID();
   parts = 0;
   /** the newest part's storedAt: how long its message waited in the stream tells a backlog */
   storedAt: number | undefined;
@@ -350,7 +358,7 @@ export class BatchWriter {
         table === EVENTS_TABLE
           ? eventLinesTsv(deleted.size > 0 ? batch.eventLines.filter((_line, i) => !deleted.has(batch.eventSites[i]!)) : batch.eventLines)
           : sessionVersionsTsv(deleted.size > 0 ? [...batch.sessions.versions()].filter((v) => !deleted.has(v.session.site_id)) : batch.sessions.versions());
-      if (rows.rows > 0) await this.store.insertEncoded(table, rows);
+      if (rows.rows > 0) await this.store.insertEncoded(table, { ...rows, dedupToken: `${batch.id}:${table}` });
       batch.written.add(table);
       return;
     }
