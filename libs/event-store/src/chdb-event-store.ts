@@ -3,7 +3,7 @@ import type { Session } from 'chdb';
 import { mkdir } from 'node:fs/promises';
 import { embeddedEngineArgs } from './chdb-engine-bounds.js';
 import { acquireChdbDataDir } from './chdb-process-slot.js';
-import { SHARED_CLICKHOUSE_SETTINGS, INSERT_SETTINGS, dedupSettings, querySettings, settingsAsConnectionArgs } from './clickhouse-settings.js';
+import { SHARED_CLICKHOUSE_SETTINGS, dedupSettings, querySettings, settingsAsConnectionArgs } from './clickhouse-settings.js';
 import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 import { EventStoreError, toEventStoreError } from './event-store-error.js';
 import { assertColumnName, assertDatabaseName, assertTableName } from './identifier.js';
@@ -141,7 +141,7 @@ export class ChdbEventStore implements EventStore {
           values: rows.payload,
           format: rows.format,
           ...(rows.columns ? { columns: rows.columns } : {}),
-          settings: rows.dedupToken ? dedupSettings(rows.dedupToken) : INSERT_SETTINGS,
+          settings: dedupSettings(rows.dedupToken),
         });
       } catch (error) {
         throw toEventStoreError(error);

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { dedupSettings, INSERT_SETTINGS, SHARED_CLICKHOUSE_SETTINGS, querySettings } from './clickhouse-settings.js';
+import { dedupSettings, SHARED_CLICKHOUSE_SETTINGS, querySettings } from './clickhouse-settings.js';
 import type { EventStore, EventStoreParams, QueryOptions } from './event-store.js';
 import { toEventStoreError } from './event-store-error.js';
 import { assertColumnName, assertDatabaseName, assertTableName } from './identifier.js';
@@ -115,7 +115,7 @@ export class ClickHouseEventStore implements EventStore {
           table,
           values: rows as Record<string, unknown>[],
           format: 'JSONEachRow',
-          clickhouse_settings: INSERT_SETTINGS,
+          clickhouse_settings: dedupSettings(),
         });
       } catch (error) {
         throw toEventStoreError(error);
@@ -136,7 +136,7 @@ export class ClickHouseEventStore implements EventStore {
         const result = await this.#client.exec({
           query: statement,
           values: Readable.from([Buffer.from(rows.payload)]),
-          clickhouse_settings: rows.dedupToken ? dedupSettings(rows.dedupToken) : INSERT_SETTINGS,
+          clickhouse_settings: dedupSettings(rows.dedupToken),
         });
         // drain the (empty) answer so the connection goes back to the pool
         for await (const _chunk of result.stream);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { QueryOptions } from './event-store.js';
 
 /**
@@ -23,11 +24,14 @@ export const INSERT_SETTINGS = {
 } as const;
 
 /**
- * An insert named by `token`: stored again under the same token, it is skipped by the
- * table (a deduplication window: migration 0011) and by the tables its materialized views
- * feed, which otherwise still receive the skipped block.
+ * Every insert is named (`insert_deduplication_token`). Stored again under the same name
+ * (ingest's retry of a batch whose answer was lost), it is skipped by the table (a
+ * deduplication window: migration 0011) and by the tables its materialized views feed,
+ * which otherwise still receive the skipped block. An insert without a name gets a fresh
+ * one: a window would otherwise skip rows deleted and written again with the same content
+ * (an import restarted after a crash).
  */
-export function dedupSettings(token: string) {
+export function dedupSettings(token: string = randomUUID()) {
   return { ...INSERT_SETTINGS, insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 } as const;
 }
 

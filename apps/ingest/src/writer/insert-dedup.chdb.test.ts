@@ -61,5 +61,8 @@ describe('a retried insert with the batch token is stored once', () => {
     expect(await counts()).toEqual({ events: 6, sessions: 4, pageviews: 6, rolled: 6 });
     await insert();
     expect(await counts()).toEqual({ events: 9, sessions: 6, pageviews: 9, rolled: 9 });
+    // an unnamed insert of the same rows again (rows deleted and rewritten: a restarted import) is stored
+    await insert();
+    expect(await counts()).toEqual({ events: 12, sessions: 8, pageviews: 12, rolled: 12 });
   });
 });
