@@ -8,7 +8,7 @@ import {
   type EventRow,
   type SessionAttributes,
 } from '@sightline/events-schema';
-import type { EventStore } from '@sightline/event-store';
+import { encodeRows, type EventStore } from '@sightline/event-store';
 import type { SpanContext } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { Drop } from '../pipeline/drop-reasons.js';
@@ -119,6 +119,10 @@ class Batch {
    * (migration 0011 keeps a window of recent tokens on events and sessions).
    */
   readonly id = randomUUID();
+
+  tokenOf(table: Table): string {
+    return `${this.id}:${table}`;
+  }
   parts = 0;
   /** the newest part's storedAt: how long its message waited in the stream tells a backlog */
   storedAt: number | undefined;
@@ -358,7 +362,7 @@ export class BatchWriter {
         table === EVENTS_TABLE
           ? eventLinesTsv(deleted.size > 0 ? batch.eventLines.filter((_line, i) => !deleted.has(batch.eventSites[i]!)) : batch.eventLines)
           : sessionVersionsTsv(deleted.size > 0 ? [...batch.sessions.versions()].filter((v) => !deleted.has(v.session.site_id)) : batch.sessions.versions());
-      if (rows.rows > 0) await this.store.insertEncoded(table, { ...rows, dedupToken: `${batch.id}:${table}` });
+      if (rows.rows > 0) await this.store.insertEncoded(table, { ...rows, dedupToken: batch.tokenOf(table) });
       batch.written.add(table);
       return;
     }
@@ -366,7 +370,7 @@ export class BatchWriter {
     let rows = rowsOf(batch, table);
     if (this.deletedSites.size > 0) rows = rows.filter((row) => !this.deletedSites.has(row.site_id));
     if (rows.length === 0) return;
-    await this.store.insert(table, rows as readonly object[] as Record<string, unknown>[]);
+    await this.store.insertEncoded(table, { ...encodeRows(rows as readonly object[] as Record<string, unknown>[]), dedupToken: batch.tokenOf(table) });
     batch.written.add(table);
   }
 }
